@@ -1,0 +1,42 @@
+// Lint config. The layering rules are the point: they make the build fail when a layer reaches
+// for something it must not depend on.
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+const noVscode = { name: 'vscode', message: 'This layer must not depend on the VS Code API.' };
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', '**/*.mjs', '**/*.js'] },
+	...tseslint.configs.recommended,
+	{
+		rules: {
+			curly: 'error',
+			eqeqeq: ['error', 'always'],
+			'no-console': 'error',
+			'@typescript-eslint/consistent-type-imports': 'error',
+			'@typescript-eslint/no-explicit-any': 'error',
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+		},
+	},
+	{
+		files: ['src/zero/**/*.ts', 'src/shared/**/*.ts'],
+		rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
+	},
+	{
+		files: ['src/shared/**/*.ts', 'src/webview/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [noVscode, ...nodeBuiltins.map((name) => ({ name, message: 'Webview code runs in a browser: no Node.js built-ins.' }))],
+				},
+			],
+			'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname', '__filename'],
+		},
+	},
+	{
+		files: ['test/**/*.ts', 'src/host/**/*.ts', 'src/extension.ts'],
+		rules: { 'no-console': 'off' },
+	},
+);

@@ -1,0 +1,138 @@
+import * as vscode from 'vscode';
+import { ChatService } from './host/chatService';
+import { ChatStore } from './host/chatStore';
+import { createChatUiCommands } from './host/chatUi';
+import { ChatPanels, ChatViewProvider } from './host/chatViews';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './host/commandIds';
+import { registerCommands } from './host/commands';
+import { AttentionController } from './host/attention';
+import { DisposableStore } from './host/disposables';
+import { FindingCodeActions, ReportStore, DIAGNOSTIC_SOURCE } from './host/inspection';
+import { createLogChannel } from './host/log';
+import { ReadinessService } from './host/readiness';
+import { ReadOnlyDocuments } from './host/readOnlyDocuments';
+import { RunLauncher } from './host/runLauncher';
+import { RunRegistry } from './host/runRegistry';
+import { SettingsWatcher } from './host/settingsWatcher';
+import { createTestApi } from './host/testApiImpl';
+import type { ZeroTestApi } from './host/testApi';
+import { TranscriptViewer } from './host/transcriptViewer';
+import { ZeroBinaryLocator } from './host/zeroBinary';
+
+const disposables = new DisposableStore();
+
+/** Composition root: builds the services and wires them to VS Code. No logic lives here. */
+export async function activate(context: vscode.ExtensionContext): Promise<ZeroTestApi> {
+	const log = disposables.add(createLogChannel());
+	const settings = disposables.add(new SettingsWatcher(log));
+	const workspaceFolder = (): vscode.WorkspaceFolder | undefined => vscode.workspace.workspaceFolders?.[0];
+	const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
+
+	const registry = new RunRegistry(context.workspaceState, log);
+	registry.reapOrphans();
+	const launcher = disposables.add(new RunLauncher(log, registry));
+	const locator = disposables.add(new ZeroBinaryLocator(() => settings.current, log));
+	const readiness = disposables.add(new ReadinessService(locator, () => settings.current, () => workspaceFolder()?.uri.fsPath, log));
+	const store = new ChatStore(storageRoot, log);
+	const documents = disposables.add(new ReadOnlyDocuments());
+	const uiCommands = createChatUiCommands(documents, () => workspaceFolder()?.uri, log);
+	let answerConfirmation: boolean | undefined;
+	const chats = disposables.add(
+		new ChatService(
+			{
+				store,
+				launcher,
+				locator,
+				settings: () => settings.current,
+				log,
+				workspaceFolder: () => workspaceFolder()?.uri.fsPath,
+				isTrusted: () => vscode.workspace.isTrusted,
+				confirm: async (message, detail, confirmLabel) => {
+					if (answerConfirmation !== undefined) {
+						const answer = answerConfirmation;
+						answerConfirmation = undefined;
+						return answer;
+					}
+					return (await vscode.window.showWarningMessage(message, { modal: true, detail }, confirmLabel)) === confirmLabel;
+				},
+				showError: (message) => void vscode.window.showErrorMessage(message),
+				now: () => Date.now(),
+			},
+			context.workspaceState,
+			readiness,
+			uiCommands,
+		),
+	);
+	await chats.restore();
+
+	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats, log));
+	const panels = disposables.add(new ChatPanels(context.extensionUri, chats, log));
+	const transcripts = disposables.add(new TranscriptViewer(context.extensionUri, log, uiCommands));
+	const attention = disposables.add(new AttentionController(chats, view, () => view.visible || panels.anyVisible));
+	const diagnostics = disposables.add(vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE));
+	const reports = new ReportStore(storageRoot);
+	disposables.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
+	disposables.add(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, panels));
+	disposables.add(vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingCodeActions(), { providedCodeActionKinds: FindingCodeActions.kinds }));
+
+	const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
+	disposables.add(chats.onRunStarted(() => setContext('zero.runActive', true)));
+	disposables.add(
+		chats.onRunFinished((finished) => {
+			setContext('zero.runActive', false);
+			setContext('zero.hasRun', true);
+			const error = finished.turn.run.items.find((item) => item.kind === 'error' && item.code === 'provider_error');
+			if (error?.kind === 'error') {
+				readiness.markProviderFailure(error.message);
+			} else if (finished.outcome?.tone === 'success') {
+				readiness.markRunSucceeded();
+				setContext('zero.setup.firstAnswer', true);
+			}
+		}),
+	);
+	setContext('zero.hasRun', chats.current.transcript.turns.length > 0);
+	disposables.add(
+		settings.onDidChange((keys) => {
+			if (keys.has('path') || keys.has('env')) {
+				locator.invalidate();
+				readiness.refresh();
+			}
+			chats.current.refreshComposer();
+		}),
+	);
+	disposables.add(vscode.workspace.onDidGrantWorkspaceTrust(() => readiness.refresh()));
+
+	for (const command of registerCommands({
+		chats,
+		store,
+		view,
+		panels,
+		readiness,
+		locator,
+		settings: () => settings.current,
+		log,
+		documents,
+		transcripts,
+		inspection: { launcher, locator, settings: () => settings.current, log, reports, diagnostics, isTrusted: () => vscode.workspace.isTrusted },
+		workspaceFolder,
+		onInspectionDone: () => setContext('zero.setup.inspectionDone', true),
+		logLocation: `${context.logUri.fsPath} (the "Zero" output channel)`,
+	})) {
+		disposables.add(command);
+	}
+
+	return createTestApi({
+		view,
+		chats,
+		settings,
+		readiness,
+		attention,
+		launcher,
+		storageRoot,
+		answerNextConfirmation: (accept) => (answerConfirmation = accept),
+	});
+}
+
+export function deactivate(): void {
+	disposables.dispose();
+}

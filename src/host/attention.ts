@@ -1,0 +1,112 @@
+import * as vscode from 'vscode';
+import type { ChatService, RunFinished } from './chatService';
+import type { ChatViewProvider } from './chatViews';
+
+type AttentionState = 'idle' | 'working' | 'blocked' | 'done' | 'failed';
+
+/**
+ * Tells the user what zero is doing without making them watch: a status bar item while it works,
+ * and when a run ends while the chat is out of sight, a badge on the view, a status bar state and,
+ * for blocks, a notification with "Review".
+ */
+export class AttentionController implements vscode.Disposable {
+	private readonly item = vscode.window.createStatusBarItem('zero.status', vscode.StatusBarAlignment.Left, 50);
+	private readonly disposables: vscode.Disposable[] = [];
+	private state: AttentionState = 'idle';
+
+	constructor(
+		chats: ChatService,
+		private readonly view: ChatViewProvider,
+		private readonly chatVisible: () => boolean,
+	) {
+		this.item.name = 'Zero';
+		this.item.command = 'zero.openChat';
+		this.disposables.push(
+			this.item,
+			chats.onRunStarted(() => this.set('working')),
+			chats.onRunFinished((finished) => this.finished(finished)),
+			view.onDidChangeVisibility((visible) => {
+				if (visible) {
+					this.seen();
+				}
+			}),
+		);
+	}
+
+	private finished(finished: RunFinished): void {
+		const runSucceeded = finished.outcome?.tone === 'success' || finished.outcome?.tone === 'info';
+		const visible = this.chatVisible();
+		if (visible) {
+			this.set('idle');
+			return;
+		}
+		if (finished.blocked.length > 0) {
+			this.set('blocked', finished.blocked);
+			const first = finished.blocked[0].replace(/^Blocked: /, '');
+			void vscode.window
+				.showWarningMessage(`Zero was blocked: ${first}${finished.blocked.length > 1 ? ` (and ${finished.blocked.length - 1} more)` : ''}`, 'Review')
+				.then((choice) => {
+					if (choice === 'Review') {
+						void this.view.reveal();
+					}
+				});
+			return;
+		}
+		this.set(runSucceeded ? 'done' : 'failed');
+	}
+
+	private seen(): void {
+		if (this.state !== 'working') {
+			this.set('idle');
+		}
+	}
+
+	private set(state: AttentionState, blocked: string[] = []): void {
+		this.state = state;
+		const badge = (tooltip: string): vscode.ViewBadge => ({ value: 1, tooltip });
+		switch (state) {
+			case 'idle':
+				this.item.hide();
+				this.view.setBadge(undefined);
+				return;
+			case 'working':
+				this.item.text = '$(loading~spin) Zero';
+				this.item.tooltip = 'zero is working';
+				this.item.backgroundColor = undefined;
+				this.item.show();
+				return;
+			case 'blocked':
+				this.item.text = '$(warning) Zero: blocked';
+				this.item.tooltip = `${blocked.length} action${blocked.length === 1 ? ' was' : 's were'} blocked: ${blocked.join('; ')}`;
+				this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+				this.item.show();
+				this.view.setBadge(badge(this.item.tooltip));
+				return;
+			case 'done':
+				this.item.text = '$(check) Zero: done';
+				this.item.tooltip = 'zero finished while the chat was hidden';
+				this.item.backgroundColor = undefined;
+				this.item.show();
+				this.view.setBadge(badge('zero finished'));
+				return;
+			case 'failed':
+				this.item.text = '$(error) Zero: failed';
+				this.item.tooltip = 'zero\u2019s run failed while the chat was hidden';
+				this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+				this.item.show();
+				this.view.setBadge(badge('zero\u2019s run failed'));
+				return;
+		}
+	}
+
+	/** For tests: the status bar text and whether a badge is shown. */
+	describe(): { state: AttentionState; text: string; visible: boolean } {
+		return { state: this.state, text: this.item.text, visible: this.state !== 'idle' };
+	}
+
+	dispose(): void {
+		for (const disposable of this.disposables) {
+			disposable.dispose();
+		}
+	}
+}

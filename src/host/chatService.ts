@@ -1,0 +1,249 @@
+import * as vscode from 'vscode';
+import type { ChatPermissionMode } from '../shared/permissionModes';
+import type { HostToWebview, PermissionActionView, ReadinessView, WebviewToHost } from '../shared/protocol';
+import { blockedTools, describeRunEnd, type Transcript, type Turn } from '../shared/transcript';
+import { describePermission } from '../shared/permissions';
+import { ChatSession, type ChatDeps } from './chatSession';
+import type { ContextEntry } from './promptContext';
+
+const HISTORY_KEY = 'zero.promptHistory';
+const HISTORY_LIMIT = 100;
+const CURRENT_CHAT_KEY = 'zero.currentChat';
+
+/** What a chat webview is bound to: a snapshot to start from, a stream of updates, and a handler. */
+export interface ChatSource {
+	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }>;
+	readonly onMessage: vscode.Event<HostToWebview>;
+	handle(message: WebviewToHost): Promise<void>;
+}
+
+export interface RunFinished {
+	chat: ChatSession;
+	turn: Turn;
+	blocked: string[];
+	outcome?: ReturnType<typeof describeRunEnd>;
+}
+
+/** Editor actions a chat view can trigger (links, files, full tool output, commands). */
+export interface ChatUiCommands {
+	execute(command: string): Thenable<unknown>;
+	openLink(href: string): void;
+	openFile(path: string, line?: number): void;
+	openToolOutput(transcript: Transcript, turnId: string, itemId: string): void;
+}
+
+/** Readiness as the chat shows it; provided by the setup checker. */
+export interface ReadinessProvider {
+	current(): ReadinessView;
+	readonly onDidChange: vscode.Event<ReadinessView>;
+	refresh(): void;
+}
+
+/**
+ * The live chat: owns the current ChatSession, switches between saved chats, and feeds every bound
+ * webview (side view and editor tabs) the same stream of updates.
+ */
+export class ChatService implements ChatSource, vscode.Disposable {
+	private session: ChatSession;
+	private sessionListeners: vscode.Disposable[] = [];
+	private readonly messageEmitter = new vscode.EventEmitter<HostToWebview>();
+	private readonly runFinishedEmitter = new vscode.EventEmitter<RunFinished>();
+	private readonly runStartedEmitter = new vscode.EventEmitter<ChatSession>();
+	private readonly disposables: vscode.Disposable[] = [];
+	readonly onMessage = this.messageEmitter.event;
+	readonly onRunFinished = this.runFinishedEmitter.event;
+	readonly onRunStarted = this.runStartedEmitter.event;
+
+	constructor(
+		private readonly deps: ChatDeps,
+		private readonly memento: vscode.Memento,
+		private readonly readiness: ReadinessProvider,
+		private readonly commands: ChatUiCommands,
+	) {
+		this.session = this.bind(new ChatSession(deps));
+		this.disposables.push(readiness.onDidChange((view) => this.messageEmitter.fire({ type: 'readiness/update', readiness: view })));
+	}
+
+	get current(): ChatSession {
+		return this.session;
+	}
+
+	/** Reopens the chat that was current when the window closed. */
+	async restore(): Promise<void> {
+		const id = this.memento.get<string>(CURRENT_CHAT_KEY);
+		if (id) {
+			await this.open(id);
+		}
+	}
+
+	async open(id: string): Promise<boolean> {
+		if (id === this.session.id) {
+			return true;
+		}
+		const transcript = await this.deps.store.load(id);
+		if (!transcript) {
+			return false;
+		}
+		this.replace(new ChatSession(this.deps, transcript));
+		return true;
+	}
+
+	/** Starts a new chat; the old one stays saved (and keeps running if it was). */
+	newChat(): void {
+		this.replace(new ChatSession(this.deps));
+	}
+
+	/** Opens a chat that continues one of zero's own sessions (`--resume`). */
+	resumeZeroSession(sessionId: string, title: string): void {
+		const session = new ChatSession(this.deps);
+		session.transcript.sessionId = sessionId;
+		session.transcript.title = title;
+		this.replace(session);
+	}
+
+	addContext(entry: ContextEntry): void {
+		this.session.addContext(entry);
+	}
+
+	history(): string[] {
+		return this.memento.get<string[]>(HISTORY_KEY) ?? [];
+	}
+
+	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
+		const permissionActions: Record<string, PermissionActionView[]> = {};
+		for (const turn of this.session.transcript.turns) {
+			for (const [key, actions] of this.session.permissionActionViews(turn)) {
+				permissionActions[key] = actions;
+			}
+		}
+		return {
+			type: 'state/snapshot',
+			transcript: this.session.transcript,
+			composer: this.session.composerView(this.history()),
+			readiness: this.readiness.current(),
+			permissionActions,
+		};
+	}
+
+	async handle(message: WebviewToHost): Promise<void> {
+		const session = this.session;
+		switch (message.type) {
+			case 'hello':
+			case 'snapshot/request':
+				return;
+			case 'chat/send':
+				if (session.send(message.text, message.images)) {
+					this.remember(message.text);
+				}
+				return;
+			case 'chat/stop':
+				session.stop();
+				return;
+			case 'chat/new':
+				this.newChat();
+				return;
+			case 'queue/remove':
+				session.removeQueued(message.index);
+				return;
+			case 'composer/setMode':
+				session.setPermissionMode(message.mode as ChatPermissionMode);
+				return;
+			case 'composer/setModel':
+				session.setModel(message.model);
+				return;
+			case 'context/remove':
+				session.removeContext(message.chipId);
+				return;
+			case 'permission/action':
+				await session.runPermissionAction(message.turnId, message.itemId, message.actionId);
+				return;
+			case 'open/link':
+				this.commands.openLink(message.href);
+				return;
+			case 'open/file':
+				this.commands.openFile(message.path, message.line);
+				return;
+			case 'open/toolOutput':
+				this.commands.openToolOutput(session.transcript, message.turnId, message.itemId);
+				return;
+			case 'command/run':
+				await this.commands.execute(message.command);
+				return;
+			case 'clipboard/copy':
+				await vscode.env.clipboard.writeText(message.text);
+				return;
+			case 'ui/error':
+				this.deps.log.warn(`Chat view error: ${message.message}`);
+				return;
+		}
+	}
+
+	private remember(text: string): void {
+		const trimmed = text.trim();
+		if (trimmed === '') {
+			return;
+		}
+		const history = this.history().filter((entry) => entry !== trimmed);
+		history.push(trimmed);
+		void this.memento.update(HISTORY_KEY, history.slice(-HISTORY_LIMIT));
+	}
+
+	private replace(session: ChatSession): void {
+		const previous = this.session;
+		this.session = this.bind(session);
+		void this.memento.update(CURRENT_CHAT_KEY, session.id);
+		if (!previous.running) {
+			void previous.flushSave();
+			previous.dispose();
+		} else {
+			// Let a running chat finish in the background; it saves itself when done.
+			const subscription = previous.onRunStateChange((state) => {
+				if (!state.running) {
+					subscription.dispose();
+					previous.dispose();
+				}
+			});
+		}
+		this.messageEmitter.fire(this.snapshot());
+	}
+
+	private bind(session: ChatSession): ChatSession {
+		for (const listener of this.sessionListeners) {
+			listener.dispose();
+		}
+		this.sessionListeners = [
+			session.onAction((action) => this.messageEmitter.fire({ type: 'transcript/actions', actions: [action] })),
+			session.onComposerChange(() => this.messageEmitter.fire({ type: 'composer/update', composer: session.composerView(this.history()) })),
+			session.onPermissionActions(({ key, actions }) => this.messageEmitter.fire({ type: 'permission/actions', key, actions })),
+			session.onRunStateChange(({ running, turn }) => {
+				if (running) {
+					this.runStartedEmitter.fire(session);
+					return;
+				}
+				if (turn) {
+					const mode = turn.command?.permissionMode ?? session.permissionMode;
+					const blocked = blockedTools(turn.run).map((item) => describePermission(item, { permissionMode: mode })?.headline ?? item.name);
+					this.runFinishedEmitter.fire({ chat: session, turn, blocked, outcome: describeRunEnd(turn.run) });
+				}
+			}),
+		];
+		return session;
+	}
+
+	setPermissionMode(mode: ChatPermissionMode): void {
+		this.session.setPermissionMode(mode);
+	}
+
+	dispose(): void {
+		for (const listener of this.sessionListeners) {
+			listener.dispose();
+		}
+		this.session.dispose();
+		this.messageEmitter.dispose();
+		this.runFinishedEmitter.dispose();
+		this.runStartedEmitter.dispose();
+		for (const disposable of this.disposables) {
+			disposable.dispose();
+		}
+	}
+}

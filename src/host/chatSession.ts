@@ -1,0 +1,478 @@
+import type { WriteStream } from 'node:fs';
+import * as vscode from 'vscode';
+import type { ChatPermissionMode, RunPermissionMode } from '../shared/permissionModes';
+import { describePermission, permissionActions, rerunPrompt, type PermissionActionSpec } from '../shared/permissions';
+import type { ComposerView, ImageAttachment, PermissionActionView } from '../shared/protocol';
+import {
+	applyAction,
+	createTranscript,
+	type ContextChip,
+	type RunKind,
+	type ToolItem,
+	type Transcript,
+	type TranscriptAction,
+	type Turn,
+} from '../shared/transcript';
+import { buildExecArgs, formatCommandLine, type SessionFlag } from '../zero/execArgs';
+import type { InputError} from '../zero/streamInput';
+import { buildUserMessage, validateImage, type InputImage } from '../zero/streamInput';
+import { runZeroCli } from '../zero/cli';
+import type { ChatStore } from './chatStore';
+import type { Logger } from './log';
+import { composePrompt, type ContextEntry } from './promptContext';
+import type { LaunchedRun, RunLauncher } from './runLauncher';
+import type { ZeroSettings } from './settings';
+import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
+
+/** What a chat needs from the rest of the extension; tests can provide their own. */
+export interface ChatDeps {
+	store: ChatStore;
+	launcher: RunLauncher;
+	locator: ZeroBinaryLocator;
+	settings(): ZeroSettings;
+	log: Logger;
+	workspaceFolder(): string | undefined;
+	isTrusted(): boolean;
+	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
+	showError(message: string): void;
+	now(): number;
+}
+
+interface QueuedMessage {
+	text: string;
+	images: ImageAttachment[];
+	context: ContextEntry[];
+}
+
+interface ActiveRun {
+	turnId: string;
+	/** Absent while the binary is being located. */
+	launched?: LaunchedRun;
+	raw: WriteStream | undefined;
+}
+
+export interface TurnRequest {
+	kind: RunKind;
+	/** Exactly what zero receives. */
+	message: string;
+	/** What the chat shows as the user's prompt. */
+	displayText: string;
+	context: ContextChip[];
+	images: InputImage[];
+	permissionMode: RunPermissionMode;
+	addDirs: string[];
+}
+
+/** Saves at most this often while a run streams (and always when it ends). */
+const SAVE_INTERVAL_MS = 750;
+
+let idCounter = 0;
+export function newId(prefix: string, now: number): string {
+	idCounter = (idCounter + 1) % 1_000_000;
+	return `${prefix}${now.toString(36)}${idCounter.toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
+}
+
+/**
+ * One chat: its transcript, its composer state and at most one running zero process. Turns run one
+ * at a time; messages sent meanwhile wait in a queue.
+ */
+export class ChatSession implements vscode.Disposable {
+	readonly transcript: Transcript;
+	permissionMode: ChatPermissionMode;
+	model: string;
+	private queue: QueuedMessage[] = [];
+	private context: ContextEntry[] = [];
+	private addDirs: string[] = [];
+	private active: ActiveRun | undefined;
+	private saveTimer: NodeJS.Timeout | undefined;
+	private disposed = false;
+	private readonly actionsEmitter = new vscode.EventEmitter<TranscriptAction>();
+	private readonly composerEmitter = new vscode.EventEmitter<void>();
+	private readonly permissionEmitter = new vscode.EventEmitter<{ key: string; actions: PermissionActionView[] }>();
+	private readonly runStateEmitter = new vscode.EventEmitter<{ running: boolean; turn?: Turn }>();
+	/** Every transcript action, in order, as it is applied. */
+	readonly onAction = this.actionsEmitter.event;
+	readonly onComposerChange = this.composerEmitter.event;
+	readonly onPermissionActions = this.permissionEmitter.event;
+	readonly onRunStateChange = this.runStateEmitter.event;
+
+	constructor(
+		private readonly deps: ChatDeps,
+		transcript?: Transcript,
+	) {
+		const settings = deps.settings();
+		this.transcript = transcript ?? createTranscript({ id: newId('c', deps.now()), title: 'New chat', createdAt: deps.now() });
+		this.permissionMode = settings.permissionMode;
+		this.model = settings.model;
+	}
+
+	get id(): string {
+		return this.transcript.id;
+	}
+
+	get running(): boolean {
+		return this.active !== undefined;
+	}
+
+	get lastTurn(): Turn | undefined {
+		return this.transcript.turns[this.transcript.turns.length - 1];
+	}
+
+	composerView(history: string[]): ComposerView {
+		return {
+			permissionMode: this.permissionMode,
+			model: this.model,
+			sendWithEnter: this.deps.settings().sendWithEnter,
+			running: this.running,
+			queue: this.queue.map((item) => item.text),
+			context: this.context.map((entry) => entry.chip),
+			history,
+		};
+	}
+
+	/** Re-sends the composer state (after a setting such as `zero.sendWithEnter` changed). */
+	refreshComposer(): void {
+		this.composerEmitter.fire();
+	}
+
+	setPermissionMode(mode: ChatPermissionMode): void {
+		this.permissionMode = mode;
+		this.composerEmitter.fire();
+	}
+
+	setModel(model: string): void {
+		this.model = model.trim();
+		this.composerEmitter.fire();
+	}
+
+	addContext(entry: ContextEntry): void {
+		this.context = [...this.context.filter((existing) => existing.chip.id !== entry.chip.id), entry];
+		this.composerEmitter.fire();
+	}
+
+	removeContext(chipId: string): void {
+		this.context = this.context.filter((entry) => entry.chip.id !== chipId);
+		this.composerEmitter.fire();
+	}
+
+	removeQueued(index: number): void {
+		this.queue.splice(index, 1);
+		this.composerEmitter.fire();
+	}
+
+	/** Sends a message now, or queues it while a run is active. Returns false if it was rejected. */
+	send(text: string, images: ImageAttachment[] = []): boolean {
+		const context = this.context;
+		if (text.trim() === '' && images.length === 0 && context.length === 0) {
+			return false;
+		}
+		let checkedImages: InputImage[];
+		try {
+			checkedImages = images.map((image) => validateImage(image, image.name));
+		} catch (error) {
+			this.deps.showError((error as InputError).message);
+			return false;
+		}
+		this.context = [];
+		if (this.active) {
+			this.queue.push({ text, images, context });
+			this.composerEmitter.fire();
+			return true;
+		}
+		this.composerEmitter.fire();
+		this.startTurn({
+			kind: 'chat',
+			message: composePrompt(text, context),
+			displayText: text,
+			context: [...context.map((entry) => entry.chip), ...images.map((image, index) => ({ id: `img${index}`, kind: 'image' as const, label: image.name }))],
+			images: checkedImages,
+			permissionMode: this.permissionMode,
+			addDirs: this.addDirs,
+		});
+		return true;
+	}
+
+	stop(): void {
+		if (!this.active) {
+			return;
+		}
+		this.queue = [];
+		this.apply({ type: 'run/stopping', turnId: this.active.turnId });
+		this.active.launched?.run.stop();
+		this.composerEmitter.fire();
+	}
+
+	/** Starts a run for a turn. One run at a time: callers check `running` first. */
+	startTurn(request: TurnRequest): void {
+		if (this.active) {
+			throw new Error('A run is already active in this chat.');
+		}
+		const now = this.deps.now();
+		const turnId = newId('t', now);
+		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
+			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
+		}
+		const binary = this.deps.locator.locate();
+		const settings = this.deps.settings();
+		const cwd = this.deps.workspaceFolder();
+		const session: SessionFlag = this.transcript.sessionId
+			? { kind: 'resume', id: this.transcript.sessionId }
+			: { kind: 'new', id: `vscode-${this.transcript.id}-${this.transcript.turns.length + 1}` };
+		const model = this.model || undefined;
+		const args = buildExecArgs({
+			cwd: cwd ?? '.',
+			permissionMode: request.permissionMode,
+			session,
+			model,
+			maxTurns: settings.maxTurns,
+			addDirs: request.addDirs,
+			extraArgs: settings.extraArgs,
+		});
+		this.active = { turnId, raw: undefined };
+		void binary.then(async (located) => {
+			const display = formatCommandLine(located.found ? located.path : 'zero', args);
+			this.apply({
+				type: 'turn/start',
+				turnId,
+				at: now,
+				prompt: { text: request.displayText, context: request.context },
+				command: { kind: request.kind, display, permissionMode: request.permissionMode, model, addDirs: request.addDirs.length > 0 ? [...request.addDirs] : undefined },
+			});
+			this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
+			if (!this.deps.isTrusted()) {
+				this.finishWithoutProcess(turnId, { kind: 'spawn_failed', reason: 'other', message: 'This workspace is not trusted, so Zero does not start zero here. Trust the workspace to chat.' });
+				return;
+			}
+			if (!cwd) {
+				this.finishWithoutProcess(turnId, { kind: 'spawn_failed', reason: 'other', message: 'Open a folder first: zero works inside a workspace folder.' });
+				return;
+			}
+			if (!located.found) {
+				this.finishWithoutProcess(turnId, {
+					kind: 'spawn_failed',
+					reason: 'not_found',
+					message: located.settingProblem ?? 'zero was not found on PATH, in the login shell PATH or in the usual install places. Install zero or set "zero.path".',
+				});
+				return;
+			}
+			const raw = await this.deps.store.openRawRun(this.transcript.id, turnId).catch(() => undefined);
+			const launched = this.deps.launcher.launch({
+				binary: located.path,
+				args,
+				cwd,
+				env: zeroProcessEnv(settings),
+				input: buildUserMessage(request.message, request.images),
+				label: `chat ${this.transcript.id}`,
+				onLine: (parsed) => this.apply({ type: 'run/line', turnId, at: this.deps.now(), parsed }),
+				onStdout: (chunk) => raw?.write(chunk),
+			});
+			this.active = { turnId, launched, raw };
+			if (this.transcript.turns.find((turn) => turn.id === turnId)?.run.stopRequested) {
+				launched.run.stop();
+			}
+			const outcome = await launched.done;
+			raw?.end();
+			this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
+			this.afterRun(turnId);
+		});
+	}
+
+	private finishWithoutProcess(turnId: string, outcome: Extract<TranscriptAction, { type: 'run/exit' }>['outcome']): void {
+		this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
+		this.afterRun(turnId);
+	}
+
+	private afterRun(turnId: string): void {
+		this.active = undefined;
+		this.flushSave();
+		const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
+		this.publishPermissionActions(turn);
+		this.runStateEmitter.fire({ running: false, turn });
+		this.composerEmitter.fire();
+		if (this.disposed) {
+			return;
+		}
+		const next = this.queue.shift();
+		if (next) {
+			this.context = [...next.context, ...this.context];
+			this.send(next.text, next.images);
+		}
+	}
+
+	/** The permission actions offered for each blocked tool card of a finished turn. */
+	permissionActionViews(turn: Turn | undefined): Map<string, PermissionActionView[]> {
+		const views = new Map<string, PermissionActionView[]>();
+		if (!turn || turn.run.phase !== 'ended' || this.transcript.readOnly) {
+			return views;
+		}
+		const mode = turn.command?.permissionMode ?? this.permissionMode;
+		for (const item of turn.run.items) {
+			if (item.kind !== 'tool') {
+				continue;
+			}
+			const notice = describePermission(item, { permissionMode: mode });
+			if (!notice || notice.tone !== 'block') {
+				continue;
+			}
+			const specs = permissionActions(item, notice, { permissionMode: mode });
+			views.set(`${turn.id}/${item.id}`, specs.map((spec) => this.actionView(turn, spec)));
+		}
+		return views;
+	}
+
+	private publishPermissionActions(turn: Turn | undefined): void {
+		for (const [key, actions] of this.permissionActionViews(turn)) {
+			this.permissionEmitter.fire({ key, actions });
+		}
+	}
+
+	private rerunArgsFor(turn: Turn, spec: PermissionActionSpec): { mode: RunPermissionMode; addDirs: string[] } {
+		const mode = turn.command?.permissionMode ?? this.permissionMode;
+		const addDirs = [...(turn.command?.addDirs ?? this.addDirs)];
+		switch (spec.id) {
+			case 'rerun-mode':
+				return { mode: spec.mode, addDirs };
+			case 'rerun-add-dir':
+				return { mode, addDirs: addDirs.includes(spec.dir) ? addDirs : [...addDirs, spec.dir] };
+			case 'rerun-unsafe':
+				return { mode: 'unsafe', addDirs };
+			case 'grant-and-rerun':
+				return { mode, addDirs };
+		}
+	}
+
+	private actionView(turn: Turn, spec: PermissionActionSpec): PermissionActionView {
+		const { mode, addDirs } = this.rerunArgsFor(turn, spec);
+		const settings = this.deps.settings();
+		const binary = 'zero';
+		const sessionId = this.transcript.sessionId ?? turn.run.sessionId ?? '<session>';
+		const rerun = formatCommandLine(
+			binary,
+			buildExecArgs({
+				cwd: this.deps.workspaceFolder() ?? '.',
+				permissionMode: mode,
+				session: { kind: 'resume', id: /^[A-Za-z0-9]/.test(sessionId) ? sessionId : 'session' },
+				model: this.model || undefined,
+				maxTurns: settings.maxTurns,
+				addDirs,
+				extraArgs: settings.extraArgs,
+			}),
+		);
+		const grant = spec.id === 'grant-and-rerun' ? `${formatCommandLine(binary, grantArgs(spec))} && ` : '';
+		return {
+			id: spec.id,
+			label: spec.label,
+			commandLine: `${grant}${rerun}`,
+			needsConfirmation: spec.id === 'rerun-unsafe' || spec.id === 'grant-and-rerun',
+			kind: spec.id === 'grant-and-rerun' ? 'grant' : 'rerun',
+		};
+	}
+
+	/** Runs a permission follow-up chosen on a tool card: confirm if risky, grant if asked, then re-run. */
+	async runPermissionAction(turnId: string, itemId: string, actionId: string): Promise<void> {
+		const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
+		const item = turn?.run.items.find((candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.id === itemId);
+		if (!turn || !item) {
+			return;
+		}
+		const mode = turn.command?.permissionMode ?? this.permissionMode;
+		const notice = describePermission(item, { permissionMode: mode });
+		const spec = notice ? permissionActions(item, notice, { permissionMode: mode }).find((candidate) => candidate.id === actionId) : undefined;
+		if (!spec) {
+			this.deps.showError('That action is no longer available for this tool call.');
+			return;
+		}
+		if (this.active) {
+			this.deps.showError('Wait for the current run to finish (or stop it) before re-running.');
+			return;
+		}
+		const view = this.actionView(turn, spec);
+		if (spec.id === 'rerun-unsafe' || spec.id === 'grant-and-rerun') {
+			const confirmed = await this.deps.confirm(spec.label, `${spec.risk}\n\nZero will run:\n${view.commandLine}`, spec.id === 'rerun-unsafe' ? 'Re-run Unsafely' : 'Allow and Re-run');
+			if (!confirmed) {
+				return;
+			}
+		}
+		if (spec.id === 'grant-and-rerun') {
+			const located = await this.deps.locator.locate();
+			if (!located.found) {
+				this.deps.showError('zero was not found, so the grant could not be stored.');
+				return;
+			}
+			const result = await runZeroCli(located.path, grantArgs(spec), { env: zeroProcessEnv(this.deps.settings()), cwd: this.deps.workspaceFolder() });
+			this.deps.log.info(`grant: ${formatCommandLine(located.path, grantArgs(spec))} -> exit ${result.exitCode ?? 'none'}`);
+			if (result.exitCode !== 0) {
+				this.deps.showError(`zero could not store the grant: ${(result.stderr || result.stdout || result.error || 'unknown error').trim()}`);
+				return;
+			}
+		}
+		const { mode: rerunMode, addDirs } = this.rerunArgsFor(turn, spec);
+		if (spec.id === 'rerun-add-dir') {
+			this.addDirs = addDirs;
+		}
+		if (spec.id === 'rerun-mode' && spec.mode !== 'unsafe') {
+			this.permissionMode = spec.mode;
+		}
+		const message = rerunPrompt(item, spec);
+		this.startTurn({
+			kind: 'rerun',
+			message,
+			displayText: message,
+			context: [],
+			images: [],
+			permissionMode: rerunMode,
+			addDirs,
+		});
+	}
+
+	/** Applies an action to the transcript, tells listeners, and schedules a save. */
+	apply(action: TranscriptAction): void {
+		applyAction(this.transcript, action);
+		this.actionsEmitter.fire(action);
+		this.scheduleSave();
+	}
+
+	private scheduleSave(): void {
+		if (this.saveTimer || this.disposed) {
+			return;
+		}
+		this.saveTimer = setTimeout(() => {
+			this.saveTimer = undefined;
+			void this.deps.store.save(this.transcript, this.deps.now());
+		}, SAVE_INTERVAL_MS);
+	}
+
+	flushSave(): Promise<void> {
+		if (this.saveTimer) {
+			clearTimeout(this.saveTimer);
+			this.saveTimer = undefined;
+		}
+		if (this.transcript.turns.length === 0) {
+			return Promise.resolve();
+		}
+		return this.deps.store.save(this.transcript, this.deps.now());
+	}
+
+	dispose(): void {
+		if (this.disposed) {
+			return;
+		}
+		this.disposed = true;
+		this.queue = [];
+		this.active?.launched?.run.kill();
+		void this.flushSave();
+		this.actionsEmitter.dispose();
+		this.composerEmitter.dispose();
+		this.permissionEmitter.dispose();
+		this.runStateEmitter.dispose();
+	}
+}
+
+function grantArgs(spec: Extract<PermissionActionSpec, { id: 'grant-and-rerun' }>): string[] {
+	return ['sandbox', 'grants', 'allow', spec.tool, ...(spec.path ? ['--path', spec.path] : []), '--reason', 'approved in Zero for VS Code'];
+}
+
+function titleFrom(text: string): string {
+	const line = text.replace(/\s+/g, ' ').trim();
+	return line.length > 60 ? `${line.slice(0, 59)}\u2026` : line || 'New chat';
+}

@@ -1,0 +1,49 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Transcript } from '../shared/transcript';
+import type { ChatUiCommands } from './chatService';
+import type { Logger } from './log';
+import type { ReadOnlyDocuments } from './readOnlyDocuments';
+
+/** Links, file links and full tool output opened from a chat view, always through VS Code. */
+export function createChatUiCommands(documents: ReadOnlyDocuments, workspaceFolder: () => vscode.Uri | undefined, log: Logger): ChatUiCommands {
+	const openFile = (file: string, line?: number): void => {
+		const folder = workspaceFolder();
+		const uri = path.isAbsolute(file) || !folder ? vscode.Uri.file(file) : vscode.Uri.joinPath(folder, file);
+		const selection = line !== undefined && line > 0 ? new vscode.Range(line - 1, 0, line - 1, 0) : undefined;
+		void vscode.window.showTextDocument(uri, { selection, preview: true }).then(undefined, (error: Error) => {
+			void vscode.window.showWarningMessage(`Cannot open ${file}: ${error.message}`);
+		});
+	};
+	return {
+		execute: (command) => vscode.commands.executeCommand(command),
+		openLink: (href) => {
+			let uri: vscode.Uri;
+			try {
+				uri = vscode.Uri.parse(href, true);
+			} catch {
+				openFile(href);
+				return;
+			}
+			if (uri.scheme === 'http' || uri.scheme === 'https' || uri.scheme === 'mailto') {
+				void vscode.env.openExternal(uri);
+			} else if (uri.scheme === 'file') {
+				openFile(uri.fsPath);
+			} else {
+				log.warn(`Ignored a chat link with scheme "${uri.scheme}".`);
+			}
+		},
+		openFile,
+		openToolOutput: (transcript: Transcript, turnId: string, itemId: string) => {
+			const item = transcript.turns.find((turn) => turn.id === turnId)?.run.items.find((candidate) => candidate.id === itemId);
+			if (!item || item.kind !== 'tool') {
+				return;
+			}
+			const sections = [`# ${item.name} (${item.callId})`, '', '## Arguments', '', typeof item.args === 'string' ? item.args : JSON.stringify(item.args ?? {}, null, 2), '', '## Output', '', item.result ? item.result.output : '(no result)'];
+			if (item.result?.truncated) {
+				sections.push('', '[zero truncated this output before sending it]');
+			}
+			void documents.show(`tool-output/${item.callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`, sections.join('\n'), { preview: true });
+		},
+	};
+}

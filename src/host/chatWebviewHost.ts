@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import {
+	WEBVIEW_PROTOCOL_MAJOR,
+	WebviewToHostSchema,
+	type HostToWebview,
+	type WebviewToHost,
+} from '../shared/protocol';
+import type { ChatSource } from './chatService';
+import type { Logger } from './log';
+import { renderChatHtml } from './webviewHtml';
+
+/** Frames are coalesced for this long so a burst of deltas costs one postMessage. */
+const FLUSH_MS = 16;
+
+/**
+ * Binds one webview (the side view or an editor tab) to a chat source. Nothing is posted before
+ * the webview says `hello` with our protocol major; after that it gets a snapshot and then an
+ * ordered stream of updates, coalesced per frame.
+ */
+export class ChatWebviewHost implements vscode.Disposable {
+	private ready = false;
+	private outbox: HostToWebview[] = [];
+	private flushTimer: NodeJS.Timeout | undefined;
+	private readonly disposables: vscode.Disposable[] = [];
+	private readonly helloEmitter = new vscode.EventEmitter<void>();
+	/** Fires each time the webview (re)loads and completes its handshake. */
+	readonly onDidHello = this.helloEmitter.event;
+
+	constructor(
+		private readonly webview: vscode.Webview,
+		private readonly extensionUri: vscode.Uri,
+		private readonly source: ChatSource,
+		private readonly log: Logger,
+	) {
+		webview.options = {
+			enableScripts: true,
+			enableCommandUris: false,
+			localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+		};
+		this.disposables.push(
+			webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+			source.onMessage((message) => this.post(message)),
+		);
+		this.reload();
+	}
+
+	/** Replaces the document; the new page will say hello again. */
+	reload(): void {
+		this.ready = false;
+		this.outbox = [];
+		this.webview.html = renderChatHtml(this.webview, this.extensionUri);
+	}
+
+	private receive(raw: unknown): void {
+		const parsed = WebviewToHostSchema.safeParse(raw);
+		if (!parsed.success) {
+			this.log.warn(`Ignored an invalid message from the chat view: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+			return;
+		}
+		const message: WebviewToHost = parsed.data;
+		if (message.type === 'hello') {
+			if (message.protocolMajor !== WEBVIEW_PROTOCOL_MAJOR) {
+				this.log.warn(`The chat view speaks protocol ${message.protocolMajor}, the extension ${WEBVIEW_PROTOCOL_MAJOR}; reloading the view.`);
+				this.reload();
+				return;
+			}
+			this.ready = true;
+			this.outbox = [];
+			void this.webview.postMessage({ type: 'hello/ack', protocolMajor: WEBVIEW_PROTOCOL_MAJOR } satisfies HostToWebview);
+			void this.webview.postMessage(this.source.snapshot());
+			this.helloEmitter.fire();
+			return;
+		}
+		if (message.type === 'snapshot/request') {
+			if (this.ready) {
+				this.outbox = [];
+				void this.webview.postMessage(this.source.snapshot());
+			}
+			return;
+		}
+		this.source.handle(message).catch((error: Error) => this.log.error(`Chat view request ${message.type} failed: ${error.message}`));
+	}
+
+	private post(message: HostToWebview): void {
+		if (!this.ready) {
+			return;
+		}
+		if (message.type === 'state/snapshot') {
+			// A snapshot supersedes everything queued before it.
+			this.outbox = [];
+		}
+		const last = this.outbox[this.outbox.length - 1];
+		if (message.type === 'transcript/actions' && last?.type === 'transcript/actions') {
+			last.actions.push(...message.actions);
+		} else if (message.type === 'transcript/actions') {
+			this.outbox.push({ type: 'transcript/actions', actions: [...message.actions] });
+		} else {
+			this.outbox.push(message);
+		}
+		this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+	}
+
+	private flush(): void {
+		this.flushTimer = undefined;
+		const frames = this.outbox;
+		this.outbox = [];
+		for (const frame of frames) {
+			void this.webview.postMessage(frame);
+		}
+	}
+
+	dispose(): void {
+		if (this.flushTimer) {
+			clearTimeout(this.flushTimer);
+		}
+		this.helloEmitter.dispose();
+		for (const disposable of this.disposables) {
+			disposable.dispose();
+		}
+	}
+}

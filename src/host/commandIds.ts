@@ -1,0 +1,30 @@
+/** Every command the extension contributes; a unit test keeps this equal to package.json. */
+export const COMMAND_IDS = [
+	'zero.openChat',
+	'zero.openChatInEditor',
+	'zero.newChat',
+	'zero.stopRun',
+	'zero.showChats',
+	'zero.selectModel',
+	'zero.setPermissionMode',
+	'zero.showLog',
+	'zero.showProtocolTrace',
+	'zero.exportRun',
+	'zero.openRunTranscript',
+	'zero.askAboutSelection',
+	'zero.explainFile',
+	'zero.fixProblems',
+	'zero.addFileToChat',
+	'zero.inspectWorkspace',
+	'zero.showReports',
+	'zero.checkSetup',
+	'zero.locateBinary',
+	'zero.manageGrants',
+	'zero.connectProvider',
+	'zero.askToFixFinding',
+] as const;
+
+export type CommandId = (typeof COMMAND_IDS)[number];
+
+export const CHAT_VIEW_ID = 'zero.chatView';
+export const CHAT_PANEL_TYPE = 'zero.chatPanel';

@@ -1,0 +1,34 @@
+import type { ContextChip } from '../shared/transcript';
+
+/** A chip plus the text it contributes to the prompt (kept on the host, never sent to the webview). */
+export interface ContextEntry {
+	chip: ContextChip;
+	content: string;
+}
+
+/** Longest selection inlined into a prompt; longer ones are cut with a visible note. */
+export const MAX_CONTEXT_CHARS = 60_000;
+
+/** Cuts text to the context cap, saying so. */
+export function capContext(text: string, max = MAX_CONTEXT_CHARS): { text: string; note?: string } {
+	if (text.length <= max) {
+		return { text };
+	}
+	const kept = text.slice(0, max);
+	const keptLines = kept.split('\n').length;
+	const totalLines = text.split('\n').length;
+	return {
+		text: `${kept}\n[\u2026 cut: ${text.length - max} more characters not included]`,
+		note: `cut to ${keptLines} of ${totalLines} lines (${Math.round(max / 1000)}k character limit)`,
+	};
+}
+
+/** The message zero receives: the user's words, then each attached context block. */
+export function composePrompt(text: string, context: readonly ContextEntry[]): string {
+	if (context.length === 0) {
+		return text;
+	}
+	const blocks = context.map((entry) => entry.content.trimEnd()).join('\n\n');
+	const request = text.trim() === '' ? 'Please look at the context below.' : text;
+	return `${request}\n\n<context>\n${blocks}\n</context>`;
+}

@@ -1,0 +1,30 @@
+import type { ReadinessView } from '../shared/protocol';
+import type { Transcript } from '../shared/transcript';
+import type { ZeroSettings } from './settings';
+
+/**
+ * What `activate()` returns. Integration tests use it to observe the extension from inside the
+ * extension host; nothing here changes behaviour.
+ */
+export interface ZeroTestApi {
+	whenChatViewResolved(): Promise<void>;
+	settings(): ZeroSettings;
+	/** Problems found in settings since activation (each reported once). */
+	settingProblems(): string[];
+	currentTranscript(): Transcript;
+	currentChatId(): string;
+	isRunning(): boolean;
+	/** Resolves when the current chat has no active run. */
+	whenIdle(timeoutMs?: number): Promise<void>;
+	readiness(): ReadinessView;
+	whenReadinessSettled(timeoutMs?: number): Promise<ReadinessView>;
+	attention(): { state: string; text: string; visible: boolean };
+	/** Sends a chat message as the webview would. */
+	send(text: string): void;
+	runPermissionAction(turnId: string, itemId: string, actionId: string): Promise<void>;
+	permissionActionIds(turnId: string, itemId: string): string[];
+	/** Answers the next modal confirmation (re-run unsafe, grants) instead of showing it. */
+	answerNextConfirmation(accept: boolean): void;
+	storagePath(): string;
+	activeProcessCount(): number;
+}

@@ -1,0 +1,61 @@
+import type { AttentionController } from './attention';
+import type { ChatService } from './chatService';
+import type { ChatViewProvider } from './chatViews';
+import type { ReadinessService } from './readiness';
+import type { RunLauncher } from './runLauncher';
+import type { SettingsWatcher } from './settingsWatcher';
+import type { ZeroTestApi } from './testApi';
+
+export interface TestApiParts {
+	view: ChatViewProvider;
+	chats: ChatService;
+	settings: SettingsWatcher;
+	readiness: ReadinessService;
+	attention: AttentionController;
+	launcher: RunLauncher;
+	storageRoot: string;
+	answerNextConfirmation(accept: boolean): void;
+}
+
+function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const poll = (): void => {
+			if (check()) {
+				resolve();
+			} else if (Date.now() - started > timeoutMs) {
+				reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`));
+			} else {
+				setTimeout(poll, 25);
+			}
+		};
+		poll();
+	});
+}
+
+export function createTestApi(parts: TestApiParts): ZeroTestApi {
+	return {
+		whenChatViewResolved: () => parts.view.resolved,
+		settings: () => parts.settings.current,
+		settingProblems: () => parts.settings.reportedProblems,
+		currentTranscript: () => parts.chats.current.transcript,
+		currentChatId: () => parts.chats.current.id,
+		isRunning: () => parts.chats.current.running,
+		whenIdle: (timeoutMs = 20000) => waitUntil(() => !parts.chats.current.running, timeoutMs, 'the chat to be idle'),
+		readiness: () => parts.readiness.current(),
+		whenReadinessSettled: async (timeoutMs = 20000) => {
+			await waitUntil(() => parts.readiness.current().state !== 'checking', timeoutMs, 'the setup check');
+			return parts.readiness.current();
+		},
+		attention: () => parts.attention.describe(),
+		send: (text) => void parts.chats.current.send(text),
+		runPermissionAction: (turnId, itemId, actionId) => parts.chats.current.runPermissionAction(turnId, itemId, actionId),
+		permissionActionIds: (turnId, itemId) => {
+			const turn = parts.chats.current.transcript.turns.find((candidate) => candidate.id === turnId);
+			return (parts.chats.current.permissionActionViews(turn).get(`${turnId}/${itemId}`) ?? []).map((action) => action.id);
+		},
+		answerNextConfirmation: parts.answerNextConfirmation,
+		storagePath: () => parts.storageRoot,
+		activeProcessCount: () => parts.launcher.activeCount,
+	};
+}

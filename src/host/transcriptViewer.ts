@@ -1,0 +1,143 @@
+import { createReadStream } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { HostToWebview, WebviewToHost } from '../shared/protocol';
+import { applyAction, createTranscript, type Transcript } from '../shared/transcript';
+import { LineDecoder } from '../zero/lineDecoder';
+import { parseLine } from '../zero/parseLine';
+import type { ChatSource, ChatUiCommands } from './chatService';
+import { ChatWebviewHost } from './chatWebviewHost';
+import type { Logger } from './log';
+
+export const TRANSCRIPT_PANEL_TYPE = 'zero.transcriptPanel';
+
+/** Reads a stream-json file into a read-only transcript; each `run_start` after a finished run starts a new turn. */
+export async function readTranscriptFile(file: string, now: number): Promise<Transcript> {
+	const transcript = createTranscript({ id: `file-${now.toString(36)}`, title: path.basename(file), createdAt: now, readOnly: true });
+	let turnNumber = 0;
+	let turnId = '';
+	const startTurn = (): void => {
+		turnNumber++;
+		turnId = `run${turnNumber}`;
+		applyAction(transcript, { type: 'turn/start', turnId });
+	};
+	startTurn();
+	const decoder = new LineDecoder({
+		line: (text) => {
+			const parsed = parseLine(text);
+			const current = transcript.turns[transcript.turns.length - 1];
+			if (parsed.kind === 'event' && parsed.event.type === 'run_start' && (current.run.phase === 'ended' || current.run.runId !== undefined)) {
+				startTurn();
+			}
+			applyAction(transcript, { type: 'run/line', turnId, parsed });
+		},
+		oversize: ({ bytes, excerpt }) =>
+			applyAction(transcript, { type: 'run/line', turnId, parsed: { kind: 'diagnostic', diagnostic: { code: 'line_too_long', message: `A ${(bytes / 1048576).toFixed(1)} MiB line was skipped.`, excerpt, bytes } } }),
+	});
+	await new Promise<void>((resolve, reject) => {
+		const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+		stream.on('data', (chunk) => decoder.push(chunk as Buffer));
+		stream.on('end', () => resolve());
+		stream.on('error', reject);
+	});
+	decoder.end();
+	for (const turn of transcript.turns) {
+		if (turn.run.phase !== 'ended') {
+			applyAction(transcript, { type: 'run/exit', turnId: turn.id, outcome: { kind: 'abandoned', message: 'The file ends before this run finished (no run_end).' } });
+		}
+	}
+	return transcript;
+}
+
+/** A transcript file shown read-only in the chat UI. */
+class TranscriptFileSource implements ChatSource {
+	private readonly emitter = new vscode.EventEmitter<HostToWebview>();
+	readonly onMessage = this.emitter.event;
+
+	constructor(
+		readonly transcript: Transcript,
+		readonly file: string,
+		private readonly commands: Omit<ChatUiCommands, 'execute'>,
+	) {}
+
+	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
+		return {
+			type: 'state/snapshot',
+			transcript: this.transcript,
+			composer: { permissionMode: 'plan', model: '', sendWithEnter: true, running: false, queue: [], context: [], history: [] },
+			readiness: { state: 'ready', title: `Transcript ${path.basename(this.file)}` },
+			permissionActions: {},
+		};
+	}
+
+	async handle(message: WebviewToHost): Promise<void> {
+		switch (message.type) {
+			case 'open/link':
+				this.commands.openLink(message.href);
+				return;
+			case 'open/file':
+				this.commands.openFile(message.path, message.line);
+				return;
+			case 'open/toolOutput':
+				this.commands.openToolOutput(this.transcript, message.turnId, message.itemId);
+				return;
+			case 'clipboard/copy':
+				await vscode.env.clipboard.writeText(message.text);
+				return;
+			default:
+				return;
+		}
+	}
+}
+
+/** Opens transcript files in editor tabs and remembers which tab shows which file (for export). */
+export class TranscriptViewer implements vscode.Disposable {
+	private readonly open = new Map<vscode.WebviewPanel, TranscriptFileSource>();
+	private lastActive: TranscriptFileSource | undefined;
+
+	constructor(
+		private readonly extensionUri: vscode.Uri,
+		private readonly log: Logger,
+		private readonly commands: Omit<ChatUiCommands, 'execute'>,
+	) {}
+
+	/** The file behind the transcript tab the user looked at last, if any. */
+	get activeFile(): string | undefined {
+		return this.lastActive?.file;
+	}
+
+	async show(file: string): Promise<{ transcript: Transcript; panel: vscode.WebviewPanel }> {
+		const started = Date.now();
+		const transcript = await readTranscriptFile(file, started);
+		const items = transcript.turns.reduce((sum, turn) => sum + turn.run.items.length, 0);
+		this.log.info(`Opened transcript ${file}: ${transcript.turns.length} run(s), ${items} items in ${Date.now() - started} ms.`);
+		const source = new TranscriptFileSource(transcript, file, this.commands);
+		const panel = vscode.window.createWebviewPanel(TRANSCRIPT_PANEL_TYPE, `${path.basename(file)} (transcript)`, vscode.ViewColumn.Active, {
+			enableScripts: true,
+			localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+		});
+		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'zero.svg');
+		const host = new ChatWebviewHost(panel.webview, this.extensionUri, source, this.log);
+		this.open.set(panel, source);
+		this.lastActive = source;
+		panel.onDidChangeViewState(() => {
+			if (panel.active) {
+				this.lastActive = source;
+			}
+		});
+		panel.onDidDispose(() => {
+			host.dispose();
+			this.open.delete(panel);
+			if (this.lastActive === source) {
+				this.lastActive = undefined;
+			}
+		});
+		return { transcript, panel };
+	}
+
+	dispose(): void {
+		for (const panel of this.open.keys()) {
+			panel.dispose();
+		}
+	}
+}

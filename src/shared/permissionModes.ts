@@ -1,0 +1,39 @@
+/** Permission modes a user can pick for chat runs, with what each lets zero do headlessly. */
+export const CHAT_PERMISSION_MODES = ['plan', 'auto', 'member', 'ask'] as const;
+export type ChatPermissionMode = (typeof CHAT_PERMISSION_MODES)[number];
+
+/** Every mode a run can use; `unsafe` is only reachable through a confirmed re-run. */
+export type RunPermissionMode = ChatPermissionMode | 'unsafe';
+
+export const DEFAULT_CHAT_PERMISSION_MODE: ChatPermissionMode = 'member';
+
+export const PERMISSION_MODE_INFO: Record<RunPermissionMode, { label: string; explanation: string }> = {
+	plan: {
+		label: 'Plan (read-only)',
+		explanation: 'zero can read and search the workspace; every write and command is refused.',
+	},
+	auto: {
+		label: 'Auto',
+		explanation:
+			"zero's default: read tools and sandboxed commands are offered; file edits are not offered to the model.",
+	},
+	member: {
+		label: 'Member',
+		explanation:
+			'Edits inside the workspace are allowed automatically; shell commands run only inside zero\u2019s native sandbox.',
+	},
+	ask: {
+		label: 'Ask',
+		explanation:
+			'Every tool is offered; anything that needs approval is refused (exec cannot ask) and shown as a block you can re-run.',
+	},
+	unsafe: {
+		label: 'Unsafe',
+		explanation:
+			'Everything runs without approval and outside the sandbox, except hard blocks such as network commands.',
+	},
+};
+
+export function isChatPermissionMode(value: unknown): value is ChatPermissionMode {
+	return typeof value === 'string' && (CHAT_PERMISSION_MODES as readonly string[]).includes(value);
+}

@@ -1,0 +1,143 @@
+/**
+ * Messages between the extension host and the chat webview. Every frame has a `type`; only
+ * request/response pairs carry an `id`. Both sides validate what they receive with these schemas.
+ * The webview opens with `hello`; a different major version makes the host reload the webview.
+ */
+import { z } from 'zod';
+import { CHAT_PERMISSION_MODES } from './permissionModes';
+import type { Transcript, TranscriptAction } from './transcript';
+import { TranscriptActionSchema, TranscriptSchema } from './transcriptSchema';
+
+export const WEBVIEW_PROTOCOL_MAJOR = 1;
+
+const ImageAttachment = z.object({
+	name: z.string(),
+	mediaType: z.string(),
+	data: z.string(),
+});
+export type ImageAttachment = z.infer<typeof ImageAttachment>;
+
+/** Commands the webview may ask the host to run (buttons in setup states and notices). */
+export const WEBVIEW_RUNNABLE_COMMANDS = [
+	'zero.checkSetup',
+	'zero.locateBinary',
+	'zero.showLog',
+	'zero.showChats',
+	'zero.newChat',
+	'zero.inspectWorkspace',
+	'zero.manageGrants',
+	'zero.connectProvider',
+	'zero.setPermissionMode',
+	'zero.exportRun',
+	'zero.selectModel',
+	'zero.showProtocolTrace',
+	'workbench.trust.manage',
+] as const;
+export type WebviewRunnableCommand = (typeof WEBVIEW_RUNNABLE_COMMANDS)[number];
+
+export const WebviewToHostSchema = z.discriminatedUnion('type', [
+	z.object({ type: z.literal('hello'), protocolMajor: z.number().int() }),
+	z.object({ type: z.literal('snapshot/request') }),
+	z.object({
+		type: z.literal('chat/send'),
+		text: z.string(),
+		images: z.array(ImageAttachment).max(20),
+	}),
+	z.object({ type: z.literal('chat/stop') }),
+	z.object({ type: z.literal('chat/new') }),
+	z.object({ type: z.literal('queue/remove'), index: z.number().int().min(0) }),
+	z.object({ type: z.literal('composer/setMode'), mode: z.enum(CHAT_PERMISSION_MODES) }),
+	z.object({ type: z.literal('composer/setModel'), model: z.string().max(200) }),
+	z.object({ type: z.literal('context/remove'), chipId: z.string() }),
+	z.object({
+		type: z.literal('permission/action'),
+		turnId: z.string(),
+		itemId: z.string(),
+		actionId: z.string(),
+	}),
+	z.object({ type: z.literal('open/link'), href: z.string().max(4096) }),
+	z.object({ type: z.literal('open/file'), path: z.string(), line: z.number().int().optional() }),
+	z.object({ type: z.literal('open/toolOutput'), turnId: z.string(), itemId: z.string() }),
+	z.object({ type: z.literal('command/run'), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) }),
+	z.object({ type: z.literal('clipboard/copy'), text: z.string() }),
+	z.object({ type: z.literal('ui/error'), message: z.string().max(4000) }),
+]);
+export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
+
+/** Where zero stands; the chat shows a setup state instead of a broken composer when not ready. */
+export const ReadinessView = z.object({
+	state: z.enum(['checking', 'ready', 'not_found', 'not_zero', 'too_old', 'no_provider', 'untrusted', 'error']),
+	title: z.string(),
+	detail: z.string().optional(),
+	version: z.string().optional(),
+	binaryPath: z.string().optional(),
+	primaryAction: z
+		.object({ label: z.string(), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) })
+		.optional(),
+	secondaryActions: z.array(z.object({ label: z.string(), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) })).optional(),
+	/** Shell commands shown for copying (install instructions). */
+	commands: z.array(z.object({ label: z.string(), command: z.string() })).optional(),
+});
+export type ReadinessView = z.infer<typeof ReadinessView>;
+
+export const ComposerView = z.object({
+	permissionMode: z.enum(CHAT_PERMISSION_MODES),
+	model: z.string(),
+	sendWithEnter: z.boolean(),
+	running: z.boolean(),
+	queue: z.array(z.string()),
+	context: z.array(
+		z.object({
+			id: z.string(),
+			kind: z.enum(['selection', 'file', 'problems', 'image', 'finding']),
+			label: z.string(),
+			path: z.string().optional(),
+			note: z.string().optional(),
+		}),
+	),
+	/** Past prompts of this workspace, newest last, for Up/Down history. */
+	history: z.array(z.string()),
+});
+export type ComposerView = z.infer<typeof ComposerView>;
+
+/** A permission action offered on a blocked tool card: the exact command it will run. */
+export const PermissionActionView = z.object({
+	id: z.string(),
+	label: z.string(),
+	commandLine: z.string(),
+	needsConfirmation: z.boolean(),
+	kind: z.enum(['rerun', 'grant', 'info']),
+});
+export type PermissionActionView = z.infer<typeof PermissionActionView>;
+
+
+export const HostToWebviewSchema = z.discriminatedUnion('type', [
+	z.object({ type: z.literal('hello/ack'), protocolMajor: z.number().int() }),
+	z.object({
+		type: z.literal('state/snapshot'),
+		transcript: TranscriptSchema,
+		composer: ComposerView,
+		readiness: ReadinessView,
+		/** Permission actions per tool item, keyed `turnId/itemId`. */
+		permissionActions: z.record(z.string(), z.array(PermissionActionView)),
+	}),
+	z.object({ type: z.literal('transcript/actions'), actions: z.array(TranscriptActionSchema) }),
+	z.object({ type: z.literal('composer/update'), composer: ComposerView }),
+	z.object({ type: z.literal('readiness/update'), readiness: ReadinessView }),
+	z.object({
+		type: z.literal('permission/actions'),
+		key: z.string(),
+		actions: z.array(PermissionActionView),
+	}),
+	z.object({ type: z.literal('composer/focus') }),
+	z.object({ type: z.literal('notice'), level: z.enum(['info', 'error']), message: z.string() }),
+]);
+type HostFrame = z.infer<typeof HostToWebviewSchema>;
+type SnapshotFrame = Omit<Extract<HostFrame, { type: 'state/snapshot' }>, 'transcript'> & { transcript: Transcript };
+type ActionsFrame = { type: 'transcript/actions'; actions: TranscriptAction[] };
+
+/**
+ * Host → webview frames. Transcripts and actions are typed with the reducer's own types; the
+ * schema checks their structure at the boundary.
+ */
+export type HostToWebview = Exclude<HostFrame, { type: 'state/snapshot' | 'transcript/actions' }> | SnapshotFrame | ActionsFrame;

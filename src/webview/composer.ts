@@ -1,0 +1,177 @@
+/** The message composer: text, attachments, queue, mode and model, send and stop. */
+import { CHAT_PERMISSION_MODES, PERMISSION_MODE_INFO, type ChatPermissionMode } from '../shared/permissionModes';
+import type { ComposerView, ImageAttachment } from '../shared/protocol';
+import { h, icon } from './dom';
+import { post } from './vscodeApi';
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+export interface ComposerCallbacks {
+	draftChanged(text: string): void;
+	showError(message: string): void;
+}
+
+export class Composer {
+	readonly element: HTMLElement;
+	private readonly textarea: HTMLTextAreaElement;
+	private readonly sendButton: HTMLButtonElement;
+	private readonly stopButton: HTMLButtonElement;
+	private readonly modeSelect: HTMLSelectElement;
+	private readonly modelButton: HTMLButtonElement;
+	private readonly chips: HTMLElement;
+	private readonly queueList: HTMLElement;
+	private readonly hint: HTMLElement;
+	private view: ComposerView | undefined;
+	private images: ImageAttachment[] = [];
+	private historyIndex = -1;
+
+	constructor(private readonly callbacks: ComposerCallbacks, draft: string) {
+		this.textarea = h('textarea', { class: 'composer-input', rows: 3, placeholder: 'Ask zero\u2026', 'aria-label': 'Message to zero' });
+		this.textarea.value = draft;
+		this.sendButton = h('button', { type: 'button', class: 'button primary send', title: 'Send', 'aria-label': 'Send' }, icon('send'), ' Send');
+		this.stopButton = h('button', { type: 'button', class: 'button secondary stop', title: 'Stop the run', 'aria-label': 'Stop' }, icon('debug-stop'), ' Stop');
+		this.modeSelect = h('select', { class: 'mode-select', 'aria-label': 'Permission mode', title: 'Permission mode for this chat' });
+		for (const mode of CHAT_PERMISSION_MODES) {
+			this.modeSelect.append(h('option', { value: mode, title: PERMISSION_MODE_INFO[mode].explanation }, PERMISSION_MODE_INFO[mode].label));
+		}
+		this.modelButton = h('button', { type: 'button', class: 'link-button model-button', title: 'Model for this chat (--model)' });
+		this.chips = h('div', { class: 'chips composer-chips', 'aria-label': 'Attached context' });
+		this.queueList = h('div', { class: 'queue', 'aria-label': 'Queued messages' });
+		this.hint = h('div', { class: 'mode-hint muted' });
+		this.element = h(
+			'div',
+			{ class: 'composer' },
+			this.queueList,
+			this.chips,
+			this.textarea,
+			h('div', { class: 'composer-bar' }, this.modeSelect, this.modelButton, h('span', { class: 'spacer' }), this.stopButton, this.sendButton),
+			this.hint,
+		);
+		this.sendButton.addEventListener('click', () => this.send());
+		this.stopButton.addEventListener('click', () => post({ type: 'chat/stop' }));
+		this.modeSelect.addEventListener('change', () => post({ type: 'composer/setMode', mode: this.modeSelect.value as ChatPermissionMode }));
+		this.modelButton.addEventListener('click', () => post({ type: 'command/run', command: 'zero.selectModel' }));
+		this.textarea.addEventListener('keydown', (event) => this.onKey(event));
+		this.textarea.addEventListener('input', () => callbacks.draftChanged(this.textarea.value));
+		this.textarea.addEventListener('paste', (event) => void this.addFiles(event.clipboardData?.files));
+		this.element.addEventListener('dragover', (event) => event.preventDefault());
+		this.element.addEventListener('drop', (event) => {
+			event.preventDefault();
+			void this.addFiles(event.dataTransfer?.files);
+		});
+		this.chips.addEventListener('click', (event) => {
+			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-chip]');
+			if (!button) {
+				return;
+			}
+			const id = button.dataset.chip ?? '';
+			if (id.startsWith('image:')) {
+				this.images.splice(Number(id.slice(6)), 1);
+				this.renderChips();
+			} else {
+				post({ type: 'context/remove', chipId: id });
+			}
+		});
+		this.queueList.addEventListener('click', (event) => {
+			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-queue]');
+			if (button) {
+				post({ type: 'queue/remove', index: Number(button.dataset.queue) });
+			}
+		});
+	}
+
+	update(view: ComposerView): void {
+		this.view = view;
+		this.modeSelect.value = view.permissionMode;
+		this.hint.textContent = PERMISSION_MODE_INFO[view.permissionMode].explanation;
+		this.modelButton.replaceChildren(icon('sparkle'), ` ${view.model || 'default model'}`);
+		this.stopButton.hidden = !view.running;
+		this.sendButton.replaceChildren(icon(view.running ? 'list-ordered' : 'send'), view.running ? ' Queue' : ' Send');
+		this.sendButton.title = view.running ? 'Send when the current run ends' : 'Send';
+		this.textarea.placeholder = view.running ? 'zero is working; your message will be sent when it finishes\u2026' : view.sendWithEnter ? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)' : 'Ask zero\u2026 (Ctrl+Enter to send)';
+		this.queueList.replaceChildren(
+			...view.queue.map((text, index) => h('div', { class: 'queued' }, icon('clock'), h('span', { class: 'queued-text' }, text || '(attachments only)'), h('button', { type: 'button', class: 'icon-button', title: 'Remove from queue', 'aria-label': 'Remove from queue', 'data-queue': index }, icon('close')))),
+		);
+		this.renderChips();
+	}
+
+	focus(): void {
+		this.textarea.focus();
+	}
+
+	private renderChips(): void {
+		const context = this.view?.context ?? [];
+		this.chips.replaceChildren(
+			...context.map((chip) => h('span', { class: `chip chip-${chip.kind}`, title: chip.note ? `${chip.label} (${chip.note})` : chip.label }, chip.label, chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined, h('button', { type: 'button', class: 'chip-remove', title: 'Remove', 'aria-label': `Remove ${chip.label}`, 'data-chip': chip.id }, icon('close')))),
+			...this.images.map((image, index) => h('span', { class: 'chip chip-image' }, icon('file-media'), ` ${image.name}`, h('button', { type: 'button', class: 'chip-remove', title: 'Remove', 'aria-label': `Remove ${image.name}`, 'data-chip': `image:${index}` }, icon('close')))),
+		);
+	}
+
+	private send(): void {
+		const text = this.textarea.value;
+		if (text.trim() === '' && this.images.length === 0 && (this.view?.context.length ?? 0) === 0) {
+			return;
+		}
+		post({ type: 'chat/send', text, images: this.images });
+		this.textarea.value = '';
+		this.images = [];
+		this.historyIndex = -1;
+		this.callbacks.draftChanged('');
+		this.renderChips();
+	}
+
+	private onKey(event: KeyboardEvent): void {
+		const sendWithEnter = this.view?.sendWithEnter ?? true;
+		if (event.key === 'Enter' && !event.isComposing) {
+			const modifier = event.ctrlKey || event.metaKey;
+			if ((sendWithEnter && !event.shiftKey && !modifier) || (!sendWithEnter && modifier)) {
+				event.preventDefault();
+				this.send();
+			}
+			return;
+		}
+		const history = this.view?.history ?? [];
+		const atStart = this.textarea.selectionStart === 0 && this.textarea.selectionEnd === 0;
+		const atEnd = this.textarea.selectionStart === this.textarea.value.length;
+		if (event.key === 'ArrowUp' && atStart && history.length > 0 && (this.textarea.value === '' || this.historyIndex >= 0)) {
+			event.preventDefault();
+			this.historyIndex = this.historyIndex < 0 ? history.length - 1 : Math.max(0, this.historyIndex - 1);
+			this.textarea.value = history[this.historyIndex];
+		} else if (event.key === 'ArrowDown' && atEnd && this.historyIndex >= 0) {
+			event.preventDefault();
+			this.historyIndex += 1;
+			this.textarea.value = this.historyIndex < history.length ? history[this.historyIndex] : '';
+			if (this.historyIndex >= history.length) {
+				this.historyIndex = -1;
+			}
+		} else if (event.key === 'Escape' && this.view?.running) {
+			post({ type: 'chat/stop' });
+		}
+	}
+
+	private async addFiles(files: FileList | undefined | null): Promise<void> {
+		for (const file of Array.from(files ?? [])) {
+			if (!IMAGE_TYPES.includes(file.type)) {
+				this.callbacks.showError(`${file.name || 'That file'} is not an image zero accepts (PNG, JPEG, GIF or WebP).`);
+				continue;
+			}
+			if (file.size > MAX_IMAGE_BYTES) {
+				this.callbacks.showError(`${file.name || 'The image'} is ${(file.size / 1048576).toFixed(1)} MiB; zero accepts images up to 10 MiB.`);
+				continue;
+			}
+			const data = await readBase64(file);
+			this.images.push({ name: file.name || `pasted.${file.type.slice(6)}`, mediaType: file.type, data });
+		}
+		this.renderChips();
+	}
+}
+
+function readBase64(file: File): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const reader = new FileReader();
+		reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+		reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+		reader.readAsDataURL(file);
+	});
+}

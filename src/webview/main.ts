@@ -1,0 +1,273 @@
+/**
+ * The chat webview. It receives a transcript snapshot and then the same actions the host applies,
+ * reduces them with the shared reducer, and renders rows through a virtual list once per frame.
+ */
+import { z } from 'zod';
+import {
+	HostToWebviewSchema,
+	WEBVIEW_PROTOCOL_MAJOR,
+	WEBVIEW_RUNNABLE_COMMANDS,
+	type WebviewRunnableCommand,
+	type ComposerView,
+	type HostToWebview,
+	type PermissionActionView,
+	type ReadinessView,
+} from '../shared/protocol';
+import { applyAction, type Transcript } from '../shared/transcript';
+import { Composer } from './composer';
+import { formatTokens, h, icon } from './dom';
+import { estimateRowHeight, renderRow, type RenderContext } from './renderRow';
+import { buildRows, rowSignature, type Row } from './rows';
+import { renderSetupState } from './setupState';
+import { VirtualList } from './virtualList';
+import { getState, post, setState } from './vscodeApi';
+
+// The CSP forbids eval; tell zod not to try compiling validators.
+z.config({ jitless: true });
+
+interface SavedUiState {
+	draft: string;
+	expanded: string[];
+}
+
+function loadUiState(): SavedUiState {
+	const state = getState() as Partial<SavedUiState> | undefined;
+	return {
+		draft: typeof state?.draft === 'string' ? state.draft : '',
+		expanded: Array.isArray(state?.expanded) ? state.expanded.filter((key): key is string => typeof key === 'string').slice(-500) : [],
+	};
+}
+
+class ChatApp {
+	private transcript: Transcript | undefined;
+	private readiness: ReadinessView | undefined;
+	private composerView: ComposerView | undefined;
+	private permissionActions = new Map<string, PermissionActionView[]>();
+	private readonly expanded: Set<string>;
+	private readonly ui: SavedUiState;
+	private readonly root: HTMLElement;
+	private readonly header: HTMLElement;
+	private readonly scroller: HTMLElement;
+	private readonly footer: HTMLElement;
+	private readonly banner: HTMLElement;
+	private readonly list: VirtualList<Row>;
+	private readonly composer: Composer;
+	private rowsDirty = false;
+	private frame: number | undefined;
+
+	constructor(root: HTMLElement) {
+		this.root = root;
+		this.ui = loadUiState();
+		this.expanded = new Set(this.ui.expanded);
+		this.header = h('header', { class: 'chat-header' });
+		this.banner = h('div', { class: 'banner', role: 'alert', hidden: true });
+		this.scroller = h('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation with zero', tabindex: 0 });
+		this.footer = h('footer', { class: 'chat-footer' });
+		this.composer = new Composer({ draftChanged: (draft) => this.saveUi({ draft }), showError: (message) => this.showBanner(message) }, this.ui.draft);
+		const context: RenderContext = {
+			isExpanded: (key) => this.expanded.has(key),
+			permissionActions: (turnId, itemId) => this.permissionActions.get(`${turnId}/${itemId}`) ?? [],
+			isReadOnly: () => this.transcript?.readOnly ?? false,
+			now: () => Date.now(),
+		};
+		this.list = new VirtualList<Row>(this.scroller, {
+			estimateHeight: estimateRowHeight,
+			signature: (row) => rowSignature(row, this.expanded.has(row.key), row.kind === 'item' && row.item.kind === 'tool' ? String(this.permissionActions.get(`${row.turn.id}/${row.item.id}`)?.length ?? 0) : ''),
+			render: (row) => renderRow(row, context),
+		});
+		root.replaceChildren(this.header, this.banner, this.scroller, this.footer);
+		root.addEventListener('click', (event) => this.onClick(event));
+		window.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));
+		document.addEventListener('visibilitychange', () => {
+			if (document.visibilityState === 'visible') {
+				post({ type: 'snapshot/request' });
+			}
+		});
+		post({ type: 'hello', protocolMajor: WEBVIEW_PROTOCOL_MAJOR });
+	}
+
+	private receive(data: unknown): void {
+		const parsed = HostToWebviewSchema.safeParse(data);
+		if (!parsed.success) {
+			post({ type: 'ui/error', message: `Ignored an invalid message from the extension: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}` });
+			return;
+		}
+		// Validated above; the reducer's own types describe the same structure.
+		const message = data as HostToWebview;
+		switch (message.type) {
+			case 'hello/ack':
+				return;
+			case 'state/snapshot':
+				this.transcript = message.transcript;
+				this.composerView = message.composer;
+				this.readiness = message.readiness;
+				this.permissionActions = new Map(Object.entries(message.permissionActions));
+				this.root.dataset.state = 'ready';
+				this.renderChrome();
+				this.list.scrollToBottom();
+				this.invalidateRows();
+				return;
+			case 'transcript/actions':
+				if (this.transcript) {
+					for (const action of message.actions) {
+						applyAction(this.transcript, action);
+					}
+					this.invalidateRows();
+				}
+				return;
+			case 'composer/update':
+				this.composerView = message.composer;
+				this.renderChrome();
+				return;
+			case 'readiness/update':
+				this.readiness = message.readiness;
+				this.renderChrome();
+				return;
+			case 'permission/actions':
+				this.permissionActions.set(message.key, message.actions);
+				this.invalidateRows();
+				return;
+			case 'composer/focus':
+				this.composer.focus();
+				return;
+			case 'notice':
+				this.showBanner(message.message);
+				return;
+		}
+	}
+
+	/** Streaming updates are coalesced: rows are rebuilt at most once per animation frame. */
+	private invalidateRows(): void {
+		this.rowsDirty = true;
+		this.frame ??= requestAnimationFrame(() => {
+			this.frame = undefined;
+			if (this.rowsDirty && this.transcript) {
+				this.rowsDirty = false;
+				this.list.setRows(buildRows(this.transcript));
+				this.list.flush();
+				this.renderHeader();
+			}
+		});
+	}
+
+	private renderChrome(): void {
+		this.renderHeader();
+		const readiness = this.readiness;
+		const readOnly = this.transcript?.readOnly ?? false;
+		this.root.dataset.readiness = readiness?.state ?? 'unknown';
+		if (readOnly) {
+			this.footer.replaceChildren(h('div', { class: 'readonly-note muted' }, icon('lock'), ' Read-only transcript. Use Zero: Export Run as JSONL to save the exact lines.'));
+		} else if (readiness && readiness.state !== 'ready') {
+			this.footer.replaceChildren(renderSetupState(readiness));
+		} else {
+			if (this.composer.element.parentElement !== this.footer) {
+				this.footer.replaceChildren(this.composer.element);
+			}
+			if (this.composerView) {
+				this.composer.update(this.composerView);
+			}
+		}
+		this.root.dataset.running = this.composerView?.running ? 'true' : 'false';
+	}
+
+	private renderHeader(): void {
+		const transcript = this.transcript;
+		if (!transcript) {
+			return;
+		}
+		const usage = transcript.usage;
+		this.header.replaceChildren(
+			h('div', { class: 'chat-title', title: transcript.title }, transcript.title),
+			h(
+				'div',
+				{ class: 'chat-meta muted' },
+				transcript.model ? h('span', { title: transcript.provider ? `Provider: ${transcript.provider}` : undefined }, icon('sparkle'), ` ${transcript.model}`) : undefined,
+				transcript.sessionId ? h('span', { class: 'session-id', title: `zero session ${transcript.sessionId}` }, icon('link'), ` ${transcript.sessionId.length > 24 ? `\u2026${transcript.sessionId.slice(-20)}` : transcript.sessionId}`) : undefined,
+				usage.requests > 0 ? h('span', { title: `${usage.promptTokens} in, ${usage.completionTokens} out over ${usage.requests} requests` }, icon('dashboard'), ` ${formatTokens(usage.totalTokens)} tokens this chat`) : undefined,
+			),
+		);
+		if (transcript.turns.length === 0 && !transcript.readOnly) {
+			this.header.append(h('div', { class: 'empty-hint muted' }, 'Ask zero about this workspace. Select code and run "Zero: Ask About Selection" to attach it.'));
+		}
+	}
+
+	private showBanner(message: string): void {
+		this.banner.hidden = false;
+		this.banner.replaceChildren(icon('error'), ` ${message}`, h('button', { type: 'button', class: 'icon-button', 'data-action': 'dismiss-banner', title: 'Dismiss', 'aria-label': 'Dismiss' }, icon('close')));
+	}
+
+	private saveUi(change: Partial<SavedUiState>): void {
+		Object.assign(this.ui, change);
+		setState({ draft: this.ui.draft, expanded: [...this.expanded].slice(-500) });
+	}
+
+	private onClick(event: MouseEvent): void {
+		const target = event.target as HTMLElement;
+		const link = target.closest<HTMLAnchorElement>('a[data-href]');
+		if (link) {
+			event.preventDefault();
+			post({ type: 'open/link', href: link.dataset.href ?? '' });
+			return;
+		}
+		const actionElement = target.closest<HTMLElement>('[data-action]');
+		if (!actionElement) {
+			return;
+		}
+		const data = actionElement.dataset;
+		switch (data.action) {
+			case 'toggle': {
+				event.preventDefault();
+				const key = data.key ?? '';
+				if (this.expanded.has(key)) {
+					this.expanded.delete(key);
+				} else {
+					this.expanded.add(key);
+				}
+				this.saveUi({});
+				this.list.invalidate(key);
+				return;
+			}
+			case 'open-file':
+				event.preventDefault();
+				post({ type: 'open/file', path: data.path ?? '' });
+				return;
+			case 'open-output':
+				post({ type: 'open/toolOutput', turnId: data.turn ?? '', itemId: data.item ?? '' });
+				return;
+			case 'permission':
+				post({ type: 'permission/action', turnId: data.turn ?? '', itemId: data.item ?? '', actionId: data.actionId ?? '' });
+				return;
+			case 'copy-code': {
+				const code = actionElement.closest('pre')?.querySelector('code')?.textContent ?? '';
+				post({ type: 'clipboard/copy', text: code });
+				return;
+			}
+			case 'run-command': {
+				const command = data.command;
+				if (isRunnableCommand(command)) {
+					post({ type: 'command/run', command });
+				}
+				return;
+			}
+			case 'copy-text':
+				post({ type: 'clipboard/copy', text: data.text ?? '' });
+				return;
+			case 'dismiss-banner':
+				this.banner.hidden = true;
+				return;
+		}
+	}
+}
+
+function isRunnableCommand(command: string | undefined): command is WebviewRunnableCommand {
+	return (WEBVIEW_RUNNABLE_COMMANDS as readonly (string | undefined)[]).includes(command);
+}
+
+try {
+	const root = document.getElementById('app');
+	if (root) {
+		new ChatApp(root);
+	}
+} catch (error) {
+	post({ type: 'ui/error', message: `The chat view failed to start: ${(error as Error).message}` });
+}

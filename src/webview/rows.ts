@@ -1,0 +1,48 @@
+/** Flattens a transcript into the rows the virtual list shows, each with a cheap change signature. */
+import type { Transcript, TranscriptItem, Turn } from '../shared/transcript';
+
+export type Row =
+	| { kind: 'prompt'; key: string; turn: Turn }
+	| { kind: 'item'; key: string; turn: Turn; item: TranscriptItem; last: boolean }
+	| { kind: 'status'; key: string; turn: Turn };
+
+export function buildRows(transcript: Transcript): Row[] {
+	const rows: Row[] = [];
+	for (const turn of transcript.turns) {
+		if (turn.prompt || turn.command) {
+			rows.push({ kind: 'prompt', key: `${turn.id}:prompt`, turn });
+		}
+		const items = turn.run.items;
+		for (let i = 0; i < items.length; i++) {
+			rows.push({ kind: 'item', key: `${turn.id}:${items[i].id}`, turn, item: items[i], last: i === items.length - 1 });
+		}
+		rows.push({ kind: 'status', key: `${turn.id}:status`, turn });
+	}
+	return rows;
+}
+
+/** Changes whenever what a row shows changes; rows whose signature is unchanged keep their DOM. */
+export function rowSignature(row: Row, expanded: boolean, extra: string): string {
+	const live = row.turn.run.phase !== 'ended';
+	switch (row.kind) {
+		case 'prompt':
+			return `p${row.turn.command?.display.length ?? 0}${row.turn.prompt?.text.length ?? 0}`;
+		case 'status': {
+			const run = row.turn.run;
+			return `s${run.phase}${run.end?.kind ?? ''}${run.usage.totalTokens}${run.stopRequested ? 1 : 0}${run.items.length}${extra}`;
+		}
+		case 'item': {
+			const item = row.item;
+			const streaming = live && row.last ? 1 : 0;
+			switch (item.kind) {
+				case 'text':
+				case 'reasoning':
+					return `${item.kind}${item.text.length}${streaming}${expanded ? 1 : 0}`;
+				case 'tool':
+					return `tool${item.permission ? item.permission.action : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}`;
+				default:
+					return `${item.kind}${expanded ? 1 : 0}`;
+			}
+		}
+	}
+}

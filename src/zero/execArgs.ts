@@ -1,0 +1,70 @@
+import type { RunPermissionMode } from '../shared/permissionModes';
+
+/** Session handling for one `zero exec` run: a chat's first turn creates it, later turns resume it. */
+export type SessionFlag = { kind: 'new'; id: string } | { kind: 'resume'; id: string };
+
+export interface ExecOptions {
+	cwd: string;
+	permissionMode: RunPermissionMode;
+	session: SessionFlag;
+	model?: string;
+	maxTurns?: number;
+	addDirs?: readonly string[];
+	/** User-configured extra arguments (`zero.extraArgs`), appended last. */
+	extraArgs?: readonly string[];
+}
+
+/** zero's own session id pattern (`--init-session-id`). */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+function permissionArgs(mode: RunPermissionMode): string[] {
+	// Unsafe uses zero's explicit flag so the command line says what it does.
+	return mode === 'unsafe' ? ['--skip-permissions-unsafe'] : [`--permission-mode=${mode}`];
+}
+
+/**
+ * The argv (after the binary) for one headless run. `-o stream-json` comes first so that even
+ * flag errors are reported as JSON; value flags use `--flag=value` so a value starting with `-`
+ * can never be read as another flag.
+ */
+export function buildExecArgs(options: ExecOptions): string[] {
+	if (!SESSION_ID_PATTERN.test(options.session.id)) {
+		throw new Error(`Invalid zero session id: ${JSON.stringify(options.session.id)}`);
+	}
+	const args = [
+		'exec',
+		'-o',
+		'stream-json',
+		'-i',
+		'stream-json',
+		`--cwd=${options.cwd}`,
+		'--no-notify',
+		'--no-completion-gate',
+		...permissionArgs(options.permissionMode),
+		options.session.kind === 'new' ? `--init-session-id=${options.session.id}` : `--resume=${options.session.id}`,
+	];
+	if (options.model) {
+		args.push(`--model=${options.model}`);
+	}
+	if (options.maxTurns !== undefined) {
+		args.push(`--max-turns=${options.maxTurns}`);
+	}
+	for (const dir of options.addDirs ?? []) {
+		args.push(`--add-dir=${dir}`);
+	}
+	args.push(...(options.extraArgs ?? []));
+	return args;
+}
+
+/** Quotes one argument for display the way a POSIX shell would read it back. */
+export function shellQuote(arg: string): string {
+	if (arg !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) {
+		return arg;
+	}
+	return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A command line a user can read and paste into a terminal. */
+export function formatCommandLine(binary: string, args: readonly string[]): string {
+	return [binary, ...args].map(shellQuote).join(' ');
+}

@@ -1,0 +1,158 @@
+/** Default longest line accepted from zero's stdout (tool arguments can carry whole files). */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+const LF = 0x0a;
+const CR = 0x0d;
+/** Bytes of an oversize line kept to show in its diagnostic. */
+const OVERSIZE_EXCERPT_BYTES = 512;
+
+export interface OversizeLine {
+	/** Total bytes of the dropped line (counted while it was skipped). */
+	bytes: number;
+	/** The first bytes of the line, decoded leniently. */
+	excerpt: string;
+}
+
+export interface LineDecoderSink {
+	line(text: string): void;
+	oversize(info: OversizeLine): void;
+}
+
+/**
+ * Splits a byte stream into LF-terminated lines.
+ *
+ * Lines are decoded only once complete, so a UTF-8 character split across chunks is never
+ * corrupted. A trailing CR is dropped, empty lines are skipped, and a final line without LF is
+ * delivered by `end()`. A line longer than `maxLineBytes` is discarded while it streams (memory
+ * stays bounded by the cap) and reported once through `oversize`.
+ */
+export class LineDecoder {
+	private pending: Buffer[] = [];
+	private pendingBytes = 0;
+	private skipping: { bytes: number; excerpt: string } | undefined;
+
+	constructor(
+		private readonly sink: LineDecoderSink,
+		private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+	) {}
+
+	push(chunk: Uint8Array): void {
+		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+		let start = 0;
+		const firstLf = buffer.indexOf(LF, 0);
+		if (firstLf === -1) {
+			this.appendPartial(buffer);
+			return;
+		}
+		// Finish the line that started in an earlier chunk.
+		if (this.pendingBytes > 0 || this.skipping) {
+			this.appendPartial(buffer.subarray(0, firstLf));
+			this.completePending();
+			start = firstLf + 1;
+		}
+		// Every complete line in this chunk is decoded in one call: the region starts after an LF
+		// and ends at one, so no character is cut.
+		const lastLf = buffer.lastIndexOf(LF);
+		if (lastLf >= start) {
+			this.emitRegion(buffer, start, lastLf);
+			start = lastLf + 1;
+		}
+		if (start < buffer.length) {
+			this.appendPartial(buffer.subarray(start));
+		}
+	}
+
+	/** Flushes a last line that had no LF. */
+	end(): void {
+		if (this.pendingBytes > 0 || this.skipping) {
+			this.completePending();
+		}
+	}
+
+	private emitRegion(buffer: Buffer, start: number, end: number): void {
+		if (end - start > this.maxLineBytes) {
+			// The region may hold one giant line; walk it line by line to apply the cap.
+			let lineStart = start;
+			while (lineStart <= end) {
+				let lf = buffer.indexOf(LF, lineStart);
+				if (lf === -1 || lf > end) {
+					lf = end;
+				}
+				this.emitLineBytes(buffer, lineStart, lf);
+				lineStart = lf + 1;
+			}
+			return;
+		}
+		const text = buffer.toString('utf8', start, end);
+		let from = 0;
+		for (;;) {
+			const lf = text.indexOf('\n', from);
+			const stop = lf === -1 ? text.length : lf;
+			this.emitLine(text, from, stop);
+			if (lf === -1) {
+				return;
+			}
+			from = lf + 1;
+		}
+	}
+
+	private emitLine(text: string, from: number, to: number): void {
+		if (to > from && text.charCodeAt(to - 1) === CR) {
+			to--;
+		}
+		if (to > from) {
+			this.sink.line(from === 0 && to === text.length ? text : text.slice(from, to));
+		}
+	}
+
+	private emitLineBytes(buffer: Buffer, start: number, end: number): void {
+		const length = end - start;
+		if (length > this.maxLineBytes) {
+			this.sink.oversize({ bytes: length, excerpt: buffer.toString('utf8', start, start + OVERSIZE_EXCERPT_BYTES) });
+			return;
+		}
+		let stop = end;
+		if (stop > start && buffer[stop - 1] === CR) {
+			stop--;
+		}
+		if (stop > start) {
+			this.sink.line(buffer.toString('utf8', start, stop));
+		}
+	}
+
+	private appendPartial(bytes: Buffer): void {
+		if (bytes.length === 0) {
+			return;
+		}
+		if (this.skipping) {
+			this.skipping.bytes += bytes.length;
+			return;
+		}
+		if (this.pendingBytes + bytes.length > this.maxLineBytes) {
+			const head = Buffer.concat([...this.pending, bytes.subarray(0, OVERSIZE_EXCERPT_BYTES)]);
+			this.skipping = {
+				bytes: this.pendingBytes + bytes.length,
+				excerpt: head.toString('utf8', 0, Math.min(head.length, OVERSIZE_EXCERPT_BYTES)),
+			};
+			this.pending = [];
+			this.pendingBytes = 0;
+			return;
+		}
+		// Copy: the caller may reuse the chunk's memory.
+		this.pending.push(Buffer.from(bytes));
+		this.pendingBytes += bytes.length;
+	}
+
+	private completePending(): void {
+		if (this.skipping) {
+			const { bytes, excerpt } = this.skipping;
+			this.skipping = undefined;
+			this.sink.oversize({ bytes, excerpt });
+			return;
+		}
+		const line = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+		this.pending = [];
+		this.pendingBytes = 0;
+		this.emitLineBytes(line, 0, line.length);
+	}
+}

@@ -1,0 +1,76 @@
+import { EVENT_SCHEMAS, SUPPORTED_SCHEMA_VERSION, isZeroEventType, type ZeroEvent } from './events';
+
+/** Longest excerpt of an offending line kept in a diagnostic (the UI and the log show it). */
+export const DIAGNOSTIC_EXCERPT_CHARS = 2000;
+
+export type ProtocolDiagnosticCode =
+	| 'invalid_json'
+	| 'not_an_object'
+	| 'schema_version'
+	| 'invalid_event'
+	| 'line_too_long';
+
+/** Something on zero's stdout that is not a valid event; shown to the user, never dropped silently. */
+export interface ProtocolDiagnostic {
+	code: ProtocolDiagnosticCode;
+	message: string;
+	/** The start of the offending line. */
+	excerpt: string;
+	/** Length of the offending line in bytes, when known. */
+	bytes?: number;
+}
+
+export type ParsedLine =
+	| { kind: 'event'; event: ZeroEvent }
+	| { kind: 'unrecognized'; type: string; excerpt: string }
+	| { kind: 'diagnostic'; diagnostic: ProtocolDiagnostic };
+
+export function excerptOf(line: string): string {
+	return line.length <= DIAGNOSTIC_EXCERPT_CHARS
+		? line
+		: `${line.slice(0, DIAGNOSTIC_EXCERPT_CHARS)}\u2026 (${line.length} characters)`;
+}
+
+function diagnostic(code: ProtocolDiagnosticCode, message: string, line: string): ParsedLine {
+	return { kind: 'diagnostic', diagnostic: { code, message, excerpt: excerptOf(line) } };
+}
+
+/** Turns one stdout line into a validated event, an unrecognized event, or a diagnostic. Never throws. */
+export function parseLine(line: string): ParsedLine {
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch (error) {
+		return diagnostic('invalid_json', `Not JSON: ${(error as Error).message}`, line);
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		return diagnostic('not_an_object', 'A stream-json line must be a JSON object.', line);
+	}
+	const record = value as Record<string, unknown>;
+	const schemaVersion = record.schemaVersion;
+	if (schemaVersion !== SUPPORTED_SCHEMA_VERSION) {
+		return diagnostic(
+			'schema_version',
+			typeof schemaVersion === 'number'
+				? `zero wrote stream-json schema version ${schemaVersion}; this extension understands version ${SUPPORTED_SCHEMA_VERSION}. Update the extension or use a zero release that speaks version ${SUPPORTED_SCHEMA_VERSION}.`
+				: 'The event has no numeric schemaVersion.',
+			line,
+		);
+	}
+	const type = record.type;
+	if (typeof type !== 'string') {
+		return diagnostic('invalid_event', 'The event has no string "type".', line);
+	}
+	if (!isZeroEventType(type)) {
+		return { kind: 'unrecognized', type, excerpt: excerptOf(line) };
+	}
+	const result = EVENT_SCHEMAS[type].safeParse(record);
+	if (!result.success) {
+		const issues = result.error.issues
+			.slice(0, 3)
+			.map((issue) => `${issue.path.join('.') || '(event)'}: ${issue.message}`)
+			.join('; ');
+		return diagnostic('invalid_event', `Invalid "${type}" event: ${issues}`, line);
+	}
+	return { kind: 'event', event: result.data as ZeroEvent };
+}

@@ -1,0 +1,249 @@
+import type { ChildProcess } from 'node:child_process';
+import type { ProcessOutcome } from '../shared/transcript';
+import { LineDecoder, DEFAULT_MAX_LINE_BYTES } from './lineDecoder';
+import { parseLine, type ParsedLine } from './parseLine';
+import { planSpawn, signalTree, spawnTree } from './processTree';
+
+/** Everything needed to start one `zero exec` run. */
+export interface RunSpec {
+	binary: string;
+	args: readonly string[];
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+	/** Written to stdin, which is then closed (zero reads stdin to EOF before it starts). */
+	input: string;
+	maxLineBytes?: number;
+}
+
+export interface RunObserver {
+	/** Every stdout line, parsed, in order. */
+	line(parsed: ParsedLine): void;
+	/** Raw stdout bytes exactly as zero wrote them (for the protocol trace and exports). */
+	stdout?(chunk: Buffer): void;
+	/** One stderr line; never parsed as protocol. */
+	stderrLine?(line: string): void;
+}
+
+export interface StopTiming {
+	/** Wait after SIGINT before SIGTERM (zero answers SIGINT with run_end interrupted). */
+	interruptGraceMs: number;
+	/** Wait after SIGTERM before SIGKILL. */
+	terminateGraceMs: number;
+}
+
+export const DEFAULT_STOP_TIMING: StopTiming = { interruptGraceMs: 2000, terminateGraceMs: 1000 };
+
+/** Bytes of stderr kept for failure messages. */
+const STDERR_TAIL_BYTES = 16 * 1024;
+const STDERR_TAIL_LINES = 40;
+/** After the process exits, how long to wait for its pipes to drain. */
+const PIPE_DRAIN_MS = 1000;
+
+class StderrTail {
+	private lines: string[] = [];
+	private partial = '';
+	private bytes = 0;
+
+	push(text: string, onLine?: (line: string) => void): void {
+		const parts = (this.partial + text).split('\n');
+		this.partial = parts.pop() ?? '';
+		if (this.partial.length > STDERR_TAIL_BYTES) {
+			this.partial = this.partial.slice(-STDERR_TAIL_BYTES);
+		}
+		for (const raw of parts) {
+			this.add(raw.replace(/\r$/, ''), onLine);
+		}
+	}
+
+	flush(onLine?: (line: string) => void): void {
+		if (this.partial !== '') {
+			this.add(this.partial, onLine);
+			this.partial = '';
+		}
+	}
+
+	text(): string {
+		return this.lines.join('\n');
+	}
+
+	private add(line: string, onLine?: (line: string) => void): void {
+		onLine?.(line);
+		this.lines.push(line);
+		this.bytes += line.length + 1;
+		while (this.lines.length > STDERR_TAIL_LINES || this.bytes > STDERR_TAIL_BYTES) {
+			this.bytes -= (this.lines.shift()?.length ?? 0) + 1;
+		}
+	}
+}
+
+function spawnFailure(error: NodeJS.ErrnoException, binary: string): ProcessOutcome {
+	if (error.code === 'ENOENT') {
+		return {
+			kind: 'spawn_failed',
+			reason: 'not_found',
+			message: `zero was not found at ${binary}. Install zero or set "zero.path" to the binary.`,
+		};
+	}
+	if (error.code === 'EACCES') {
+		return { kind: 'spawn_failed', reason: 'not_executable', message: `${binary} is not executable (${error.message}).` };
+	}
+	return { kind: 'spawn_failed', reason: 'other', message: `zero could not be started: ${error.message}` };
+}
+
+/**
+ * One running `zero exec` process. It owns the child: stdout is framed and parsed in order,
+ * stderr kept as a bounded tail, and stopping escalates SIGINT → SIGTERM → SIGKILL on the
+ * whole process tree.
+ */
+export class ZeroRun {
+	readonly done: Promise<ProcessOutcome>;
+	private child: ChildProcess | undefined;
+	private stopRequested = false;
+	private killed = false;
+	private exited = false;
+	private readonly timers: NodeJS.Timeout[] = [];
+
+	constructor(
+		spec: RunSpec,
+		private readonly observer: RunObserver,
+		private readonly timing: StopTiming = DEFAULT_STOP_TIMING,
+		private readonly platform: NodeJS.Platform = process.platform,
+	) {
+		this.done = this.start(spec);
+	}
+
+	get pid(): number | undefined {
+		return this.child?.pid;
+	}
+
+	/** Asks zero to stop (SIGINT), escalating if it does not exit in time. Idempotent. */
+	stop(): void {
+		if (this.stopRequested || this.exited || !this.child) {
+			return;
+		}
+		this.stopRequested = true;
+		const child = this.child;
+		signalTree(child, 'SIGINT', this.platform);
+		this.timers.push(
+			setTimeout(() => {
+				if (this.exited) {
+					return;
+				}
+				this.killed = true;
+				signalTree(child, 'SIGTERM', this.platform);
+				this.timers.push(
+					setTimeout(() => {
+						if (!this.exited) {
+							signalTree(child, 'SIGKILL', this.platform);
+						}
+					}, this.timing.terminateGraceMs),
+				);
+			}, this.timing.interruptGraceMs),
+		);
+	}
+
+	/** Kills the tree at once (extension shutdown). */
+	kill(): void {
+		if (this.child && !this.exited) {
+			this.stopRequested = true;
+			this.killed = true;
+			signalTree(this.child, 'SIGKILL', this.platform);
+		}
+	}
+
+	private start(spec: RunSpec): Promise<ProcessOutcome> {
+		return new Promise<ProcessOutcome>((resolve) => {
+			const stderr = new StderrTail();
+			const decoder = new LineDecoder(
+				{
+					line: (text) => this.observer.line(parseLine(text)),
+					oversize: ({ bytes, excerpt }) =>
+						this.observer.line({
+							kind: 'diagnostic',
+							diagnostic: {
+								code: 'line_too_long',
+								message: `A ${(bytes / 1024 / 1024).toFixed(1)} MiB line from zero was over the ${((spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES) / 1024 / 1024).toFixed(0)} MiB limit and was skipped.`,
+								excerpt,
+								bytes,
+							},
+						}),
+				},
+				spec.maxLineBytes,
+			);
+			let settled = false;
+			const settle = (outcome: ProcessOutcome): void => {
+				if (!settled) {
+					settled = true;
+					this.timers.forEach(clearTimeout);
+					resolve(outcome);
+				}
+			};
+
+			let child: ChildProcess;
+			try {
+				const plan = planSpawn(spec.binary, spec.args, this.platform, spec.env.ComSpec);
+				child = spawnTree(plan, { cwd: spec.cwd, env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] }, this.platform);
+			} catch (error) {
+				settle(spawnFailure(error as NodeJS.ErrnoException, spec.binary));
+				return;
+			}
+			this.child = child;
+
+			let stdoutEnded = false;
+			let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+			const finish = (): void => {
+				if (!exitInfo) {
+					return;
+				}
+				decoder.end();
+				stderr.flush(this.observer.stderrLine);
+				settle({
+					kind: 'exited',
+					exitCode: exitInfo.code,
+					signal: exitInfo.signal,
+					stderrTail: stderr.text(),
+					stopRequested: this.stopRequested,
+					killed: this.killed,
+				});
+			};
+
+			child.on('error', (error: NodeJS.ErrnoException) => {
+				if (child.pid === undefined) {
+					this.exited = true;
+					settle(spawnFailure(error, spec.binary));
+				}
+			});
+			child.stdout?.on('data', (chunk: Buffer) => {
+				this.observer.stdout?.(chunk);
+				decoder.push(chunk);
+			});
+			child.stdout?.on('end', () => {
+				stdoutEnded = true;
+				finish();
+			});
+			child.stderr?.setEncoding('utf8');
+			child.stderr?.on('data', (text: string) => stderr.push(text, this.observer.stderrLine));
+			child.on('exit', (code, signal) => {
+				this.exited = true;
+				exitInfo = { code, signal };
+				if (stdoutEnded) {
+					finish();
+				} else {
+					// A grandchild may still hold stdout open; do not wait for it forever.
+					this.timers.push(
+						setTimeout(() => {
+							child.stdout?.destroy();
+							child.stderr?.destroy();
+							finish();
+						}, PIPE_DRAIN_MS),
+					);
+				}
+			});
+
+			// zero reads stdin to EOF before it does anything, so write everything and close it.
+			// A child that exits early breaks the pipe (EPIPE); that is reported by the exit, not here.
+			child.stdin?.on('error', () => undefined);
+			child.stdin?.end(spec.input);
+		});
+	}
+}
