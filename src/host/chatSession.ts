@@ -13,6 +13,7 @@ import {
 	type TranscriptAction,
 	type Turn,
 } from '../shared/transcript';
+import { actionCommands, type ActionCommands } from '../zero/actionCommands';
 import { buildExecArgs, formatCommandLine, type SessionFlag } from '../zero/execArgs';
 import type { InputError} from '../zero/streamInput';
 import { buildUserMessage, validateImage, type InputImage } from '../zero/streamInput';
@@ -86,6 +87,8 @@ export class ChatSession implements vscode.Disposable {
 	private active: ActiveRun | undefined;
 	private saveTimer: NodeJS.Timeout | undefined;
 	private disposed = false;
+	/** The binary the last run used, so offered commands show the real path. */
+	private binaryForDisplay = 'zero';
 	private readonly actionsEmitter = new vscode.EventEmitter<TranscriptAction>();
 	private readonly composerEmitter = new vscode.EventEmitter<void>();
 	private readonly permissionEmitter = new vscode.EventEmitter<{ key: string; actions: PermissionActionView[] }>();
@@ -255,6 +258,7 @@ export class ChatSession implements vscode.Disposable {
 				});
 				return;
 			}
+			this.binaryForDisplay = located.path;
 			const raw = await this.deps.store.openRawRun(this.transcript.id, turnId).catch(() => undefined);
 			const launched = this.deps.launcher.launch({
 				binary: located.path,
@@ -326,43 +330,26 @@ export class ChatSession implements vscode.Disposable {
 		}
 	}
 
-	private rerunArgsFor(turn: Turn, spec: PermissionActionSpec): { mode: RunPermissionMode; addDirs: string[] } {
-		const mode = turn.command?.permissionMode ?? this.permissionMode;
-		const addDirs = [...(turn.command?.addDirs ?? this.addDirs)];
-		switch (spec.id) {
-			case 'rerun-mode':
-				return { mode: spec.mode, addDirs };
-			case 'rerun-add-dir':
-				return { mode, addDirs: addDirs.includes(spec.dir) ? addDirs : [...addDirs, spec.dir] };
-			case 'rerun-unsafe':
-				return { mode: 'unsafe', addDirs };
-			case 'grant-and-rerun':
-				return { mode, addDirs };
-		}
+	private commandsFor(turn: Turn, spec: PermissionActionSpec): ActionCommands {
+		const settings = this.deps.settings();
+		return actionCommands(spec, {
+			cwd: this.deps.workspaceFolder() ?? '.',
+			sessionId: this.transcript.sessionId ?? turn.run.sessionId ?? 'session-not-started',
+			permissionMode: turn.command?.permissionMode ?? this.permissionMode,
+			addDirs: turn.command?.addDirs ?? this.addDirs,
+			model: this.model || undefined,
+			maxTurns: settings.maxTurns,
+			extraArgs: settings.extraArgs,
+		});
 	}
 
 	private actionView(turn: Turn, spec: PermissionActionSpec): PermissionActionView {
-		const { mode, addDirs } = this.rerunArgsFor(turn, spec);
-		const settings = this.deps.settings();
-		const binary = 'zero';
-		const sessionId = this.transcript.sessionId ?? turn.run.sessionId ?? '<session>';
-		const rerun = formatCommandLine(
-			binary,
-			buildExecArgs({
-				cwd: this.deps.workspaceFolder() ?? '.',
-				permissionMode: mode,
-				session: { kind: 'resume', id: /^[A-Za-z0-9]/.test(sessionId) ? sessionId : 'session' },
-				model: this.model || undefined,
-				maxTurns: settings.maxTurns,
-				addDirs,
-				extraArgs: settings.extraArgs,
-			}),
-		);
-		const grant = spec.id === 'grant-and-rerun' ? `${formatCommandLine(binary, grantArgs(spec))} && ` : '';
+		const commands = this.commandsFor(turn, spec);
+		const grant = commands.grant ? `${formatCommandLine(this.binaryForDisplay, commands.grant)} && ` : '';
 		return {
 			id: spec.id,
 			label: spec.label,
-			commandLine: `${grant}${rerun}`,
+			commandLine: `${grant}${formatCommandLine(this.binaryForDisplay, commands.exec)}`,
 			needsConfirmation: spec.id === 'rerun-unsafe' || spec.id === 'grant-and-rerun',
 			kind: spec.id === 'grant-and-rerun' ? 'grant' : 'rerun',
 		};
@@ -393,20 +380,21 @@ export class ChatSession implements vscode.Disposable {
 				return;
 			}
 		}
-		if (spec.id === 'grant-and-rerun') {
+		const commands = this.commandsFor(turn, spec);
+		if (commands.grant) {
 			const located = await this.deps.locator.locate();
 			if (!located.found) {
 				this.deps.showError('zero was not found, so the grant could not be stored.');
 				return;
 			}
-			const result = await runZeroCli(located.path, grantArgs(spec), { env: zeroProcessEnv(this.deps.settings()), cwd: this.deps.workspaceFolder() });
-			this.deps.log.info(`grant: ${formatCommandLine(located.path, grantArgs(spec))} -> exit ${result.exitCode ?? 'none'}`);
+			const result = await runZeroCli(located.path, commands.grant, { env: zeroProcessEnv(this.deps.settings()), cwd: this.deps.workspaceFolder() });
+			this.deps.log.info(`grant: ${formatCommandLine(located.path, commands.grant)} -> exit ${result.exitCode ?? 'none'}`);
 			if (result.exitCode !== 0) {
 				this.deps.showError(`zero could not store the grant: ${(result.stderr || result.stdout || result.error || 'unknown error').trim()}`);
 				return;
 			}
 		}
-		const { mode: rerunMode, addDirs } = this.rerunArgsFor(turn, spec);
+		const { permissionMode: rerunMode, addDirs } = commands;
 		if (spec.id === 'rerun-add-dir') {
 			this.addDirs = addDirs;
 		}
@@ -466,10 +454,6 @@ export class ChatSession implements vscode.Disposable {
 		this.permissionEmitter.dispose();
 		this.runStateEmitter.dispose();
 	}
-}
-
-function grantArgs(spec: Extract<PermissionActionSpec, { id: 'grant-and-rerun' }>): string[] {
-	return ['sandbox', 'grants', 'allow', spec.tool, ...(spec.path ? ['--path', spec.path] : []), '--reason', 'approved in Zero for VS Code'];
 }
 
 function titleFrom(text: string): string {

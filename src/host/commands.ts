@@ -331,7 +331,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			if (!choice) {
 				return;
 			}
-			const args = ['sandbox', 'grants', 'revoke', choice.grant.toolName, ...(choice.grant.scope ? ['--path', choice.grant.scope] : [])];
+			const args = ['sandbox', 'grants', 'revoke', choice.grant.toolName, ...(choice.grant.scope ? [`--path=${choice.grant.scope}`] : [])];
 			const confirm = await vscode.window.showWarningMessage(`Revoke "${choice.label}"${choice.grant.scope ? ` for ${choice.grant.scope}` : ''}?`, { modal: true, detail: `Zero will run: zero ${args.join(' ')}` }, 'Revoke');
 			if (confirm === 'Revoke') {
 				const revoke = await runZeroCli(located.path, args, { env, timeoutMs: 10000 });

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { ChatStore } from '../../src/host/chatStore';
+import { applyAction, createTranscript } from '../../src/shared/transcript';
+import { parseLine } from '../../src/zero/parseLine';
+import { SCENARIOS, readLines } from './helpers';
+
+const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+describe('chat persistence', () => {
+	it('saves and loads a finished chat unchanged', async () => {
+		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
+		const store = new ChatStore(root, silent);
+		const transcript = createTranscript({ id: 'c1', title: 'Hello', createdAt: 1 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't1', prompt: { text: 'hi', context: [] } });
+		for (const line of readLines(path.join(SCENARIOS, 'tools.jsonl'))) {
+			applyAction(transcript, { type: 'run/line', turnId: 't1', at: 5, parsed: parseLine(line) });
+		}
+		applyAction(transcript, { type: 'run/exit', turnId: 't1', outcome: { kind: 'exited', exitCode: 0, signal: null, stderrTail: '', stopRequested: false, killed: false } });
+		await store.save(transcript, 2);
+		assert.deepEqual(await store.load('c1'), JSON.parse(JSON.stringify(transcript)));
+		assert.deepEqual((await store.list()).map((entry) => [entry.id, entry.title, entry.turns]), [['c1', 'Hello', 1]]);
+	});
+
+	it('rebuilds a run that was cut off from its raw stdout and marks it', async () => {
+		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
+		const store = new ChatStore(root, silent);
+		const transcript = createTranscript({ id: 'c2', title: 'Cut', createdAt: 1 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't1', prompt: { text: 'hi', context: [] } });
+		const lines = readLines(path.join(SCENARIOS, 'answer.jsonl'));
+		// The saved state lags: it only saw run_start, the raw capture has more.
+		applyAction(transcript, { type: 'run/line', turnId: 't1', parsed: parseLine(lines[0]) });
+		await store.save(transcript, 2);
+		const raw = await store.openRawRun('c2', 't1');
+		raw.write(`${lines.slice(0, 5).join('\n')}\n`);
+		await new Promise<void>((resolve) => raw.end(resolve));
+		const loaded = await store.load('c2');
+		const run = loaded?.turns[0].run;
+		assert.equal(run?.phase, 'ended');
+		assert.equal(run?.end?.kind, 'abandoned');
+		assert.deepEqual(run?.items.map((item) => item.kind), ['reasoning', 'text']);
+		assert.equal(loaded?.usage.requests, 0);
+	});
+
+	it('refuses a corrupted or foreign transcript file without touching it', async () => {
+		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
+		const store = new ChatStore(root, silent);
+		await store.save(createTranscript({ id: 'c3', title: 'x', createdAt: 1 }), 1);
+		const file = path.join(root, 'chats', 'c3', 'transcript.json');
+		writeFileSync(file, '{"formatVersion":99}');
+		assert.equal(await store.load('c3'), undefined);
+		assert.equal(readFileSync(file, 'utf8'), '{"formatVersion":99}');
+	});
+
+	it('rejects chat ids that could escape the storage folder', async () => {
+		const store = new ChatStore(mkdtempSync(path.join(os.tmpdir(), 'chat-store-')), silent);
+		await assert.rejects(() => store.openRawRun('../evil', 't'));
+	});
+});
