@@ -1,9 +1,12 @@
 /**
  * zod schemas for every event `zero exec -o stream-json` (schemaVersion 2, zero v0.8.0) can write.
  *
- * Drift tolerance is deliberate: objects keep unknown keys (`looseObject`), enum-like fields accept
- * any string (the known values are exported for display and exhaustiveness), and an unknown `type`
- * is reported by the parser as an "unrecognized event" rather than rejected.
+ * Drift tolerance is deliberate: unknown keys are allowed and kept (the parser validates with these
+ * schemas and then keeps zero's own object, so extra fields survive at every depth), enum-like
+ * fields accept any string (the known values are exported for display and exhaustiveness), and an
+ * unknown `type` is reported by the parser as an "unrecognized event" rather than rejected.
+ * Plain `z.object` (which ignores unknown keys) is used instead of `looseObject` because it
+ * validates several times faster, and validation runs for every line zero writes.
  */
 import { z } from 'zod';
 
@@ -50,13 +53,13 @@ const envelope = {
 	runId: z.string(),
 };
 
-export const RiskSchema = z.looseObject({
+export const RiskSchema = z.object({
 	level: openEnum(RISK_LEVELS),
 	categories: z.array(z.string()).optional(),
 	reason: z.string().optional(),
 });
 
-export const BlockSchema = z.looseObject({
+export const BlockSchema = z.object({
 	code: openEnum(BLOCK_CODES),
 	toolName: z.string().optional(),
 	action: openEnum(PERMISSION_ACTIONS).optional(),
@@ -66,7 +69,7 @@ export const BlockSchema = z.looseObject({
 	recoverable: z.boolean().optional(),
 });
 
-export const GrantSchema = z.looseObject({
+export const GrantSchema = z.object({
 	toolName: z.string(),
 	scope: z.string().optional(),
 	scopeKind: z.string().optional(),
@@ -76,7 +79,7 @@ export const GrantSchema = z.looseObject({
 	session: z.boolean().optional(),
 });
 
-export const CheckpointInfoSchema = z.looseObject({
+export const CheckpointInfoSchema = z.object({
 	sequence: z.number().optional(),
 	tool: z.string().optional(),
 	files: z.array(z.string()).optional(),
@@ -85,12 +88,12 @@ export const CheckpointInfoSchema = z.looseObject({
 	skipped: z.array(z.string()).optional(),
 });
 
-export const DisplaySchema = z.looseObject({
+export const DisplaySchema = z.object({
 	summary: z.string().optional(),
 	kind: z.string().optional(),
 });
 
-export const RunStartEvent = z.looseObject({
+export const RunStartEvent = z.object({
 	...envelope,
 	type: z.literal('run_start'),
 	sessionId: z.string().optional(),
@@ -101,14 +104,14 @@ export const RunStartEvent = z.looseObject({
 });
 
 /** zero omits empty strings, so a delta may be absent. */
-export const TextEvent = z.looseObject({ ...envelope, type: z.literal('text'), delta: z.string().optional() });
-export const ReasoningEvent = z.looseObject({
+export const TextEvent = z.object({ ...envelope, type: z.literal('text'), delta: z.string().optional() });
+export const ReasoningEvent = z.object({
 	...envelope,
 	type: z.literal('reasoning'),
 	delta: z.string().optional(),
 });
 
-export const ToolCallEvent = z.looseObject({
+export const ToolCallEvent = z.object({
 	...envelope,
 	type: z.literal('tool_call'),
 	id: z.string(),
@@ -119,14 +122,14 @@ export const ToolCallEvent = z.looseObject({
 });
 
 /** Emitted right after the `tool_call` it belongs to; it carries no call id. */
-export const CheckpointEvent = z.looseObject({
+export const CheckpointEvent = z.object({
 	...envelope,
 	type: z.literal('checkpoint'),
 	checkpoint: CheckpointInfoSchema,
 });
 
 /** Declared by zero but never emitted by v0.8.0. */
-export const RestoreEvent = z.looseObject({
+export const RestoreEvent = z.object({
 	...envelope,
 	type: z.literal('restore'),
 	checkpoint: CheckpointInfoSchema.optional(),
@@ -151,18 +154,18 @@ const permissionFields = {
 	grant: GrantSchema.optional(),
 };
 
-export const PermissionRequestEvent = z.looseObject({
+export const PermissionRequestEvent = z.object({
 	...permissionFields,
 	type: z.literal('permission_request'),
 });
-export const PermissionDecisionEvent = z.looseObject({
+export const PermissionDecisionEvent = z.object({
 	...permissionFields,
 	type: z.literal('permission_decision'),
 });
 /** Only emitted if a permission action were empty; kept for completeness. */
-export const PermissionEvent = z.looseObject({ ...permissionFields, type: z.literal('permission') });
+export const PermissionEvent = z.object({ ...permissionFields, type: z.literal('permission') });
 
-export const ToolResultEvent = z.looseObject({
+export const ToolResultEvent = z.object({
 	...envelope,
 	type: z.literal('tool_result'),
 	id: z.string(),
@@ -176,7 +179,7 @@ export const ToolResultEvent = z.looseObject({
 	display: DisplaySchema.optional(),
 });
 
-export const UsageEvent = z.looseObject({
+export const UsageEvent = z.object({
 	...envelope,
 	type: z.literal('usage'),
 	promptTokens: z.number(),
@@ -185,16 +188,16 @@ export const UsageEvent = z.looseObject({
 	costUsd: z.number().optional(),
 });
 
-export const FinalEvent = z.looseObject({
+export const FinalEvent = z.object({
 	...envelope,
 	type: z.literal('final'),
 	text: z.string().optional(),
 	meta: z.record(z.string(), z.string()).optional(),
 });
 
-export const WarningEvent = z.looseObject({ ...envelope, type: z.literal('warning'), message: z.string() });
+export const WarningEvent = z.object({ ...envelope, type: z.literal('warning'), message: z.string() });
 
-export const ErrorEvent = z.looseObject({
+export const ErrorEvent = z.object({
 	...envelope,
 	type: z.literal('error'),
 	code: openEnum(ERROR_CODES).optional(),
@@ -202,7 +205,7 @@ export const ErrorEvent = z.looseObject({
 	recoverable: z.boolean().optional(),
 });
 
-export const RunEndEvent = z.looseObject({
+export const RunEndEvent = z.object({
 	...envelope,
 	type: z.literal('run_end'),
 	status: openEnum(RUN_END_STATUSES),

@@ -72,5 +72,6 @@ export function parseLine(line: string): ParsedLine {
 			.join('; ');
 		return diagnostic('invalid_event', `Invalid "${type}" event: ${issues}`, line);
 	}
-	return { kind: 'event', event: result.data as ZeroEvent };
+	// The schemas ignore unknown keys; returning zero's own (validated) object keeps them.
+	return { kind: 'event', event: record as ZeroEvent };
 }

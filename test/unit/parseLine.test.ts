@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EVENT_SCHEMAS } from '../../src/zero/events';
+import type { EVENT_SCHEMAS } from '../../src/zero/events';
 import { DIAGNOSTIC_EXCERPT_CHARS, parseLine } from '../../src/zero/parseLine';
 import { corpusFiles, readLines } from './helpers';
 
