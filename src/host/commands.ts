@@ -8,7 +8,7 @@ import type { ChatService } from './chatService';
 import type { ChatPanels, ChatViewProvider } from './chatViews';
 import { COMMAND_IDS, type CommandId } from './commandIds';
 import { fileContext, fileReference, problemsContext, selectionContext } from './editorContext';
-import { BUILTIN_PRESETS, runInspection, type InspectionDeps, type ReportStore } from './inspection';
+import { BUILTIN_PRESETS, runInspection, type InspectionDeps, type InspectionResult, type ReportStore } from './inspection';
 import type { Logger } from './log';
 import type { ReadinessService } from './readiness';
 import type { ReadOnlyDocuments } from './readOnlyDocuments';
@@ -68,6 +68,33 @@ async function pickFolder(deps: CommandDeps): Promise<vscode.Uri | undefined> {
 	}
 	const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Inspect', defaultUri: deps.workspaceFolder()?.uri });
 	return picked?.[0];
+}
+
+/** Runs an inspection with a progress notification, then shows the report and the findings. */
+async function inspect(deps: CommandDeps, preset: { label: string; prompt: string }, folder: vscode.Uri | undefined): Promise<InspectionResult | undefined> {
+	if (!folder) {
+		void vscode.window.showInformationMessage('Open a folder to inspect first.');
+		return undefined;
+	}
+	const result = await vscode.window.withProgress(
+		{ location: vscode.ProgressLocation.Notification, title: `Zero: ${preset.label}`, cancellable: true },
+		(progress, token) => runInspection(deps.inspection, preset, folder, progress, token),
+	);
+	if (!result) {
+		return undefined;
+	}
+	deps.onInspectionDone();
+	await vscode.commands.executeCommand('markdown.showPreview', result.reportUri).then(undefined, () => vscode.window.showTextDocument(result.reportUri));
+	const summary =
+		result.parse === 'ok'
+			? `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'} in the Problems panel.`
+			: 'No findings could be read from zero\u2019s answer; the report is complete.';
+	void vscode.window.showInformationMessage(`Zero inspection finished: ${summary}`, 'Show Problems').then((action) => {
+		if (action) {
+			void vscode.commands.executeCommand('workbench.actions.view.problems');
+		}
+	});
+	return result;
 }
 
 /** Registers every contributed command; a missing handler is a compile error. */
@@ -169,7 +196,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			}
 			await deps.documents.show(`trace/${turn.run.runId ?? turn.id}.jsonl`, raw.toString('utf8'), { language: 'jsonl' });
 		},
-		'zero.exportRun': async () => {
+		'zero.exportRun': async (targetArg?: vscode.Uri) => {
 			const transcriptFile = deps.transcripts.activeFile;
 			let source: string | undefined = transcriptFile;
 			let name = transcriptFile ? path.basename(transcriptFile) : undefined;
@@ -185,7 +212,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				void vscode.window.showInformationMessage('There is no zero run to export yet.');
 				return;
 			}
-			const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(deps.workspaceFolder()?.uri ?? vscode.Uri.file(path.dirname(source)), name ?? 'run.jsonl'), filters: { 'JSON Lines': ['jsonl'] } });
+			const target = targetArg instanceof vscode.Uri ? targetArg : await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(deps.workspaceFolder()?.uri ?? vscode.Uri.file(path.dirname(source)), name ?? 'run.jsonl'), filters: { 'JSON Lines': ['jsonl'] } });
 			if (target) {
 				await fs.copyFile(source, target.fsPath);
 				void vscode.window.showInformationMessage(`Exported the run as written by zero to ${target.fsPath}.`);
@@ -240,7 +267,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			deps.chats.addContext(open ? fileContext(open) : fileReference(target));
 			await focusChat(deps);
 		},
-		'zero.inspectWorkspace': async () => {
+		'zero.inspectWorkspace': async (request?: { label?: string; prompt?: string; folder?: vscode.Uri }) => {
+			if (request?.prompt) {
+				// Called with a preset (keybindings, tasks, tests): no pickers.
+				return inspect(deps, { label: request.label ?? 'Custom inspection', prompt: request.prompt }, request.folder ?? deps.workspaceFolder()?.uri);
+			}
 			type PresetItem = vscode.QuickPickItem & { prompt?: string };
 			const presets: PresetItem[] = [...BUILTIN_PRESETS, ...deps.settings().inspectionPresets].map((preset) => ({ label: preset.label, detail: preset.detail, prompt: preset.prompt }));
 			presets.push({ label: 'Custom prompt\u2026', detail: 'Ask for any read-only review' });
@@ -256,25 +287,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			if (!folder) {
 				return;
 			}
-			const preset = { label: choice.prompt ? choice.label : 'Custom inspection', prompt };
-			const result = await vscode.window.withProgress(
-				{ location: vscode.ProgressLocation.Notification, title: `Zero: ${preset.label}`, cancellable: true },
-				(progress, token) => runInspection(deps.inspection, preset, folder, progress, token),
-			);
-			if (!result) {
-				return;
-			}
-			deps.onInspectionDone();
-			await vscode.commands.executeCommand('markdown.showPreview', result.reportUri).then(undefined, () => vscode.window.showTextDocument(result.reportUri));
-			const summary =
-				result.parse === 'ok'
-					? `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'} in the Problems panel.`
-					: 'No findings could be read from zero\u2019s answer; the report is complete.';
-			void vscode.window.showInformationMessage(`Zero inspection finished: ${summary}`, 'Show Problems').then((action) => {
-				if (action) {
-					void vscode.commands.executeCommand('workbench.actions.view.problems');
-				}
-			});
+			return inspect(deps, { label: choice.prompt ? choice.label : 'Custom inspection', prompt }, folder);
 		},
 		'zero.showReports': async () => {
 			const reports = await deps.inspection.reports.list();

@@ -21,8 +21,8 @@ describe('inspection findings', () => {
 		assert.equal(result.kind, 'ok');
 		if (result.kind === 'ok') {
 			assert.deepEqual(result.findings.map((finding) => [finding.file, finding.line, finding.endLine, finding.severity]), [
-				['src/math.js', 2, 2, 'error'],
-				['src/util.js', 3, 4, 'warning'],
+				['src/stats.js', 15, 15, 'error'],
+				['src/stats.js', 13, 16, 'warning'],
 			]);
 			assert.doesNotMatch(result.report, /zero-findings/);
 			assert.match(result.report, /Findings/);

@@ -1,0 +1,196 @@
+// `npm run test:integration`: the mocha suite in test/integration/, run INSIDE a real VS Code
+// extension host (code-server 4.100.3 = VS Code 1.100.3), with this repo as the extension under
+// development. See /work/shared/recipes/real-vscode.md section 4.
+//
+// Verdict = the results JSON that test/integration/index.ts writes (path in ZERO_TEST_RESULTS),
+// never the extension host's exit code. Fails when the file is missing or unreadable, a test
+// failed, or no test ran.
+//
+//   --no-build        reuse dist/ and out/integration/ as they are
+//   --timeout <sec>   how long to wait for the results (default 300, env ZERO_INTEGRATION_TIMEOUT)
+//   env ZERO_TEST_GREP=<regexp>  run only the matching tests
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+	copySampleWorkspace,
+	removeWorkspaceCopy,
+	repoRoot,
+	startCodeServer,
+	testOutputDir,
+} from './codeServer.mjs';
+import { printTierSummary } from './tierSummary.mjs';
+import { launchBrowser, newPage, screenshot } from './workbench.mjs';
+
+const TIER = 'integration';
+const args = process.argv.slice(2);
+const noBuild = args.includes('--no-build');
+const timeoutArg = args.indexOf('--timeout');
+const timeoutSec = Number(
+	timeoutArg >= 0 ? args[timeoutArg + 1] : (process.env.ZERO_INTEGRATION_TIMEOUT ?? 300),
+);
+
+const outDir = path.join(testOutputDir, 'integration');
+// This run's own file (two runs at once must not read each other's verdict); copied to
+// results.json at the end for CI artifacts.
+const resultsFile = path.join(outDir, `results.${process.pid}.json`);
+const latestResultsFile = path.join(outDir, 'results.json');
+const testsIndex = path.join(repoRoot, 'out', 'integration', 'index.js');
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function npmRun(script) {
+	console.log(`\n> npm run ${script}`);
+	const res = spawnSync('npm', ['run', script], { cwd: repoRoot, stdio: 'inherit' });
+	if (res.status !== 0) {
+		throw new Error(`npm run ${script} failed (exit ${res.status ?? res.signal})`);
+	}
+}
+
+function fail(message) {
+	console.error(`\nINTEGRATION FAILED: ${message}`);
+	printTierSummary(TIER, { passed: 0, failed: 1, skipped: 0, reason: message });
+	return 1;
+}
+
+function readResults() {
+	const text = fs.readFileSync(resultsFile, 'utf8');
+	const results = JSON.parse(text);
+	for (const key of ['passed', 'failed', 'pending']) {
+		if (!Number.isInteger(results[key])) {
+			throw new Error(`"${key}" is not a count`);
+		}
+	}
+	if (!Array.isArray(results.tests)) {
+		throw new Error('"tests" is not a list');
+	}
+	return results;
+}
+
+function report(results) {
+	console.log(`\nIntegration tests (VS Code extension host in code-server):`);
+	for (const t of results.tests) {
+		const mark = t.state === 'passed' ? '✔' : t.state === 'failed' ? '✖' : '-';
+		const ms = t.durationMs !== undefined ? ` (${t.durationMs} ms)` : '';
+		console.log(`  ${mark} ${t.fullTitle ?? t.title}${ms}`);
+		if (t.error) {
+			console.log(
+				t.error
+					.split('\n')
+					.map((l) => `      ${l}`)
+					.join('\n'),
+			);
+		}
+	}
+	if (results.error) {
+		console.log(`  suite error: ${results.error}`);
+	}
+	console.log(`  passed ${results.passed}, failed ${results.failed}, pending ${results.pending}`);
+}
+
+async function main() {
+	fs.mkdirSync(outDir, { recursive: true });
+	fs.rmSync(resultsFile, { force: true });
+	if (!noBuild) {
+		npmRun('build');
+		npmRun('build:integration-tests');
+	}
+	if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
+		return fail('dist/extension.js is missing: run `npm run build`');
+	}
+	if (!fs.existsSync(testsIndex)) {
+		return fail(
+			`${path.relative(repoRoot, testsIndex)} is missing: run \`npm run build:integration-tests\``,
+		);
+	}
+
+	const workspace = copySampleWorkspace();
+	const started = Date.now();
+	let server;
+	let browser;
+	try {
+		server = await startCodeServer({
+			workspace,
+			extensionDevelopmentPath: repoRoot,
+			extensionTestsPath: testsIndex,
+			startupEditorNone: true,
+			env: { ZERO_TEST_RESULTS: resultsFile },
+			logPath: path.join(outDir, 'code-server.log'),
+		});
+		console.log(
+			`\ncode-server on ${server.authority} (log: ${path.relative(repoRoot, server.logPath)}); workspace ${workspace}`,
+		);
+		browser = await launchBrowser();
+		const page = await newPage(browser, {
+			consoleLog: path.join(outDir, 'browser-console.log'),
+			allConsole: true,
+		});
+		await page.goto(server.url);
+
+		// Wait for the results; stop early when the extension host has exited without writing them.
+		const deadline = Date.now() + timeoutSec * 1000;
+		let hostExitedAt;
+		while (!fs.existsSync(resultsFile)) {
+			if (Date.now() > deadline) {
+				await screenshot(page, 'integration-timeout').catch(() => {});
+				return fail(
+					`no results after ${timeoutSec}s (${path.relative(repoRoot, resultsFile)}); see ${path.relative(repoRoot, server.logPath)}`,
+				);
+			}
+			if (
+				hostExitedAt === undefined &&
+				/Extension Host Process exited/.test(fs.readFileSync(server.logPath, 'utf8'))
+			) {
+				hostExitedAt = Date.now();
+			}
+			if (hostExitedAt !== undefined && Date.now() - hostExitedAt > 10_000) {
+				return fail(
+					`the extension host exited without writing ${path.relative(repoRoot, resultsFile)} (did run() load? see ${path.relative(repoRoot, server.logPath)})`,
+				);
+			}
+			await sleep(250);
+		}
+		console.log(`results after ${((Date.now() - started) / 1000).toFixed(1)}s`);
+	} finally {
+		await browser?.close().catch(() => {});
+		await server?.stop();
+		removeWorkspaceCopy(workspace);
+	}
+
+	let results;
+	try {
+		results = readResults();
+		fs.copyFileSync(resultsFile, latestResultsFile);
+		fs.rmSync(resultsFile, { force: true });
+	} catch (err) {
+		return fail(`cannot read ${path.relative(repoRoot, resultsFile)}: ${err.message}`);
+	}
+	report(results);
+	console.log(
+		`  logs: ${path.relative(repoRoot, path.join(outDir, 'browser-console.log'))} (extension host console), ${path.relative(repoRoot, path.join(outDir, 'code-server.log'))}`,
+	);
+	printTierSummary(TIER, {
+		passed: results.passed,
+		failed: results.failed + (results.error ? 1 : 0),
+		skipped: results.pending,
+	});
+	if (results.error) {
+		console.error(`\nINTEGRATION FAILED: ${results.error}`);
+		return 1;
+	}
+	if (results.failed > 0) {
+		console.error(`\nINTEGRATION FAILED: ${results.failed} test(s) failed`);
+		return 1;
+	}
+	if (results.passed + results.failed === 0) {
+		console.error('\nINTEGRATION FAILED: zero tests ran');
+		return 1;
+	}
+	console.log('\nintegration: all passed');
+	return 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(err) => process.exit(fail(err.stack ?? String(err))),
+);

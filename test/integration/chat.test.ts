@@ -1,0 +1,143 @@
+/** The chat against the FAKE zero, inside a real extension host: argv, stdin, streaming, ends. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ToolItem } from '../../src/shared/transcript';
+import { activate, flag, lastTurn, newChat, resetSettings, sendAndWait, useFakeZero, waitFor, workspaceRoot } from './support';
+
+describe('chat with the FAKE zero', function () {
+	this.timeout(60_000);
+	after(resetSettings);
+
+	it('runs a first turn with --init-session-id and the member mode, then --resume', async () => {
+		const api = await activate();
+		const fake = await useFakeZero();
+		await newChat(api);
+		const first = await sendAndWait(api, 'What does this project do? [scenario:answer]');
+		assert.equal(fake.execRecords().length, 1);
+		const turn1 = fake.execRecords()[0];
+		assert.deepEqual(turn1.argv.slice(0, 5), ['exec', '-o', 'stream-json', '-i', 'stream-json']);
+		assert.equal(flag(turn1.argv, '--cwd'), workspaceRoot());
+		assert.equal(flag(turn1.argv, '--permission-mode'), 'member');
+		assert.ok(turn1.argv.includes('--no-completion-gate') && turn1.argv.includes('--no-notify'));
+		const sessionId = flag(turn1.argv, '--init-session-id');
+		assert.match(sessionId ?? '', /^vscode-/);
+		assert.deepEqual(JSON.parse(turn1.stdin), { schemaVersion: 2, type: 'message', role: 'user', content: 'What does this project do? [scenario:answer]' });
+		assert.equal(first.run.end?.kind, 'run_end');
+		assert.deepEqual(first.run.items.map((item) => item.kind), ['reasoning', 'text']);
+		assert.equal(api.currentTranscript().sessionId, sessionId);
+		assert.equal(api.currentTranscript().model, 'fake-model');
+
+		const second = await sendAndWait(api, 'And the tests? [scenario:tools]');
+		const turn2 = fake.execRecords()[1];
+		assert.equal(flag(turn2.argv, '--resume'), sessionId);
+		assert.equal(flag(turn2.argv, '--init-session-id'), undefined);
+		const tools = second.run.items.filter((item): item is ToolItem => item.kind === 'tool');
+		assert.deepEqual(tools.map((item) => [item.name, item.result?.status]), [['read_file', 'ok'], ['write_file', 'ok']]);
+		assert.equal(api.currentTranscript().usage.requests, 4);
+		assert.equal(api.currentTranscript().turns.length, 2);
+	});
+
+	it('passes zero.model, zero.maxTurns and the user\u2019s extra arguments', async () => {
+		const api = await activate();
+		const fake = await useFakeZero();
+		const config = vscode.workspace.getConfiguration('zero');
+		await config.update('model', 'fake-model-large', vscode.ConfigurationTarget.Workspace);
+		await config.update('permissionMode', 'ask', vscode.ConfigurationTarget.Workspace);
+		await config.update('extraArgs', ['--reasoning-effort=high'], vscode.ConfigurationTarget.Global);
+		await config.update('maxTurns', 7, vscode.ConfigurationTarget.Global);
+		await waitFor(() => api.settings().maxTurns === 7 && api.settings().model === 'fake-model-large', 5000, 'the settings');
+		await newChat(api);
+		await sendAndWait(api, 'hi [scenario:answer]');
+		const argv = fake.execRecords()[0].argv;
+		assert.equal(flag(argv, '--model'), 'fake-model-large');
+		assert.equal(flag(argv, '--permission-mode'), 'ask');
+		assert.equal(flag(argv, '--max-turns'), '7');
+		assert.equal(argv[argv.length - 1], '--reasoning-effort=high');
+		await resetSettings();
+	});
+
+	it('stops a run: run_end interrupted within 2 s, no process left', async () => {
+		const api = await activate();
+		await useFakeZero();
+		await newChat(api);
+		api.send('slowly [scenario:slow]');
+		await waitFor(() => api.currentTranscript().turns[0]?.run.items.some((item) => item.kind === 'text') ?? false, 10000, 'streaming text');
+		const stoppedAt = Date.now();
+		await vscode.commands.executeCommand('zero.stopRun');
+		await api.whenIdle(5000);
+		assert.ok(Date.now() - stoppedAt < 2000, `stop took ${Date.now() - stoppedAt} ms`);
+		const run = lastTurn(api.currentTranscript()).run;
+		assert.equal(run.end?.kind === 'run_end' && run.end.status, 'interrupted');
+		assert.equal(api.activeProcessCount(), 0);
+	});
+
+	it('shows unknown events and malformed lines as diagnostics and keeps the rest', async () => {
+		const api = await activate();
+		await useFakeZero();
+		await newChat(api);
+		const turn = await sendAndWait(api, '[scenario:drift]');
+		const kinds = turn.run.items.map((item) => item.kind);
+		assert.deepEqual(kinds, ['text', 'unrecognized', 'diagnostic', 'diagnostic', 'diagnostic', 'text']);
+		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'paused_for_review');
+	});
+
+	it('reports a crash without run_end with the exit code and stderr tail', async () => {
+		const api = await activate();
+		await useFakeZero();
+		await newChat(api);
+		const turn = await sendAndWait(api, '[scenario:crash]');
+		assert.equal(turn.run.end?.kind, 'no_run_end');
+		if (turn.run.end?.kind === 'no_run_end') {
+			assert.equal(turn.run.end.exitCode, 1);
+			assert.match(turn.run.end.stderrTail, /panic: runtime error/);
+		}
+	});
+
+	it('queues a message sent during a run and sends it when the run ends', async () => {
+		const api = await activate();
+		const fake = await useFakeZero();
+		await newChat(api);
+		api.send('first [scenario:slow]');
+		await waitFor(() => api.isRunning(), 5000, 'the run');
+		api.send('second [scenario:answer]');
+		await waitFor(() => fake.execRecords().length === 1, 5000, 'the first run');
+		await vscode.commands.executeCommand('zero.stopRun');
+		await api.whenIdle(10000);
+		// Stop clears the queue: the user asked zero to stop, not to go on with the next message.
+		assert.equal(fake.execRecords().length, 1);
+		api.send('third [scenario:answer]');
+		await waitFor(() => api.isRunning(), 5000, 'the third run');
+		api.send('fourth [scenario:answer]');
+		await waitFor(() => api.currentTranscript().turns.length === 3, 15000, 'the queued fourth turn');
+		await api.whenIdle(15000);
+		const prompts = fake.execRecords().map((record) => JSON.parse(record.stdin).content);
+		assert.deepEqual(prompts, ['first [scenario:slow]', 'third [scenario:answer]', 'fourth [scenario:answer]']);
+	});
+
+	it('refuses a missing binary with a clear "not found" end', async () => {
+		const api = await activate();
+		await useFakeZero();
+		await vscode.workspace.getConfiguration('zero').update('path', path.join(workspaceRoot(), 'no-such-zero'), vscode.ConfigurationTarget.Global);
+		await waitFor(() => api.settings().path.endsWith('no-such-zero'), 5000, 'zero.path');
+		await newChat(api);
+		const turn = await sendAndWait(api, 'hello');
+		assert.equal(turn.run.end?.kind === 'spawn_failed' && turn.run.end.reason, 'not_found');
+	});
+
+	it('persists the chat and its raw zero output in workspace storage', async () => {
+		const api = await activate();
+		await useFakeZero();
+		const chatId = await newChat(api);
+		await sendAndWait(api, 'persist me [scenario:answer]');
+		const dir = path.join(api.storagePath(), 'chats', chatId);
+		await waitFor(() => fs.existsSync(path.join(dir, 'transcript.json')), 5000, 'the saved chat');
+		const saved = JSON.parse(fs.readFileSync(path.join(dir, 'transcript.json'), 'utf8'));
+		assert.equal(saved.turns.length, 1);
+		assert.equal(saved.turns[0].prompt.text, 'persist me [scenario:answer]');
+		const raw = fs.readdirSync(path.join(dir, 'runs'));
+		assert.equal(raw.length, 1);
+		assert.match(fs.readFileSync(path.join(dir, 'runs', raw[0]), 'utf8'), /"type":"run_end"/);
+	});
+});

@@ -1,0 +1,108 @@
+/** Shared helpers for integration tests that drive the extension against the FAKE zero. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ZeroTestApi } from '../../src/host/testApi';
+import type { Transcript, Turn } from '../../src/shared/transcript';
+
+export const EXTENSION_ID = 'zero-community.zero-vscode';
+
+export function extensionPath(): string {
+	const extension = vscode.extensions.getExtension(EXTENSION_ID);
+	assert.ok(extension, `${EXTENSION_ID} is not loaded`);
+	return extension.extensionPath;
+}
+
+export async function activate(): Promise<ZeroTestApi> {
+	const extension = vscode.extensions.getExtension<ZeroTestApi>(EXTENSION_ID);
+	assert.ok(extension);
+	return extension.activate();
+}
+
+export async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
+	const deadline = Date.now() + ms;
+	while (!check()) {
+		if (Date.now() > deadline) {
+			throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+export function workspaceRoot(): string {
+	const folder = vscode.workspace.workspaceFolders?.[0];
+	assert.ok(folder, 'these tests need a workspace folder');
+	return folder.uri.fsPath;
+}
+
+export interface FakeZero {
+	binary: string;
+	stateDir: string;
+	recordDir: string;
+	/** Invocations of the fake, oldest first (argv, stdin, cwd). */
+	records(): { argv: string[]; stdin: string; cwd: string }[];
+	execRecords(): { argv: string[]; stdin: string; cwd: string }[];
+}
+
+const configuration = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('zero');
+
+/** Points zero.path at the FAKE zero with fresh state and record folders (user settings). */
+export async function useFakeZero(env: Record<string, string> = {}): Promise<FakeZero> {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-it-'));
+	const stateDir = path.join(root, 'state');
+	const recordDir = path.join(root, 'records');
+	const binary = path.join(extensionPath(), 'test', 'fixtures', 'fake-zero', 'zero');
+	await configuration().update('path', binary, vscode.ConfigurationTarget.Global);
+	await configuration().update('env', { FAKE_ZERO_STATE_DIR: stateDir, FAKE_ZERO_RECORD_DIR: recordDir, ...env }, vscode.ConfigurationTarget.Global);
+	const api = await activate();
+	await waitFor(() => api.settings().path === binary && api.settings().env.FAKE_ZERO_RECORD_DIR === recordDir, 5000, 'the fake zero settings');
+	const records = (): { argv: string[]; stdin: string; cwd: string }[] => {
+		if (!fs.existsSync(recordDir)) {
+			return [];
+		}
+		return fs
+			.readdirSync(recordDir)
+			.sort((a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]))
+			.map((name) => JSON.parse(fs.readFileSync(path.join(recordDir, name), 'utf8')));
+	};
+	return { binary, stateDir, recordDir, records, execRecords: () => records().filter((record) => record.argv[0] !== 'sandbox') };
+}
+
+export async function resetSettings(): Promise<void> {
+	for (const key of ['path', 'env', 'model', 'permissionMode', 'extraArgs', 'maxTurns']) {
+		await configuration().update(key, undefined, vscode.ConfigurationTarget.Global);
+	}
+	// Machine-scoped settings cannot be written at workspace level at all.
+	for (const key of ['model', 'permissionMode', 'maxTurns']) {
+		await configuration().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+	}
+}
+
+export async function newChat(api: ZeroTestApi): Promise<string> {
+	const before = api.currentChatId();
+	await vscode.commands.executeCommand('zero.newChat');
+	await waitFor(() => api.currentChatId() !== before, 5000, 'a new chat');
+	return api.currentChatId();
+}
+
+/** Sends a message and waits until the run (and any queued follow-up) has finished. */
+export async function sendAndWait(api: ZeroTestApi, text: string, timeoutMs = 20000): Promise<Turn> {
+	const turns = api.currentTranscript().turns.length;
+	api.send(text);
+	await waitFor(() => api.currentTranscript().turns.length > turns, 5000, 'the turn to start');
+	await api.whenIdle(timeoutMs);
+	return lastTurn(api.currentTranscript());
+}
+
+export function lastTurn(transcript: Transcript): Turn {
+	const turn = transcript.turns[transcript.turns.length - 1];
+	assert.ok(turn, 'no turn');
+	return turn;
+}
+
+export function flag(argv: string[], name: string): string | undefined {
+	const prefix = `${name}=`;
+	return argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
+}
