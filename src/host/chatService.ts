@@ -8,7 +8,6 @@ import type { ContextEntry } from './promptContext';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
-const CURRENT_CHAT_KEY = 'zero.currentChat';
 
 /** What a chat webview is bound to: a snapshot to start from, a stream of updates, and a handler. */
 export interface ChatSource {
@@ -70,9 +69,9 @@ export class ChatService implements ChatSource, vscode.Disposable {
 
 	/** Reopens the chat that was current when the window closed. */
 	async restore(): Promise<void> {
-		const id = this.memento.get<string>(CURRENT_CHAT_KEY);
-		if (id) {
-			await this.open(id);
+		const previous = await this.deps.store.current();
+		if (previous) {
+			await this.open(previous);
 		}
 	}
 
@@ -191,7 +190,6 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	private replace(session: ChatSession): void {
 		const previous = this.session;
 		this.session = this.bind(session);
-		void this.memento.update(CURRENT_CHAT_KEY, session.id);
 		if (!previous.running) {
 			void previous.flushSave();
 			previous.dispose();
@@ -211,12 +209,16 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		for (const listener of this.sessionListeners) {
 			listener.dispose();
 		}
+		if (session.transcript.turns.length > 0) {
+			void this.deps.store.setCurrent(session.id);
+		}
 		this.sessionListeners = [
 			session.onAction((action) => this.messageEmitter.fire({ type: 'transcript/actions', actions: [action] })),
 			session.onComposerChange(() => this.messageEmitter.fire({ type: 'composer/update', composer: session.composerView(this.history()) })),
 			session.onPermissionActions(({ key, actions }) => this.messageEmitter.fire({ type: 'permission/actions', key, actions })),
 			session.onRunStateChange(({ running, turn }) => {
 				if (running) {
+					void this.deps.store.setCurrent(session.id);
 					this.runStartedEmitter.fire(session);
 					return;
 				}

@@ -232,6 +232,7 @@ export class ChatSession implements vscode.Disposable {
 			extraArgs: settings.extraArgs,
 		});
 		this.active = { turnId, raw: undefined };
+		this.composerEmitter.fire();
 		void binary.then(async (located) => {
 			const display = formatCommandLine(located.found ? located.path : 'zero', args);
 			this.apply({

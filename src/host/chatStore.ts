@@ -138,6 +138,23 @@ export class ChatStore {
 		return transcript;
 	}
 
+	/** Remembers which chat is open, in the same storage as the chats (survives reloads and crashes). */
+	setCurrent(id: string): Promise<void> {
+		this.writes = this.writes
+			.then(() => writeAtomic(path.join(this.root, 'chats', 'current.json'), JSON.stringify({ id })))
+			.catch((error: Error) => this.log.warn(`Could not remember the current chat: ${error.message}`));
+		return this.writes;
+	}
+
+	async current(): Promise<string | undefined> {
+		try {
+			const data = JSON.parse(await fs.readFile(path.join(this.root, 'chats', 'current.json'), 'utf8')) as { id?: unknown };
+			return typeof data.id === 'string' && CHAT_ID.test(data.id) ? data.id : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+
 	async delete(id: string): Promise<void> {
 		await fs.rm(this.chatDir(id), { recursive: true, force: true });
 		const index = (await this.list()).filter((item) => item.id !== id);

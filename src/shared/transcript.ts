@@ -531,6 +531,9 @@ export function describeRunEnd(run: RunState): RunOutcomeSummary | undefined {
 			if (end.killed) {
 				return { tone: 'warning', title: 'Stopped (killed)', detail: `zero did not stop after SIGINT and was killed (${how}).` };
 			}
+			if (end.stopRequested) {
+				return { tone: 'warning', title: 'Stopped', detail: `zero exited on the stop signal before it could report the end of the run (${how}).` };
+			}
 			return {
 				tone: 'error',
 				title: 'zero ended without finishing the run',

@@ -216,7 +216,7 @@ function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLEle
 		h('span', { class: 'tool-name' }, item.name),
 		h('span', { class: 'tool-summary' }, summary),
 		h('span', { class: `badge side-effect side-${sideEffect}` }, sideEffect),
-		h('span', { class: `tool-state state-${state.state}`, title: state.label }, stateIcon, ` ${state.label}`),
+		h('span', { class: `tool-state state-${state.state}`, title: state.label, 'aria-label': state.label }, stateIcon),
 		duration ? h('span', { class: 'muted duration' }, duration) : undefined,
 	);
 	const card = h(
@@ -328,7 +328,7 @@ function renderStatus(turn: Turn): HTMLElement {
 		spinner.classList.add('codicon-modifier-spin');
 		return h(
 			'div',
-			{ class: 'row status-row running', 'data-kind': 'status', 'data-phase': run.phase, role: 'status' },
+			{ class: 'row status-row running', 'data-kind': 'status', 'data-turn': turn.id, 'data-phase': run.phase, role: 'status' },
 			spinner,
 			run.stopRequested ? ' Stopping\u2026' : run.phase === 'starting' ? ' Starting zero\u2026' : ' zero is working\u2026',
 			run.usage.requests > 0 ? h('span', { class: 'muted' }, ` \u00b7 ${formatTokens(run.usage.totalTokens)} tokens`) : undefined,
@@ -338,7 +338,7 @@ function renderStatus(turn: Turn): HTMLElement {
 	const blocked = blockedTools(run).length;
 	const element = h(
 		'div',
-		{ class: `row status-row ended tone-${outcome?.tone ?? 'info'}`, 'data-kind': 'status', 'data-phase': 'ended', 'data-end': run.end?.kind ?? '', 'data-status': run.end?.kind === 'run_end' ? run.end.status : '', role: 'status' },
+		{ class: `row status-row ended tone-${outcome?.tone ?? 'info'}`, 'data-kind': 'status', 'data-turn': turn.id, 'data-phase': 'ended', 'data-end': run.end?.kind ?? '', 'data-status': run.end?.kind === 'run_end' ? run.end.status : '', role: 'status' },
 		h('div', { class: 'status-line' }, icon(outcome?.tone === 'success' ? 'check' : outcome?.tone === 'error' ? 'error' : outcome?.tone === 'warning' ? 'warning' : 'info'), ` ${outcome?.title ?? 'Ended'}`, outcome?.detail ? h('span', { class: 'status-detail' }, ` \u2014 ${outcome.detail}`) : undefined),
 		blocked > 0 ? h('div', { class: 'blocked-count' }, icon('shield'), ` ${blocked} action${blocked === 1 ? ' was' : 's were'} blocked`) : undefined,
 		run.usage.requests > 0

@@ -1,0 +1,142 @@
+/**
+ * The chat as a user meets it: packaged extension in code-server, the FAKE zero, the real webview.
+ * Two turns (the second resumes the session), streaming reasoning/text/tool cards, Stop,
+ * protocol drift, a crash without run_end, and a window reload that restores the chat.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { runCommand, screenshot } from '../harness/workbench.mjs';
+import { flag, send, startFakeChat, step, waitForRunEnd, waitUntil, type FakeChatSession } from './fakeChat.ts';
+
+let session: FakeChatSession;
+let frame: Frame;
+
+before(async () => {
+	session = await startFakeChat('chat');
+	frame = await session.chat();
+});
+
+after(async () => {
+	await session?.close();
+});
+
+test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed session', async () => {
+	await step(session.page, 'chat-two-turns', async () => {
+		await send(frame, 'What does this project do? [scenario:answer]');
+		await waitForRunEnd(frame, 'What does this project do?');
+		await frame.locator('[data-kind="reasoning"]').first().waitFor();
+		assert.match(await frame.locator('[data-kind="text"]').last().innerText(), /It exposes a sum function/);
+		assert.equal(await frame.locator('[data-kind="text"] pre code').count(), 1);
+		assert.match(await frame.locator('.chat-meta').innerText(), /fake-model/);
+		await screenshot(session.page, 'chat-1-first-answer');
+
+		await send(frame, 'Find the bug and write a note [scenario:tools]');
+		await waitForRunEnd(frame, 'Find the bug and write a note');
+		const cards = frame.locator('[data-kind="tool"]');
+		assert.deepEqual(await cards.evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('data-tool'), node.getAttribute('data-status')])), [
+			['read_file', 'ok'],
+			['write_file', 'ok'],
+		]);
+		assert.match(await cards.nth(1).locator('.permission-notice.quiet').innerText(), /Allowed automatically: workspace write is allowed/);
+		assert.match(await cards.nth(1).locator('.changed-files').innerText(), /src\/notes\.txt/);
+		await cards.nth(0).locator('.tool-header').click();
+		await frame.locator('.tool-output').first().waitFor();
+		assert.match(await frame.locator('.tool-output').first().innerText(), /return a - b/);
+		assert.match(await frame.locator('.usage').last().innerText(), /Tokens: .* over 3 requests/);
+		await screenshot(session.page, 'chat-2-tool-cards');
+
+		const [first, second] = session.execRecords();
+		const sessionId = flag(first.argv, '--init-session-id');
+		assert.ok(sessionId);
+		assert.equal(flag(second.argv, '--resume'), sessionId);
+		assert.match(await frame.locator('.session-id').getAttribute('title') ?? '', new RegExp(sessionId));
+	});
+});
+
+test('Stop mid-run shows "interrupted"', async () => {
+	await step(session.page, 'chat-stop', async () => {
+		await send(frame, 'Take your time [scenario:slow]');
+		await frame.locator('[data-kind="text"]', { hasText: 'word3 ' }).waitFor();
+		await waitUntil(async () => (await frame.locator('#app').getAttribute('data-running')) === 'true', 10_000, 'the run');
+		await frame.locator('button.stop').click();
+		const status = await waitForRunEnd(frame, 'Take your time');
+		assert.equal(await status.getAttribute('data-status'), 'interrupted');
+		assert.match(await status.innerText(), /Interrupted.*Stopped at your request/);
+		await screenshot(session.page, 'chat-3-stopped');
+	});
+});
+
+test('an unknown event and a malformed line are shown as diagnostics', async () => {
+	await step(session.page, 'chat-drift', async () => {
+		await send(frame, 'Odd output [scenario:drift]');
+		await waitForRunEnd(frame, 'Odd output');
+		await frame.locator('[data-kind="unrecognized"][data-type="subagent_progress"]').waitFor();
+		assert.equal(await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"]').count(), 1);
+		assert.equal(await frame.locator('[data-kind="diagnostic"][data-code="schema_version"]').count(), 1);
+		await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"] summary').click();
+		assert.match(await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"] .excerpt').innerText(), /this is not json \{/);
+		assert.match(await frame.locator('[data-kind="status"]').last().innerText(), /Ended with status "paused_for_review"/);
+		await screenshot(session.page, 'chat-4-drift-diagnostics');
+	});
+});
+
+test('a crash without run_end shows the exit code and stderr', async () => {
+	await step(session.page, 'chat-crash', async () => {
+		await send(frame, 'Crash please [scenario:crash]');
+		const status = await waitForRunEnd(frame, 'Crash please');
+		assert.equal(await status.getAttribute('data-end'), 'no_run_end');
+		assert.match(await status.innerText(), /zero ended without finishing the run.*exit code 1/s);
+		await status.locator('.stderr-tail summary').click();
+		assert.match(await status.locator('.stderr-tail pre').innerText(), /panic: runtime error/);
+		await screenshot(session.page, 'chat-5-crash');
+	});
+});
+
+test('a window reload restores the chat', async () => {
+	await step(session.page, 'chat-reload', async () => {
+		const before = await frame.locator('[data-kind="prompt"]').count();
+		await runCommand(session.page, 'Developer: Reload Window');
+		await session.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+		frame = await session.chat();
+		await waitUntil(async () => (await frame.locator('[data-kind="prompt"]').count()) >= Math.min(before, 1), 30_000, 'the restored chat');
+		assert.match(await frame.locator('.chat-title').innerText(), /What does this project do/);
+		assert.match(await frame.locator('[data-kind="status"]').last().innerText(), /zero ended without finishing the run/);
+		await screenshot(session.page, 'chat-6-restored-after-reload');
+	});
+});
+
+test('model text and tool output with script, handlers, javascript: links and comments stay inert text', async () => {
+	await step(session.page, 'chat-xss', async () => {
+		await runCommand(session.page, 'Zero: New Chat');
+		frame = await session.chat();
+		await send(frame, 'Show me hostile text [scenario:xss]');
+		await waitForRunEnd(frame, 'Show me hostile text');
+		await frame.locator('[data-kind="tool"] .tool-header').first().click();
+		await frame.locator('.tool-output').first().waitFor();
+		const text = frame.locator('[data-kind="text"]').first();
+		const rendered = await text.innerText();
+		assert.match(rendered, /<script>window\.__xss=1<\/script>/);
+		assert.match(rendered, /<!-- hidden comment -->/);
+		assert.match(rendered, /<img src=x onerror="window\.__xss=3">/);
+		assert.match(await frame.locator('.tool-output').first().innerText(), /<script>window\.__xss=1<\/script>/);
+		assert.match(await frame.locator('[data-kind="tool"] .tool-summary').first().innerText(), /<img src=x onerror=alert\(1\)>\.md/);
+		const dangerous = await frame.evaluate(() => ({
+			scripts: document.querySelectorAll('.transcript script').length,
+			images: document.querySelectorAll('.transcript img').length,
+			iframes: document.querySelectorAll('iframe').length,
+			handlers: Array.from(document.querySelectorAll('.transcript *')).filter((node) => Array.from(node.attributes).some((attribute) => attribute.name.startsWith('on'))).length,
+			javascriptLinks: Array.from(document.querySelectorAll('a')).filter((link) => /^\s*javascript:/i.test(link.getAttribute('href') ?? '')).length,
+			comments: document.createNodeIterator(document.querySelector('.transcript') ?? document.body, NodeFilter.SHOW_COMMENT).nextNode() !== null,
+		}));
+		assert.deepEqual(dangerous, { scripts: 0, images: 0, iframes: 0, handlers: 0, javascriptLinks: 0, comments: false });
+		await text.hover();
+		const links = frame.locator('[data-kind="text"] a');
+		for (let i = 0; i < (await links.count()); i++) {
+			await links.nth(i).click();
+		}
+		assert.equal(await frame.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), undefined);
+		assert.match(await frame.evaluate(() => location.href), /^vscode-webview:|^https?:/);
+		await screenshot(session.page, 'chat-7-xss-inert');
+	});
+});

@@ -1,0 +1,97 @@
+/** Shared steps for e2e tests that chat with the FAKE zero in code-server. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { repoRoot } from '../harness/codeServer.mjs';
+import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e.mjs';
+import { findWebviewFrame, openZeroView, screenshot } from '../harness/workbench.mjs';
+
+export const FAKE_ZERO = path.join(repoRoot, 'test', 'fixtures', 'fake-zero', 'zero');
+
+export interface FakeChatSession {
+	wb: ZeroWorkbench;
+	page: Page;
+	recordDir: string;
+	stateDir: string;
+	/** `zero exec` invocations of the fake, oldest first. */
+	execRecords(): { argv: string[]; stdin: string }[];
+	chat(): Promise<Frame>;
+	close(): Promise<void>;
+}
+
+export async function startFakeChat(name: string, extraEnv: Record<string, string> = {}, settings: Record<string, unknown> = {}): Promise<FakeChatSession> {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), `zero-e2e-${name}-`));
+	const recordDir = path.join(root, 'records');
+	const stateDir = path.join(root, 'state');
+	const wb = await startZeroWorkbench({
+		name,
+		settings: { 'zero.path': FAKE_ZERO, 'zero.env': { FAKE_ZERO_RECORD_DIR: recordDir, FAKE_ZERO_STATE_DIR: stateDir, ...extraEnv }, ...settings },
+	});
+	const chat = async (): Promise<Frame> => {
+		const frame = await findWebviewFrame(wb.page, '#app[data-state="ready"]', 60_000);
+		return frame;
+	};
+	await openZeroView(wb.page);
+	return {
+		wb,
+		page: wb.page,
+		recordDir,
+		stateDir,
+		chat,
+		execRecords: () =>
+			fs.existsSync(recordDir)
+				? fs
+						.readdirSync(recordDir)
+						.sort((a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]))
+						.map((file) => JSON.parse(fs.readFileSync(path.join(recordDir, file), 'utf8')))
+						.filter((record) => record.argv[0] === 'exec')
+				: [],
+		close: async () => {
+			await wb.close();
+			fs.rmSync(root, { recursive: true, force: true });
+		},
+	};
+}
+
+/** Types a message into the composer and presses Enter. */
+export async function send(frame: Frame, text: string): Promise<void> {
+	const input = frame.locator('textarea.composer-input');
+	await input.waitFor({ state: 'visible', timeout: 30_000 });
+	await input.fill(text);
+	await input.press('Enter');
+}
+
+/** Waits until the run of the turn whose prompt contains `promptText` has ended; returns its status row. */
+export async function waitForRunEnd(frame: Frame, promptText: string, timeout = 30_000): Promise<Locator> {
+	const prompt = frame.locator('[data-kind="prompt"]', { hasText: promptText }).last();
+	await prompt.waitFor({ state: 'attached', timeout });
+	const turnId = await prompt.getAttribute('data-turn');
+	const status = frame.locator(`[data-kind="status"][data-turn="${turnId}"][data-phase="ended"]`);
+	await status.waitFor({ state: 'attached', timeout });
+	return status;
+}
+
+export async function waitUntil(check: () => Promise<boolean>, timeout: number, what: string): Promise<void> {
+	const deadline = Date.now() + timeout;
+	while (!(await check())) {
+		if (Date.now() > deadline) {
+			throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+/** Runs a step; on failure keeps a screenshot named `<name>-FAILED`. */
+export async function step<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
+	try {
+		return await fn();
+	} catch (error) {
+		await screenshot(page, `${name}-FAILED`).catch(() => undefined);
+		throw error;
+	}
+}
+
+export function flag(argv: string[], name: string): string | undefined {
+	return argv.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
+}
