@@ -114,7 +114,7 @@ function reportMarkdown(preset: InspectionPreset, folder: string, transcript: Tr
 		'',
 		parse.report || '_zero wrote no report text._',
 		'',
-		'## Findings',
+		'## Findings (Problems panel)',
 		'',
 	];
 	if (parse.kind === 'ok') {
