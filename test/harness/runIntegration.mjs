@@ -88,22 +88,7 @@ function report(results) {
 	console.log(`  passed ${results.passed}, failed ${results.failed}, pending ${results.pending}`);
 }
 
-async function main() {
-	fs.mkdirSync(outDir, { recursive: true });
-	fs.rmSync(resultsFile, { force: true });
-	if (!noBuild) {
-		npmRun('build');
-		npmRun('build:integration-tests');
-	}
-	if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
-		return fail('dist/extension.js is missing: run `npm run build`');
-	}
-	if (!fs.existsSync(testsIndex)) {
-		return fail(
-			`${path.relative(repoRoot, testsIndex)} is missing: run \`npm run build:integration-tests\``,
-		);
-	}
-
+async function runPass(pass) {
 	const workspace = copySampleWorkspace();
 	const started = Date.now();
 	let server;
@@ -114,7 +99,8 @@ async function main() {
 			extensionDevelopmentPath: repoRoot,
 			extensionTestsPath: testsIndex,
 			startupEditorNone: true,
-			env: { ZERO_TEST_RESULTS: resultsFile },
+			workspaceTrust: pass.trust,
+			env: { ZERO_TEST_RESULTS: resultsFile, ...pass.env },
 			logPath: path.join(outDir, 'code-server.log'),
 		});
 		console.log(
@@ -157,14 +143,59 @@ async function main() {
 		removeWorkspaceCopy(workspace);
 	}
 
-	let results;
-	try {
-		results = readResults();
-		fs.copyFileSync(resultsFile, latestResultsFile);
-		fs.rmSync(resultsFile, { force: true });
-	} catch (err) {
-		return fail(`cannot read ${path.relative(repoRoot, resultsFile)}: ${err.message}`);
+	return undefined;
+}
+
+async function main() {
+	fs.mkdirSync(outDir, { recursive: true });
+	fs.rmSync(resultsFile, { force: true });
+	if (!noBuild) {
+		npmRun('build');
+		npmRun('build:integration-tests');
 	}
+	if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
+		return fail('dist/extension.js is missing: run `npm run build`');
+	}
+	if (!fs.existsSync(testsIndex)) {
+		return fail(
+			`${path.relative(repoRoot, testsIndex)} is missing: run \`npm run build:integration-tests\``,
+		);
+	}
+
+	// Two passes: most tests in a trusted workspace; tests tagged @untrusted in a workspace the
+	// user has not trusted (workspace trust enabled, nobody answers its prompt).
+	const passes = [
+		{ name: 'trusted workspace', trust: false, env: { ZERO_TEST_GREP_INVERT: '@untrusted' } },
+		{ name: 'untrusted workspace', trust: true, env: { ZERO_TEST_GREP: '@untrusted' } },
+	];
+	const merged = { passed: 0, failed: 0, pending: 0, tests: [], error: undefined };
+	for (const pass of passes) {
+		if (process.env.ZERO_TEST_GREP && pass.env.ZERO_TEST_GREP_INVERT) {
+			delete pass.env.ZERO_TEST_GREP_INVERT;
+		}
+		console.log(`\n=== integration pass: ${pass.name}`);
+		const failure = await runPass(pass);
+		if (failure !== undefined) {
+			return failure;
+		}
+		let results;
+		try {
+			results = readResults();
+			fs.copyFileSync(resultsFile, path.join(outDir, `results-${pass.trust ? 'untrusted' : 'trusted'}.json`));
+			fs.rmSync(resultsFile, { force: true });
+		} catch (err) {
+			return fail(`cannot read ${path.relative(repoRoot, resultsFile)}: ${err.message}`);
+		}
+		merged.passed += results.passed;
+		merged.failed += results.failed;
+		merged.pending += results.pending;
+		merged.tests.push(...results.tests.map((t) => ({ ...t, fullTitle: `[${pass.name}] ${t.fullTitle ?? t.title}` })));
+		if (results.error) {
+			merged.error = `${merged.error ? `${merged.error}; ` : ''}${pass.name}: ${results.error}`;
+		}
+	}
+	fs.writeFileSync(latestResultsFile, `${JSON.stringify(merged, null, 2)}\n`);
+	const results = merged;
 	report(results);
 	console.log(
 		`  logs: ${path.relative(repoRoot, path.join(outDir, 'browser-console.log'))} (extension host console), ${path.relative(repoRoot, path.join(outDir, 'code-server.log'))}`,

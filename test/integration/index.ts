@@ -102,8 +102,10 @@ export function run(): Promise<void> {
 				ui: 'bdd',
 				color: false,
 				timeout: Number(process.env.ZERO_TEST_TIMEOUT_MS ?? 30_000),
-				// `ZERO_TEST_GREP` narrows the suite while working on one test.
+				// `ZERO_TEST_GREP` narrows the suite while working on one test; `ZERO_TEST_GREP_INVERT`
+				// runs everything that does not match (the runner's passes split on tags like @untrusted).
 				...(process.env.ZERO_TEST_GREP ? { grep: process.env.ZERO_TEST_GREP } : {}),
+				...(process.env.ZERO_TEST_GREP_INVERT ? { grep: process.env.ZERO_TEST_GREP_INVERT, invert: true } : {}),
 			});
 			const testsRoot = __dirname;
 			const files = fs

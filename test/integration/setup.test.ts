@@ -1,0 +1,151 @@
+/**
+ * First run and the not-ready states, inside a real extension host: each situation gives the
+ * right readiness state and one primary action. The real zero is used where a fake would prove
+ * nothing (no provider, ready with the scripted model server); those tests say why when the
+ * binary is not there.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startModelServer, type ModelServer } from '../harness/modelServer';
+import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
+import { activate, extensionPath, newChat, resetSettings, sendAndWait, useFakeZero, waitFor, workspaceRoot } from './support';
+
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('zero');
+
+async function checkedState(env?: Record<string, string>, binary?: string): Promise<ReturnType<Awaited<ReturnType<typeof activate>>['readiness']>> {
+	const api = await activate();
+	if (binary !== undefined) {
+		await config().update('path', binary, vscode.ConfigurationTarget.Global);
+	}
+	if (env !== undefined) {
+		await config().update('env', env, vscode.ConfigurationTarget.Global);
+	}
+	await waitFor(() => (binary === undefined || api.settings().path === binary) && (env === undefined || JSON.stringify(api.settings().env) === JSON.stringify(env)), 5000, 'the settings');
+	await vscode.commands.executeCommand('zero.checkSetup');
+	await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	return api.whenReadinessSettled(30_000);
+}
+
+/** Keeps provider variables of the machine running the tests away from a hermetic zero. */
+function hermetic(home: ZeroHome): Record<string, string> {
+	const blank = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'ZERO_PROVIDER_COMMAND', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL', 'ZERO_PROVIDER'];
+	return { ...Object.fromEntries(blank.map((key) => [key, ''])), ...home.env };
+}
+
+const realZero = path.join(extensionPath(), '.zero-bin', 'zero');
+const haveRealZero = fs.existsSync(realZero);
+
+describe('setup and readiness', function () {
+	this.timeout(90_000);
+	after(resetSettings);
+
+	it('a missing binary: "not found", with install commands and Locate zero...', async () => {
+		const state = await checkedState({}, path.join(workspaceRoot(), 'nowhere', 'zero'));
+		assert.equal(state.state, 'not_found');
+		assert.equal(state.primaryAction?.command, 'zero.locateBinary');
+		assert.match(state.detail ?? '', /"zero.path" is set to .*nowhere\/zero, but no executable file is there/);
+		assert.deepEqual(state.commands?.map((command) => command.label), ['npm', 'Go', 'Install script']);
+	});
+
+	it('a binary that is not zero: "not zero", with Locate zero...', async () => {
+		const state = await checkedState({}, path.join(extensionPath(), 'test', 'fixtures', 'not-zero', 'zero'));
+		assert.equal(state.state, 'not_zero');
+		assert.equal(state.primaryAction?.command, 'zero.locateBinary');
+		assert.match(state.detail ?? '', /Usage: frobnicate/);
+	});
+
+	it('an old zero: "too old", with upgrade commands', async () => {
+		const fake = await useFakeZero({ FAKE_ZERO_VERSION: '0.7.2' });
+		const state = await checkedState(undefined, fake.binary);
+		assert.equal(state.state, 'too_old');
+		assert.match(state.title, /zero 0\.7\.2 is too old/);
+		assert.equal(state.commands?.[0].command, 'zero upgrade');
+	});
+
+	it('a zero without a provider (FAKE): "connect a provider", running zero setup in a terminal', async () => {
+		const fake = await useFakeZero({ FAKE_ZERO_NO_PROVIDER: '1' });
+		const state = await checkedState(undefined, fake.binary);
+		assert.equal(state.state, 'no_provider');
+		assert.equal(state.primaryAction?.command, 'zero.connectProvider');
+		assert.match(state.detail ?? '', /never asks for or stores API keys/);
+	});
+
+	it('a first run that fails with provider_error switches to the provider state with zero\u2019s message', async () => {
+		const api = await activate();
+		const fake = await useFakeZero();
+		assert.equal((await checkedState(undefined, fake.binary)).state, 'ready');
+		await newChat(api);
+		await sendAndWait(api, 'hello [scenario:provider-error]');
+		await waitFor(() => api.readiness().state === 'no_provider', 5000, 'the provider state');
+		assert.match(api.readiness().detail ?? '', /zero said: No provider configured\. Run `zero setup`/);
+	});
+
+	it('a ready FAKE zero: "ready", with the provider and model', async () => {
+		const fake = await useFakeZero();
+		const state = await checkedState(undefined, fake.binary);
+		assert.equal(state.state, 'ready');
+		assert.equal(state.version, '0.8.0');
+		assert.equal(state.detail, 'fake \u00b7 fake-model');
+	});
+
+	(haveRealZero ? it : it.skip)('the REAL zero with an empty configuration: "connect a provider"', async () => {
+		const home = await createZeroHome();
+		try {
+			const state = await checkedState(hermetic(home), realZero);
+			assert.equal(state.state, 'no_provider', JSON.stringify(state));
+			assert.equal(state.primaryAction?.command, 'zero.connectProvider');
+		} finally {
+			await home.cleanup();
+		}
+	});
+
+	(haveRealZero ? it : it.skip)('the REAL zero with the scripted model server: "ready", and a first answer', async () => {
+		let server: ModelServer | undefined;
+		let home: ZeroHome | undefined;
+		try {
+			server = await startModelServer();
+			home = await createZeroHome({ baseUrl: server.baseUrl });
+			const state = await checkedState(hermetic(home), realZero);
+			assert.equal(state.state, 'ready', JSON.stringify(state));
+			assert.equal(state.detail, 'openai \u00b7 fake-model');
+			const api = await activate();
+			await newChat(api);
+			server.script([{ text: ['Hello ', 'from the scripted model.'], usage: { prompt: 10, completion: 5 } }]);
+			const turn = await sendAndWait(api, 'Say hello', 60_000);
+			assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'success', JSON.stringify(turn.run.end));
+			assert.equal(turn.run.finalText, 'Hello from the scripted model.');
+		} finally {
+			await server?.close();
+			await home?.cleanup();
+		}
+	});
+
+	if (!haveRealZero) {
+		it('says why the real-zero readiness tests were skipped', () => {
+			// Not a pass in disguise: this records the reason next to the two skipped tests.
+			console.log(`real zero not found at ${realZero}; the two REAL zero readiness tests are skipped (the Go module proxy refuses github.com/Gitlawb/zero on these machines; see .ci/run).`);
+		});
+	}
+});
+
+describe('untrusted workspace @untrusted', function () {
+	this.timeout(60_000);
+
+	it('nothing spawns zero, and the chat says why with Manage Workspace Trust', async () => {
+		const api = await activate();
+		assert.equal(vscode.workspace.isTrusted, false, 'this pass must run in an untrusted workspace');
+		const fake = await useFakeZero();
+		const state = await api.whenReadinessSettled(20_000);
+		assert.equal(state.state, 'untrusted');
+		assert.equal(state.primaryAction?.command, 'workbench.trust.manage');
+		await newChat(api);
+		const turn = await sendAndWait(api, 'hello [scenario:answer]');
+		assert.equal(turn.run.end?.kind, 'spawn_failed');
+		assert.match(turn.run.end?.kind === 'spawn_failed' ? turn.run.end.message : '', /not trusted/);
+		await vscode.commands.executeCommand('zero.inspectWorkspace', { label: 'Find bugs', prompt: 'x [scenario:inspection]' });
+		assert.deepEqual(fake.records(), [], 'zero (even --version) must never run in an untrusted workspace');
+		await resetSettings();
+	});
+});
