@@ -52,7 +52,11 @@
 	textarea.placeholder = 'Ask zero\u2026';
 	const send = el('button', 'button primary send', codicon('send'), ' Send');
 	send.type = 'button';
-	const footer = el('footer', 'chat-footer', el('div', 'composer', textarea, el('div', 'composer-bar', el('span', 'spacer'), send)));
+	const footer = el(
+		'footer',
+		'chat-footer',
+		el('div', 'composer', textarea, el('div', 'composer-bar', el('span', 'spacer'), send)),
+	);
 
 	function renderHeader() {
 		const usage = transcript.usage;
@@ -62,7 +66,9 @@
 				'div',
 				'chat-meta muted',
 				transcript.model ? el('span', '', codicon('sparkle'), ` ${transcript.model}`) : undefined,
-				usage.requests > 0 ? el('span', '', codicon('dashboard'), ` ${tokens(usage.totalTokens)} tokens this chat`) : undefined,
+				usage.requests > 0
+					? el('span', '', codicon('dashboard'), ` ${tokens(usage.totalTokens)} tokens this chat`)
+					: undefined,
 			),
 		);
 	}
@@ -83,7 +89,13 @@
 	}
 
 	function renderTool(turn, item) {
-		const state = item.result ? (item.result.status === 'ok' ? 'ok' : 'error') : turn.run.phase === 'ended' ? 'unfinished' : 'running';
+		const state = item.result
+			? item.result.status === 'ok'
+				? 'ok'
+				: 'error'
+			: turn.run.phase === 'ended'
+				? 'unfinished'
+				: 'running';
 		const row = itemRow(turn, item, `tool-card state-${state}`, 'tool');
 		row.dataset.tool = item.name;
 		row.dataset.status = state;
@@ -91,18 +103,44 @@
 			el(
 				'div',
 				'tool-header',
-				codicon(item.sideEffect === 'write' ? 'edit' : item.sideEffect === 'shell' ? 'terminal' : 'eye'),
+				codicon(
+					item.sideEffect === 'write' ? 'edit' : item.sideEffect === 'shell' ? 'terminal' : 'eye',
+				),
 				el('span', 'tool-name', item.name),
 				el('span', 'tool-summary', toolSummary(item.args)),
-				el('span', `badge side-effect side-${item.sideEffect ?? 'unknown'}`, item.sideEffect ?? 'unknown'),
-				el('span', `tool-state state-${state}`, codicon(state === 'ok' ? 'pass' : state === 'running' ? 'loading' : 'error'), ` ${state}`),
+				el(
+					'span',
+					`badge side-effect side-${item.sideEffect ?? 'unknown'}`,
+					item.sideEffect ?? 'unknown',
+				),
+				el(
+					'span',
+					`tool-state state-${state}`,
+					codicon(state === 'ok' ? 'pass' : state === 'running' ? 'loading' : 'error'),
+					` ${state}`,
+				),
 			),
 		);
 		if (item.permission) {
-			row.append(el('div', 'permission-notice quiet', codicon('shield'), ` ${item.permission.action}: ${item.permission.reason ?? item.permission.permissionMode ?? ''}`));
+			row.append(
+				el(
+					'div',
+					'permission-notice quiet',
+					codicon('shield'),
+					` ${item.permission.action}: ${item.permission.reason ?? item.permission.permissionMode ?? ''}`,
+				),
+			);
 		}
 		if (item.result && item.result.changedFiles.length > 0) {
-			row.append(el('div', 'changed-files', codicon('diff'), ' Changed: ', ...item.result.changedFiles.map((file) => el('a', 'file-link', file))));
+			row.append(
+				el(
+					'div',
+					'changed-files',
+					codicon('diff'),
+					' Changed: ',
+					...item.result.changedFiles.map((file) => el('a', 'file-link', file)),
+				),
+			);
 		}
 		const args = item.args === undefined ? '' : JSON.stringify(item.args, null, 2);
 		row.append(
@@ -134,14 +172,31 @@
 			}
 			case 'reasoning': {
 				const row = itemRow(turn, item, 'reasoning-row', 'reasoning');
-				row.append(el('details', '', el('summary', 'reasoning-toggle', codicon('lightbulb'), ` Reasoning (${item.text.length} chars)`), el('div', 'reasoning-text', item.text)));
+				row.append(
+					el(
+						'details',
+						'',
+						el(
+							'summary',
+							'reasoning-toggle',
+							codicon('lightbulb'),
+							` Reasoning (${item.text.length} chars)`,
+						),
+						el('div', 'reasoning-text', item.text),
+					),
+				);
 				return row;
 			}
 			case 'tool':
 				return renderTool(turn, item);
 			case 'warning':
 			case 'notice':
-				return el('div', `row notice-row ${item.kind}`, codicon(item.kind === 'warning' ? 'warning' : 'info'), el('span', '', item.message));
+				return el(
+					'div',
+					`row notice-row ${item.kind}`,
+					codicon(item.kind === 'warning' ? 'warning' : 'info'),
+					el('span', '', item.message),
+				);
 			case 'error':
 				return el('div', 'row notice-row error', codicon('error'), el('span', '', item.message));
 			default:
@@ -154,7 +209,12 @@
 		const row = el('div', `row status-row ${run.phase === 'ended' ? 'ended' : 'running'}`);
 		row.dataset.kind = 'status';
 		row.dataset.phase = run.phase;
-		const title = run.phase !== 'ended' ? ' zero is working\u2026' : run.end?.kind === 'run_end' && run.end.status === 'success' ? ' Finished' : ` Ended (${run.end?.kind ?? 'unknown'})`;
+		const title =
+			run.phase !== 'ended'
+				? ' zero is working\u2026'
+				: run.end?.kind === 'run_end' && run.end.status === 'success'
+					? ' Finished'
+					: ` Ended (${run.end?.kind ?? 'unknown'})`;
 		row.append(codicon(run.phase === 'ended' ? 'check' : 'loading'), title);
 		if (run.usage.requests > 0) {
 			row.append(el('span', 'muted', ` \u00b7 ${tokens(run.usage.totalTokens)} tokens`));
@@ -206,7 +266,10 @@
 					return;
 			}
 		} catch (error) {
-			vscode.postMessage({ type: 'ui/error', message: `naive renderer: ${error && error.message}` });
+			vscode.postMessage({
+				type: 'ui/error',
+				message: `naive renderer: ${error && error.message}`,
+			});
 		}
 	});
 

@@ -26,29 +26,42 @@
  *   - "frame duration" is the main-thread busy time inside each interval: the union of top-level
  *     tasks (ThreadControllerImpl::RunTask) clipped to it. A 300 ms task yields a 300 ms frame;
  *   - the window runs from the host's first post (mark in the host page; trace clocks are shared)
- *     to the moment the last event is in the webview's DOM (mark by the probe, test/bench/webviewProbe.js).
+ *     to the moment the last event is in the webview's DOM (mark by the probe,
+ *     test/bench/webviewProbe.js).
  * The trace's devtools.timeline events also give a self-time breakdown (script, style, layout...).
  * Afterwards: DOM nodes (document.getElementsByTagName('*').length) and JS heap used
  * (Performance.getMetrics JSHeapUsedSize after HeapProfiler.collectGarbage), through a DevTools
- * session attached to the webview's own process.
+ * session attached to the webview's own process, and a screenshot
+ * (test-output/bench/webview-<renderer>.png).
+ * The trace also gives each frame's thread CPU time (tdur): on a busy machine the wall time includes
+ * waits for a CPU, so both are reported.
  *
  * Fails (exit 1) when a page reports an error, posts ui/error, violates the CSP, or the last event
  * never shows up. The performance goals (ours: p95 frame < 16 ms, < 3,000 DOM nodes) are reported;
  * pass --enforce-goals to fail on them too.
  *
- * Options: --only=ours|naive, --repeat=N (N runs per renderer, interleaved; the table shows medians),
- * --dist=<dir> (bench another build of the webview, e.g. of a patched copy of src/), --profile[=ours|naive|both] (an extra, separate run with the
- * V8 CPU profiler; writes test-output/bench/webview-<renderer>.cpuprofile and prints the top
- * functions by self time), --save-trace (writes test-output/bench/webview-<renderer>.trace.json, which
- * the DevTools Performance panel opens), --enforce-goals. Env BENCH_TIMEOUT_MS (default 300000) bounds the wait
- * for the last event.
+ * Options:
+ *   --only=ours|naive      one renderer
+ *   --repeat=N             N runs per renderer, interleaved; the table shows medians
+ *   --dist=<dir>           bench another build of the webview (e.g. of a patched copy of src/)
+ *   --profile[=ours|naive|both]  an extra, separate run under the V8 CPU profiler; writes
+ *                          test-output/bench/webview-<renderer>.cpuprofile and prints the top
+ *                          functions by self time (with the src/ file each came from)
+ *   --save-trace           writes test-output/bench/webview-<renderer>.trace.json (DevTools
+ *                          Performance panel); BENCH_TRACE_CATEGORIES=a,b adds trace categories
+ *   --enforce-goals        also fail when ours misses a goal
+ * Env BENCH_TIMEOUT_MS (default 300000) bounds the wait for the last event.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Frame, type Page } from 'playwright-core';
 import type { WebviewPage } from '../harness/webviewPage.mjs' with { 'resolution-mode': 'import' };
-import { createTranscript, reduceTranscript, type TranscriptAction } from '../../src/shared/transcript';
+import {
+	createTranscript,
+	reduceTranscript,
+	type TranscriptAction,
+} from '../../src/shared/transcript';
 import { parseLine } from '../../src/zero/parseLine';
 import { generateTranscriptLines } from './corpus';
 
@@ -60,8 +73,23 @@ const GOAL_P95_FRAME_MS = 16;
 const GOAL_MAX_DOM_NODES = 3000;
 const DONE_TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
 const CHROMIUM_PATH = process.env.ZERO_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing'];
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const TRACE_CATEGORIES = [
+	'toplevel',
+	'devtools.timeline',
+	'disabled-by-default-devtools.timeline.frame',
+	'blink.user_timing',
+	// More detail for --save-trace investigations, e.g. BENCH_TRACE_CATEGORIES=disabled-by-default-devtools.timeline,cc,blink
+	...(process.env.BENCH_TRACE_CATEGORIES?.split(',').filter(Boolean) ?? []),
+];
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const outputDir = path.join(repoRoot, 'test-output', 'bench');
@@ -75,7 +103,13 @@ interface Frames {
 	events: number;
 	bytes: number;
 	rows: number;
-	expected: { statusText: string; lastItemId: string; lastItemStatus?: string; lastTextId: string; lastTextTail: string };
+	expected: {
+		statusText: string;
+		lastItemId: string;
+		lastItemStatus?: string;
+		lastTextId: string;
+		lastTextTail: string;
+	};
 }
 
 interface TraceEvent {
@@ -114,6 +148,8 @@ interface RunResult {
 	renderer: Renderer;
 	trace: TraceStats;
 	firstBatchToLastEventMs: number;
+	/** From the host's last post (run/exit) until the last event is in the DOM: how far behind the view is. */
+	lastPostToLastEventMs: number;
 	firstPostToFirstArrivalMs: number;
 	streamPostingMs: number;
 	hostMaxLateMs: number;
@@ -122,6 +158,12 @@ interface RunResult {
 	jsHeapUsedMB: number;
 	/** After the snapshot, before the stream (after GC too). */
 	jsHeapBeforeMB: number;
+	/**
+	 * The webview renderer process after GC (/proc/<pid>/smaps_rollup; the trace's pid is the OS pid):
+	 * unlike the JS heap it includes the DOM, layout objects and strings moved into the DOM.
+	 */
+	processPrivateMB: number;
+	processPssMB: number;
 	longTasks: { count: number; totalMs: number };
 	framesReceived: number;
 	actionsReceived: number;
@@ -144,8 +186,16 @@ function buildFrames(): Frames {
 		type: 'turn/start',
 		turnId,
 		at: startedAt,
-		prompt: { text: 'Read the modules under src/, write the generated files and run the tests until they pass.', context: [] },
-		command: { kind: 'chat', display: "zero exec --output-format stream-json --input-format stream-json --permission-mode member", permissionMode: 'member' },
+		prompt: {
+			text: 'Read the modules under src/, write the generated files and run the tests until they pass.',
+			context: [],
+		},
+		command: {
+			kind: 'chat',
+			display:
+				'zero exec --output-format stream-json --input-format stream-json --permission-mode member',
+			permissionMode: 'member',
+		},
 	};
 	const all: TranscriptAction[] = [start];
 	const stream: unknown[] = [];
@@ -155,7 +205,9 @@ function buildFrames(): Frames {
 		const at = startedAt + stream.length * FLUSH_MS;
 		const parsed = parseLine(lines[i]);
 		if (parsed.kind !== 'event') {
-			throw new Error(`corpus line ${i} did not parse as an event: ${JSON.stringify(parsed).slice(0, 200)}`);
+			throw new Error(
+				`corpus line ${i} did not parse as an event: ${JSON.stringify(parsed).slice(0, 200)}`,
+			);
 		}
 		const action: TranscriptAction = { type: 'run/line', turnId, at, parsed };
 		all.push(action);
@@ -173,7 +225,14 @@ function buildFrames(): Frames {
 		type: 'run/exit',
 		turnId,
 		at: startedAt + stream.length * FLUSH_MS,
-		outcome: { kind: 'exited', exitCode: 0, signal: null, stderrTail: '', stopRequested: false, killed: false },
+		outcome: {
+			kind: 'exited',
+			exitCode: 0,
+			signal: null,
+			stderrTail: '',
+			stopRequested: false,
+			killed: false,
+		},
 	};
 	all.push(exit);
 	stream.push({ type: 'transcript/actions', actions: [exit] });
@@ -182,13 +241,28 @@ function buildFrames(): Frames {
 	const items = transcript.turns[0].run.items;
 	const lastItem = items[items.length - 1];
 	const lastText = [...items].reverse().find((item) => item.kind === 'text');
-	if (!lastItem || !lastText || lastText.kind !== 'text' || transcript.turns[0].run.end?.kind !== 'run_end') {
-		throw new Error('the corpus does not end the way the bench expects (text, a last item, run_end)');
+	if (
+		!lastItem ||
+		!lastText ||
+		lastText.kind !== 'text' ||
+		transcript.turns[0].run.end?.kind !== 'run_end'
+	) {
+		throw new Error(
+			'the corpus does not end the way the bench expects (text, a last item, run_end)',
+		);
 	}
 	const snapshot = {
 		type: 'state/snapshot',
 		transcript: createTranscript({ id: 'bench-chat', title: 'New chat', createdAt: startedAt }),
-		composer: { permissionMode: 'member', model: '', sendWithEnter: true, running: true, queue: [], context: [], history: [] },
+		composer: {
+			permissionMode: 'member',
+			model: '',
+			sendWithEnter: true,
+			running: true,
+			queue: [],
+			context: [],
+			history: [],
+		},
 		readiness: { state: 'ready', title: 'Ready' },
 		permissionActions: {},
 	};
@@ -201,7 +275,8 @@ function buildFrames(): Frames {
 		expected: {
 			statusText: 'Finished',
 			lastItemId: lastItem.id,
-			lastItemStatus: lastItem.kind === 'tool' ? (lastItem.result?.status === 'ok' ? 'ok' : 'error') : undefined,
+			lastItemStatus:
+				lastItem.kind === 'tool' ? (lastItem.result?.status === 'ok' ? 'ok' : 'error') : undefined,
 			lastTextId: lastText.id,
 			lastTextTail: strip(lastText.text).slice(-40),
 		},
@@ -222,10 +297,16 @@ function percentile(values: number[], p: number): number {
 const CATEGORY_OF: [RegExp, string][] = [
 	[/^(UpdateLayoutTree|ScheduleStyleRecalculation|RecalculateStyles)$/, 'style'],
 	[/^(Layout|InvalidateLayout)$/, 'layout'],
-	[/^(Paint|PrePaint|Layerize|Commit|UpdateLayer|ScrollLayer|PaintImage|RasterTask|CompositeLayers)$/, 'paint+commit'],
+	[
+		/^(Paint|PrePaint|Layerize|Commit|UpdateLayer|ScrollLayer|PaintImage|RasterTask|CompositeLayers)$/,
+		'paint+commit',
+	],
 	[/^ParseHTML$/, 'parseHTML (innerHTML)'],
 	[/GC|^V8\.GC|Scavenge|Sweep|Mark/, 'gc'],
-	[/^(FunctionCall|EventDispatch|FireAnimationFrame|TimerFire|EvaluateScript|v8\.|V8\.|RunMicrotasks|BlinkScheduler_PerformMicrotaskCheckpoint|FireIdleCallback|XHR|ResizeObserver|IntersectionObserver)/, 'script'],
+	[
+		/^(FunctionCall|EventDispatch|FireAnimationFrame|TimerFire|EvaluateScript|v8\.|V8\.|RunMicrotasks|BlinkScheduler_PerformMicrotaskCheckpoint|FireIdleCallback|XHR|ResizeObserver|IntersectionObserver)/,
+		'script',
+	],
 ];
 
 function categoryOf(name: string): string {
@@ -247,13 +328,22 @@ function analyzeTrace(events: TraceEvent[]): TraceStats & { pid: number; tid: nu
 	const doneMark = events.find((event) => event.name === 'zero-bench:done' && event.pid === pid);
 	const onMain = events.filter((event) => event.pid === pid && event.tid === tid);
 	const windowStart = startMark.ts;
-	const windowEnd = doneMark ? doneMark.ts : Math.max(...onMain.map((event) => event.ts + (event.dur ?? 0)));
+	const windowEnd = doneMark
+		? doneMark.ts
+		: Math.max(...onMain.map((event) => event.ts + (event.dur ?? 0)));
 
 	// Main-thread busy intervals: union of top-level tasks.
 	const taskEvents = onMain
-		.filter((event) => event.name === 'ThreadControllerImpl::RunTask' && event.ph === 'X' && event.dur !== undefined)
+		.filter(
+			(event) =>
+				event.name === 'ThreadControllerImpl::RunTask' &&
+				event.ph === 'X' &&
+				event.dur !== undefined,
+		)
 		.sort((a, b) => a.ts - b.ts);
-	const tasks = taskEvents.map((event) => [event.ts, event.ts + (event.dur ?? 0)] as [number, number]);
+	const tasks = taskEvents.map(
+		(event) => [event.ts, event.ts + (event.dur ?? 0)] as [number, number],
+	);
 	// Thread CPU time of the tasks (tdur): the same work without the time the thread waited for a
 	// CPU, which on a loaded machine is a large part of the wall time.
 	const taskStarts = taskEvents.map((event) => event.ts);
@@ -323,13 +413,22 @@ function analyzeTrace(events: TraceEvent[]): TraceStats & { pid: number; tid: nu
 	// Self time per event name inside the window (X events nest on one thread).
 	const selfByName = new Map<string, number>();
 	const spans = onMain
-		.filter((event) => event.ph === 'X' && event.dur !== undefined && event.ts + (event.dur ?? 0) > windowStart && event.ts < windowEnd)
+		.filter(
+			(event) =>
+				event.ph === 'X' &&
+				event.dur !== undefined &&
+				event.ts + (event.dur ?? 0) > windowStart &&
+				event.ts < windowEnd,
+		)
 		.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
 	const stack: { end: number; name: string; childTotal: number; dur: number }[] = [];
 	const pop = (): void => {
 		const done = stack.pop();
 		if (done) {
-			selfByName.set(done.name, (selfByName.get(done.name) ?? 0) + Math.max(0, done.dur - done.childTotal));
+			selfByName.set(
+				done.name,
+				(selfByName.get(done.name) ?? 0) + Math.max(0, done.dur - done.childTotal),
+			);
 		}
 	};
 	for (const span of spans) {
@@ -421,22 +520,32 @@ function bundleSourceMap(distDir: string): (line: number) => string {
 	};
 }
 
-function summarizeProfile(profile: CpuProfile, distDir: string): { name: string; source: string; selfMs: number; percent: number }[] {
+function summarizeProfile(
+	profile: CpuProfile,
+	distDir: string,
+): { name: string; source: string; selfMs: number; percent: number }[] {
 	const sourceOf = bundleSourceMap(distDir);
 	const self = new Map<number, number>();
 	for (let i = 0; i < profile.samples.length; i++) {
-		self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+		self.set(
+			profile.samples[i],
+			(self.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0),
+		);
 	}
 	const byFunction = new Map<string, { name: string; source: string; micros: number }>();
 	let total = 0;
 	for (const node of profile.nodes) {
 		const micros = self.get(node.id) ?? 0;
 		const { functionName, url, lineNumber } = node.callFrame;
-		if (functionName === '(idle)' || functionName === '(program)' && micros === 0) {
+		if (functionName === '(idle)' || (functionName === '(program)' && micros === 0)) {
 			continue;
 		}
 		total += micros;
-		const source = url.endsWith('/dist/webview.js') ? `${sourceOf(lineNumber)} (dist/webview.js:${lineNumber + 1})` : url ? `${url.replace(/^https?:\/\/[^/]+\//, '')}:${lineNumber + 1}` : '';
+		const source = url.endsWith('/dist/webview.js')
+			? `${sourceOf(lineNumber)} (dist/webview.js:${lineNumber + 1})`
+			: url
+				? `${url.replace(/^https?:\/\/[^/]+\//, '')}:${lineNumber + 1}`
+				: '';
 		const key = `${functionName}|${source}`;
 		const entry = byFunction.get(key) ?? { name: functionName || '(anonymous)', source, micros: 0 };
 		entry.micros += micros;
@@ -445,7 +554,12 @@ function summarizeProfile(profile: CpuProfile, distDir: string): { name: string;
 	return [...byFunction.values()]
 		.sort((a, b) => b.micros - a.micros)
 		.slice(0, 25)
-		.map((entry) => ({ name: entry.name, source: entry.source, selfMs: round(entry.micros / 1000), percent: round((100 * entry.micros) / total) }));
+		.map((entry) => ({
+			name: entry.name,
+			source: entry.source,
+			selfMs: round(entry.micros / 1000),
+			percent: round((100 * entry.micros) / total),
+		}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -465,13 +579,30 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
 	}
 }
 
+/** Private (clean + dirty) and proportional memory of a process, in MB; NaN where /proc is not readable. */
+function rendererMemory(pid: number): { privateMB: number; pssMB: number } {
+	try {
+		const text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+		const kb = (field: string): number =>
+			Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+		return {
+			privateMB: round((kb('Private_Clean') + kb('Private_Dirty')) / 1024, 1),
+			pssMB: round(kb('Pss') / 1024, 1),
+		};
+	} catch {
+		return { privateMB: NaN, pssMB: NaN };
+	}
+}
+
 /** JSHeapUsedSize of the webview's process after a full GC. */
 async function jsHeapUsed(cdp: CDPSession): Promise<number> {
 	await cdp.send('HeapProfiler.enable');
 	await cdp.send('HeapProfiler.collectGarbage');
 	await cdp.send('HeapProfiler.collectGarbage');
 	await cdp.send('Performance.enable');
-	const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+	const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+		metrics: { name: string; value: number }[];
+	};
 	await cdp.send('Performance.disable');
 	await cdp.send('HeapProfiler.disable');
 	return metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? NaN;
@@ -513,16 +644,37 @@ async function runRenderer(
 		});
 		await page.goto(server.hostUrl);
 		const frame = await webviewFrame(page, server.origin);
-		await page.waitForFunction('window.__fromWebview && window.__fromWebview.length > 0', undefined, { timeout: 30_000 });
-		const hello = (await page.evaluate('window.__fromWebview[0]')) as { type?: string; protocolMajor?: number };
+		await page.waitForFunction(
+			'window.__fromWebview && window.__fromWebview.length > 0',
+			undefined,
+			{ timeout: 30_000 },
+		);
+		const hello = (await page.evaluate('window.__fromWebview[0]')) as {
+			type?: string;
+			protocolMajor?: number;
+		};
 		if (hello?.type !== 'hello' || hello.protocolMajor !== 1) {
-			failures.push(`the webview's first message is not hello with protocol 1: ${JSON.stringify(hello)}`);
+			failures.push(
+				`the webview's first message is not hello with protocol 1: ${JSON.stringify(hello)}`,
+			);
 		}
 		for (const message of frames.handshake) {
-			await page.evaluate((frame) => (globalThis as unknown as { __zeroHost: { send(frame: unknown): void } }).__zeroHost.send(frame), message);
+			await page.evaluate(
+				(frame) =>
+					(globalThis as unknown as { __zeroHost: { send(frame: unknown): void } }).__zeroHost.send(
+						frame,
+					),
+				message,
+			);
 		}
 		await frame.waitForSelector('#app[data-state="ready"]', { timeout: 30_000 });
-		await page.evaluate((stream) => (globalThis as unknown as { __zeroHost: { load(frames: unknown[]): number } }).__zeroHost.load(stream), frames.stream);
+		await page.evaluate(
+			(stream) =>
+				(
+					globalThis as unknown as { __zeroHost: { load(frames: unknown[]): number } }
+				).__zeroHost.load(stream),
+			frames.stream,
+		);
 		await frame.evaluate(probeSource);
 		// Let the page settle after the snapshot before measuring.
 		await page.waitForTimeout(500);
@@ -540,7 +692,12 @@ async function runRenderer(
 		await frame.evaluate(`window.__benchProbe.install(${JSON.stringify(frames.expected)})`);
 		const done = frame.evaluate('window.__benchProbe.done') as Promise<number>;
 		done.catch(() => undefined);
-		const posting = (await page.evaluate(`window.__zeroHost.stream(${FLUSH_MS})`)) as { firstPostAt: number; lastPostAt: number; count: number; maxLateMs: number };
+		const posting = (await page.evaluate(`window.__zeroHost.stream(${FLUSH_MS})`)) as {
+			firstPostAt: number;
+			lastPostAt: number;
+			count: number;
+			maxLateMs: number;
+		};
 		let lastEventSeen = true;
 		try {
 			await withTimeout(done, DONE_TIMEOUT_MS, 'the last event to appear in the DOM');
@@ -553,8 +710,14 @@ async function runRenderer(
 		if (mode.profile) {
 			const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
 			fs.mkdirSync(outputDir, { recursive: true });
-			fs.writeFileSync(path.join(outputDir, `webview-${renderer}.cpuprofile`), JSON.stringify(profile));
-			return { renderer, profile: summarizeProfile(profile, mode.distDir ?? path.join(repoRoot, 'dist')) };
+			fs.writeFileSync(
+				path.join(outputDir, `webview-${renderer}.cpuprofile`),
+				JSON.stringify(profile),
+			);
+			return {
+				renderer,
+				profile: summarizeProfile(profile, mode.distDir ?? path.join(repoRoot, 'dist')),
+			};
 		}
 		const traceBuffer = await browser.stopTracing();
 		tracing = false;
@@ -562,8 +725,11 @@ async function runRenderer(
 			fs.mkdirSync(outputDir, { recursive: true });
 			fs.writeFileSync(path.join(outputDir, `webview-${renderer}.trace.json`), traceBuffer);
 		}
-		const traceJson = JSON.parse(traceBuffer.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-		const trace = analyzeTrace(Array.isArray(traceJson) ? traceJson : (traceJson.traceEvents ?? []));
+		const traceJson = JSON.parse(traceBuffer.toString('utf8')) as
+			{ traceEvents?: TraceEvent[] } | TraceEvent[];
+		const trace = analyzeTrace(
+			Array.isArray(traceJson) ? traceJson : (traceJson.traceEvents ?? []),
+		);
 		const probe = (await frame.evaluate('window.__benchProbe.stop()')) as {
 			firstFrameAt?: number;
 			doneAt?: number;
@@ -571,39 +737,66 @@ async function runRenderer(
 			actionsReceived: number;
 			longTasks: [number, number][];
 		};
-		const page2 = (await frame.evaluate(`({
+		const final = (await frame.evaluate(`({
 			domNodes: document.getElementsByTagName('*').length,
 			rowsInDom: document.querySelectorAll('.row').length,
 			errors: window.__errors,
 			csp: window.__cspViolations,
 			uiErrors: window.__posted.filter((message) => message && message.type === 'ui/error'),
-		})`)) as { domNodes: number; rowsInDom: number; errors: unknown[]; csp: { directive: string; blockedURI: string; sourceFile: string; line: number }[]; uiErrors: { message: string }[] };
+		})`)) as {
+			domNodes: number;
+			rowsInDom: number;
+			errors: unknown[];
+			csp: { directive: string; blockedURI: string; sourceFile: string; line: number }[];
+			uiErrors: { message: string }[];
+		};
 		const heap = await jsHeapUsed(cdp);
+		const processMemory = rendererMemory(trace.pid);
+		fs.mkdirSync(outputDir, { recursive: true });
+		await page.screenshot({ path: path.join(outputDir, `webview-${renderer}.png`) });
 
-		for (const error of page2.errors) {
+		for (const error of final.errors) {
 			failures.push(`error in the webview: ${JSON.stringify(error)}`);
 		}
-		for (const violation of page2.csp) {
-			failures.push(`CSP violation: ${violation.directive} blocked ${violation.blockedURI || '(inline)'} at ${violation.sourceFile}:${violation.line}`);
+		for (const violation of final.csp) {
+			failures.push(
+				`CSP violation: ${violation.directive} blocked ${violation.blockedURI || '(inline)'} at ${violation.sourceFile}:${violation.line}`,
+			);
 		}
-		for (const uiError of page2.uiErrors) {
+		for (const uiError of final.uiErrors) {
 			failures.push(`the webview posted ui/error: ${uiError.message}`);
 		}
-		if (lastEventSeen && probe.actionsReceived !== frames.stream.reduce<number>((sum, frame) => sum + (frame as { actions: unknown[] }).actions.length, 0)) {
+		if (
+			lastEventSeen &&
+			probe.actionsReceived !==
+				frames.stream.reduce<number>(
+					(sum, frame) => sum + (frame as { actions: unknown[] }).actions.length,
+					0,
+				)
+		) {
 			failures.push(`the webview received ${probe.actionsReceived} actions, expected all of them`);
 		}
 		return {
 			renderer,
 			trace,
-			firstBatchToLastEventMs: probe.doneAt !== undefined ? round(probe.doneAt - posting.firstPostAt) : NaN,
-			firstPostToFirstArrivalMs: probe.firstFrameAt !== undefined ? round(probe.firstFrameAt - posting.firstPostAt) : NaN,
+			firstBatchToLastEventMs:
+				probe.doneAt !== undefined ? round(probe.doneAt - posting.firstPostAt) : NaN,
+			lastPostToLastEventMs:
+				probe.doneAt !== undefined ? round(probe.doneAt - posting.lastPostAt) : NaN,
+			firstPostToFirstArrivalMs:
+				probe.firstFrameAt !== undefined ? round(probe.firstFrameAt - posting.firstPostAt) : NaN,
 			streamPostingMs: round(posting.lastPostAt - posting.firstPostAt),
 			hostMaxLateMs: round(posting.maxLateMs),
-			domNodes: page2.domNodes,
-			rowsInDom: page2.rowsInDom,
+			domNodes: final.domNodes,
+			rowsInDom: final.rowsInDom,
 			jsHeapUsedMB: round(heap / 1048576, 2),
 			jsHeapBeforeMB: round(heapBefore / 1048576, 2),
-			longTasks: { count: probe.longTasks.length, totalMs: round(probe.longTasks.reduce((sum, [, duration]) => sum + duration, 0)) },
+			processPrivateMB: processMemory.privateMB,
+			processPssMB: processMemory.pssMB,
+			longTasks: {
+				count: probe.longTasks.length,
+				totalMs: round(probe.longTasks.reduce((sum, [, duration]) => sum + duration, 0)),
+			},
 			framesReceived: probe.framesReceived,
 			actionsReceived: probe.actionsReceived,
 			failures,
@@ -633,38 +826,93 @@ function median(values: number[]): number {
 type Runs = Partial<Record<Renderer, RunResult[]>>;
 
 const METRICS: { key: string; label: string; get: (r: RunResult) => number }[] = [
-	{ key: 'frameBusyP50', label: 'frame main-thread time p50 (ms)', get: (r) => r.trace.frameBusyP50 },
-	{ key: 'frameBusyP95', label: 'frame main-thread time p95 (ms)', get: (r) => r.trace.frameBusyP95 },
-	{ key: 'frameBusyMax', label: 'frame main-thread time max (ms)', get: (r) => r.trace.frameBusyMax },
-	{ key: 'frameCpuP50', label: 'frame main-thread CPU time p50 (ms)', get: (r) => r.trace.frameCpuP50 },
-	{ key: 'frameCpuP95', label: 'frame main-thread CPU time p95 (ms)', get: (r) => r.trace.frameCpuP95 },
-	{ key: 'framesOver16', label: 'frames with > 16 ms main-thread time', get: (r) => r.trace.framesOver16 },
+	{
+		key: 'frameBusyP50',
+		label: 'frame main-thread time p50 (ms)',
+		get: (r) => r.trace.frameBusyP50,
+	},
+	{
+		key: 'frameBusyP95',
+		label: 'frame main-thread time p95 (ms)',
+		get: (r) => r.trace.frameBusyP95,
+	},
+	{
+		key: 'frameBusyMax',
+		label: 'frame main-thread time max (ms)',
+		get: (r) => r.trace.frameBusyMax,
+	},
+	{
+		key: 'frameCpuP50',
+		label: 'frame main-thread CPU time p50 (ms)',
+		get: (r) => r.trace.frameCpuP50,
+	},
+	{
+		key: 'frameCpuP95',
+		label: 'frame main-thread CPU time p95 (ms)',
+		get: (r) => r.trace.frameCpuP95,
+	},
+	{
+		key: 'framesOver16',
+		label: 'frames with > 16 ms main-thread time',
+		get: (r) => r.trace.framesOver16,
+	},
 	{ key: 'frames', label: 'frames in the window', get: (r) => r.trace.frames },
-	{ key: 'frameIntervalP95', label: 'frame interval p95 (ms)', get: (r) => r.trace.frameIntervalP95 },
+	{
+		key: 'frameIntervalP95',
+		label: 'frame interval p95 (ms)',
+		get: (r) => r.trace.frameIntervalP95,
+	},
 	{ key: 'busyMs', label: 'main-thread busy, whole window (ms)', get: (r) => r.trace.busyMs },
 	{ key: 'cpuMs', label: 'main-thread CPU time, whole window (ms)', get: (r) => r.trace.cpuMs },
-	{ key: 'firstBatchToLastEventMs', label: 'first batch -> last event in DOM (ms)', get: (r) => r.firstBatchToLastEventMs },
+	{
+		key: 'firstBatchToLastEventMs',
+		label: 'first batch -> last event in DOM (ms)',
+		get: (r) => r.firstBatchToLastEventMs,
+	},
+	{
+		key: 'lastPostToLastEventMs',
+		label: 'last post -> last event in DOM (ms)',
+		get: (r) => r.lastPostToLastEventMs,
+	},
 	{ key: 'longTasks', label: 'long tasks > 50 ms', get: (r) => r.longTasks.count },
 	{ key: 'domNodes', label: 'DOM nodes afterwards', get: (r) => r.domNodes },
 	{ key: 'jsHeapBeforeMB', label: 'JS heap before the stream (MB)', get: (r) => r.jsHeapBeforeMB },
 	{ key: 'jsHeapUsedMB', label: 'JS heap afterwards, after GC (MB)', get: (r) => r.jsHeapUsedMB },
+	{
+		key: 'processPrivateMB',
+		label: 'webview process private memory (MB)',
+		get: (r) => r.processPrivateMB,
+	},
 ];
 
 function medians(runs: RunResult[] | undefined): Record<string, number> {
-	return Object.fromEntries(METRICS.map((metric) => [metric.key, runs && runs.length > 0 ? round(median(runs.map(metric.get)), 2) : NaN]));
+	return Object.fromEntries(
+		METRICS.map((metric) => [
+			metric.key,
+			runs && runs.length > 0 ? round(median(runs.map(metric.get)), 2) : NaN,
+		]),
+	);
 }
 
 function table(runs: Runs): string {
 	const ours = medians(runs.ours);
 	const naive = medians(runs.naive);
 	const width = [40, 12, 12, 12];
-	const line = (cells: string[]): string => cells.map((cell, index) => (index === 0 ? cell.padEnd(width[index]) : cell.padStart(width[index]))).join(' ');
-	const out = [line(['metric', 'ours', 'naive', 'ours/naive']), line(width.map((w) => '-'.repeat(w)))];
+	const line = (cells: string[]): string =>
+		cells
+			.map((cell, index) => (index === 0 ? cell.padEnd(width[index]) : cell.padStart(width[index])))
+			.join(' ');
+	const out = [
+		line(['metric', 'ours', 'naive', 'ours/naive']),
+		line(width.map((w) => '-'.repeat(w))),
+	];
 	const show = (value: number): string => (Number.isNaN(value) ? '-' : String(value));
 	for (const metric of METRICS) {
 		const a = ours[metric.key];
 		const b = naive[metric.key];
-		out.push(line([metric.label, show(a), show(b), Number.isFinite(a / b) ? (a / b).toFixed(3) : '-']));
+		out.push(
+			line([metric.label, show(a), show(b), Number.isFinite(a / b) ? (a / b).toFixed(3) : '-']),
+		);
 	}
 	return out.join('\n');
 }
@@ -672,7 +920,11 @@ function table(runs: Runs): string {
 function ratios(runs: Runs): Record<string, number> {
 	const ours = medians(runs.ours);
 	const naive = medians(runs.naive);
-	return Object.fromEntries(METRICS.filter((metric) => Number.isFinite(ours[metric.key] / naive[metric.key])).map((metric) => [metric.key, round(ours[metric.key] / naive[metric.key], 4)]));
+	return Object.fromEntries(
+		METRICS.filter((metric) => Number.isFinite(ours[metric.key] / naive[metric.key])).map(
+			(metric) => [metric.key, round(ours[metric.key] / naive[metric.key], 4)],
+		),
+	);
 }
 
 async function main(): Promise<void> {
@@ -682,15 +934,27 @@ async function main(): Promise<void> {
 		throw new Error(`--only must be ours or naive, not ${only}`);
 	}
 	const profileArg = args.find((arg) => arg === '--profile' || arg.startsWith('--profile='));
-	const profileWhich = profileArg ? (profileArg.includes('=') ? profileArg.slice('--profile='.length) : 'ours') : undefined;
-	const repeat = Math.max(1, Number(args.find((arg) => arg.startsWith('--repeat='))?.slice('--repeat='.length) ?? 1));
+	const profileWhich = profileArg
+		? profileArg.includes('=')
+			? profileArg.slice('--profile='.length)
+			: 'ours'
+		: undefined;
+	const repeat = Math.max(
+		1,
+		Number(args.find((arg) => arg.startsWith('--repeat='))?.slice('--repeat='.length) ?? 1),
+	);
 	const enforceGoals = args.includes('--enforce-goals');
 	const saveTrace = args.includes('--save-trace');
-	const distDir = path.resolve(args.find((arg) => arg.startsWith('--dist='))?.slice('--dist='.length) ?? path.join(repoRoot, 'dist'));
+	const distDir = path.resolve(
+		args.find((arg) => arg.startsWith('--dist='))?.slice('--dist='.length) ??
+			path.join(repoRoot, 'dist'),
+	);
 	const renderers: Renderer[] = only ? [only] : ['ours', 'naive'];
 
 	if (!fs.existsSync(CHROMIUM_PATH)) {
-		throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium (or set ZERO_CHROMIUM). Never run "npx playwright install".`);
+		throw new Error(
+			`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium (or set ZERO_CHROMIUM). Never run "npx playwright install".`,
+		);
 	}
 	for (const file of ['webview.js', 'chat.css', 'codicon.ttf']) {
 		if (!fs.existsSync(path.join(distDir, file))) {
@@ -703,7 +967,11 @@ async function main(): Promise<void> {
 	console.log(
 		`bench:webview: ${frames.events} events (${(frames.bytes / 1048576).toFixed(1)} MiB, ${frames.rows} rows) in ${frames.stream.length} frames of ${EVENTS_PER_BATCH} events every ${FLUSH_MS} ms; viewport ${VIEWPORT.width}x${VIEWPORT.height}; ${repeat} run(s) per renderer; ${os.cpus().length} CPUs, load ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`,
 	);
-	const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM_PATH,
+		headless: true,
+		args: CHROMIUM_ARGS,
+	});
 	const chromiumVersion = browser.version();
 	const runs: Runs = {};
 	const profiles: Record<string, ReturnType<typeof summarizeProfile>> = {};
@@ -712,17 +980,28 @@ async function main(): Promise<void> {
 		for (let round = 1; round <= repeat; round++) {
 			for (const renderer of renderers) {
 				const started = Date.now();
-				const result = (await runRenderer(browser, startWebviewPage, renderer, frames, { profile: false, saveTrace: saveTrace && round === repeat, distDir })) as RunResult;
+				const result = (await runRenderer(browser, startWebviewPage, renderer, frames, {
+					profile: false,
+					saveTrace: saveTrace && round === repeat,
+					distDir,
+				})) as RunResult;
 				(runs[renderer] ??= []).push(result);
-				failures.push(...result.failures.map((failure) => `${renderer} (run ${round}): ${failure}`));
+				failures.push(
+					...result.failures.map((failure) => `${renderer} (run ${round}): ${failure}`),
+				);
 				console.log(
 					`  ${renderer} run ${round}: ${((Date.now() - started) / 1000).toFixed(1)} s, p95 frame ${result.trace.frameBusyP95} ms, last event after ${result.firstBatchToLastEventMs} ms, load ${os.loadavg()[0].toFixed(2)}; self time (ms) ${JSON.stringify(result.trace.breakdownMs)}`,
 				);
 			}
 		}
 		if (profileWhich) {
-			for (const renderer of renderers.filter((r) => profileWhich === 'both' || profileWhich === r)) {
-				const result = (await runRenderer(browser, startWebviewPage, renderer, frames, { profile: true, distDir })) as { profile: ReturnType<typeof summarizeProfile> };
+			for (const renderer of renderers.filter(
+				(r) => profileWhich === 'both' || profileWhich === r,
+			)) {
+				const result = (await runRenderer(browser, startWebviewPage, renderer, frames, {
+					profile: true,
+					distDir,
+				})) as { profile: ReturnType<typeof summarizeProfile> };
 				profiles[renderer] = result.profile;
 			}
 		}
@@ -739,36 +1018,75 @@ async function main(): Promise<void> {
 	const ours = medians(runs.ours);
 	const goals = runs.ours
 		? {
-				p95FrameUnder16ms: { value: ours.frameBusyP95, goal: GOAL_P95_FRAME_MS, met: ours.frameBusyP95 < GOAL_P95_FRAME_MS },
-				domNodesUnder3000: { value: ours.domNodes, goal: GOAL_MAX_DOM_NODES, met: ours.domNodes < GOAL_MAX_DOM_NODES },
+				p95FrameUnder16ms: {
+					value: ours.frameBusyP95,
+					goal: GOAL_P95_FRAME_MS,
+					met: ours.frameBusyP95 < GOAL_P95_FRAME_MS,
+				},
+				domNodesUnder3000: {
+					value: ours.domNodes,
+					goal: GOAL_MAX_DOM_NODES,
+					met: ours.domNodes < GOAL_MAX_DOM_NODES,
+				},
 			}
 		: undefined;
 	if (goals) {
-		console.log(`goal (ours) p95 frame main-thread time < ${GOAL_P95_FRAME_MS} ms: ${goals.p95FrameUnder16ms.met ? 'MET' : 'MISSED'} (${goals.p95FrameUnder16ms.value} ms)`);
-		console.log(`goal (ours) DOM nodes < ${GOAL_MAX_DOM_NODES}: ${goals.domNodesUnder3000.met ? 'MET' : 'MISSED'} (${goals.domNodesUnder3000.value})`);
+		console.log(
+			`goal (ours) p95 frame main-thread time < ${GOAL_P95_FRAME_MS} ms: ${goals.p95FrameUnder16ms.met ? 'MET' : 'MISSED'} (${goals.p95FrameUnder16ms.value} ms)`,
+		);
+		console.log(
+			`goal (ours) DOM nodes < ${GOAL_MAX_DOM_NODES}: ${goals.domNodesUnder3000.met ? 'MET' : 'MISSED'} (${goals.domNodesUnder3000.value})`,
+		);
 		if (enforceGoals) {
 			if (!goals.p95FrameUnder16ms.met) {
-				failures.push(`ours: p95 frame ${goals.p95FrameUnder16ms.value} ms is not under ${GOAL_P95_FRAME_MS} ms`);
+				failures.push(
+					`ours: p95 frame ${goals.p95FrameUnder16ms.value} ms is not under ${GOAL_P95_FRAME_MS} ms`,
+				);
 			}
 			if (!goals.domNodesUnder3000.met) {
-				failures.push(`ours: ${goals.domNodesUnder3000.value} DOM nodes is not under ${GOAL_MAX_DOM_NODES}`);
+				failures.push(
+					`ours: ${goals.domNodesUnder3000.value} DOM nodes is not under ${GOAL_MAX_DOM_NODES}`,
+				);
 			}
 		}
 	}
 	for (const [renderer, summary] of Object.entries(profiles)) {
-		console.log(`\nCPU profile of ${renderer} (separate run; test-output/bench/webview-${renderer}.cpuprofile), top self time:`);
+		console.log(
+			`\nCPU profile of ${renderer} (separate run; test-output/bench/webview-${renderer}.cpuprofile), top self time:`,
+		);
 		for (const entry of summary.slice(0, 15)) {
-			console.log(`  ${String(entry.selfMs).padStart(8)} ms ${String(entry.percent).padStart(5)}%  ${entry.name}  ${entry.source}`);
+			console.log(
+				`  ${String(entry.selfMs).padStart(8)} ms ${String(entry.percent).padStart(5)}%  ${entry.name}  ${entry.source}`,
+			);
 		}
 	}
 	const loadAfter = os.loadavg();
 	const report = {
 		date: new Date().toISOString(),
-		machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavgBefore: loadBefore, loadavgAfter: loadAfter, chromium: chromiumVersion },
-		config: { dist: path.relative(repoRoot, distDir) || distDir, events: frames.events, bytes: frames.bytes, rows: frames.rows, frames: frames.stream.length, eventsPerBatch: EVENTS_PER_BATCH, flushMs: FLUSH_MS, viewport: VIEWPORT, repeat },
+		machine: {
+			cpus: os.cpus().length,
+			cpuModel: os.cpus()[0]?.model,
+			loadavgBefore: loadBefore,
+			loadavgAfter: loadAfter,
+			chromium: chromiumVersion,
+		},
+		config: {
+			dist: path.relative(repoRoot, distDir) || distDir,
+			events: frames.events,
+			bytes: frames.bytes,
+			rows: frames.rows,
+			frames: frames.stream.length,
+			eventsPerBatch: EVENTS_PER_BATCH,
+			flushMs: FLUSH_MS,
+			viewport: VIEWPORT,
+			repeat,
+		},
 		method:
 			'Chrome trace of the webview renderer main thread; frame = interval between BeginMainThreadFrame events; frame main-thread time = union of ThreadControllerImpl::RunTask inside it; window = first post .. last event in DOM. Medians over runs.',
-		medians: { ours: runs.ours ? medians(runs.ours) : undefined, naive: runs.naive ? medians(runs.naive) : undefined },
+		medians: {
+			ours: runs.ours ? medians(runs.ours) : undefined,
+			naive: runs.naive ? medians(runs.naive) : undefined,
+		},
 		ratiosOursOverNaive: ratios(runs),
 		goals,
 		failures,
@@ -777,7 +1095,9 @@ async function main(): Promise<void> {
 	};
 	fs.mkdirSync(outputDir, { recursive: true });
 	fs.writeFileSync(path.join(outputDir, 'webview.json'), `${JSON.stringify(report, null, 2)}\n`);
-	console.log(`wrote ${path.relative(repoRoot, path.join(outputDir, 'webview.json'))}; load average before ${loadBefore.map((v) => v.toFixed(2)).join(' ')}, after ${loadAfter.map((v) => v.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);
+	console.log(
+		`wrote ${path.relative(repoRoot, path.join(outputDir, 'webview.json'))}; load average before ${loadBefore.map((v) => v.toFixed(2)).join(' ')}, after ${loadAfter.map((v) => v.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`,
+	);
 	for (const [renderer, list] of Object.entries(runs)) {
 		const errors = [...new Set(list.flatMap((result) => result.consoleErrors))];
 		if (errors.length > 0) {
@@ -785,7 +1105,9 @@ async function main(): Promise<void> {
 		}
 	}
 	if (failures.length > 0) {
-		console.error(`\nbench:webview FAILED:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);
+		console.error(
+			`\nbench:webview FAILED:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`,
+		);
 		process.exitCode = 1;
 	}
 }

@@ -46,7 +46,10 @@
 				return false;
 			}
 			const last = document.querySelector(`.row[data-item="${expected.lastItemId}"]`);
-			if (!last || (expected.lastItemStatus !== undefined && last.dataset.status !== expected.lastItemStatus)) {
+			if (
+				!last ||
+				(expected.lastItemStatus !== undefined && last.dataset.status !== expected.lastItemStatus)
+			) {
 				return false;
 			}
 			const text = document.querySelector(`.row[data-item="${expected.lastTextId}"]`);
@@ -64,7 +67,12 @@
 				return;
 			}
 			observer = new MutationObserver(() => check());
-			observer.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+			observer.observe(document.body, {
+				childList: true,
+				subtree: true,
+				attributes: true,
+				characterData: true,
+			});
 		};
 		window.addEventListener(
 			'message',
@@ -81,7 +89,13 @@
 		// Registered after the renderer's own listener, so it runs once the frame has been handled.
 		window.addEventListener('message', (event) => {
 			const message = event.data;
-			if (probe.exitFrameAt === undefined && message && message.type === 'transcript/actions' && message.actions.length > 0 && message.actions[message.actions.length - 1].type === 'run/exit') {
+			if (
+				probe.exitFrameAt === undefined &&
+				message &&
+				message.type === 'transcript/actions' &&
+				message.actions.length > 0 &&
+				message.actions[message.actions.length - 1].type === 'run/exit'
+			) {
 				probe.exitFrameAt = now();
 				arm();
 			}

@@ -21,4 +21,5 @@ export declare function startZeroWorkbench(opts?: {
 	env?: Record<string, string>;
 	settings?: Record<string, unknown>;
 	startupEditorNone?: boolean;
+	workspaceTrust?: boolean;
 }): Promise<ZeroWorkbench>;

@@ -30,6 +30,7 @@ export const defaultVsixPath = path.join(repoRoot, 'zero-vscode.vsix');
  * @param {Record<string,string>} [opts.env]  extra env for code-server and its extension host
  * @param {object} [opts.settings]        user settings
  * @param {boolean} [opts.startupEditorNone] default true (no Welcome page in the way)
+ * @param {boolean} [opts.workspaceTrust] true: workspace trust on (the folder starts untrusted)
  */
 export async function startZeroWorkbench(opts = {}) {
 	const {
@@ -38,6 +39,7 @@ export async function startZeroWorkbench(opts = {}) {
 		env = {},
 		settings = {},
 		startupEditorNone = true,
+		workspaceTrust = false,
 	} = opts;
 	const safeName = name.replace(/[^\w.-]+/g, '_');
 	const logsDir = path.join(testOutputDir, 'e2e');
@@ -68,6 +70,7 @@ export async function startZeroWorkbench(opts = {}) {
 			env,
 			settings,
 			startupEditorNone,
+			workspaceTrust,
 			logPath: path.join(logsDir, `${safeName}.code-server.log`),
 		});
 		browser = await launchBrowser();

@@ -229,7 +229,12 @@ ${scripts.map((src) => `<script nonce="${nonce}" src="${origin}${src}"></script>
 }
 
 function hostHtml({ nonce, frameSrc, frameOrigin }) {
-	const csp = [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`, `frame-src ${frameOrigin}`].join('; ');
+	const csp = [
+		`default-src 'none'`,
+		`script-src 'nonce-${nonce}'`,
+		`style-src 'nonce-${nonce}'`,
+		`frame-src ${frameOrigin}`,
+	].join('; ');
 	return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -284,9 +289,16 @@ async function bundleTranscript() {
  * Returns { url, hostUrl, origin, close() }: `url` is the webview document itself; `hostUrl` is the
  * host page that embeds it cross-site.
  */
-export async function startWebviewPage({ naive = false, scripts = [], distDir = path.join(repoRoot, 'dist') } = {}) {
+export async function startWebviewPage({
+	naive = false,
+	scripts = [],
+	distDir = path.join(repoRoot, 'dist'),
+} = {}) {
 	distDir = path.resolve(distDir);
-	if (!fs.existsSync(path.join(distDir, 'chat.css')) || (!naive && !fs.existsSync(path.join(distDir, 'webview.js')))) {
+	if (
+		!fs.existsSync(path.join(distDir, 'chat.css')) ||
+		(!naive && !fs.existsSync(path.join(distDir, 'webview.js')))
+	) {
 		throw new Error('dist/webview.js or dist/chat.css is missing: run `npm run build` first.');
 	}
 	const naiveSource = naive ? await bundleTranscript() : undefined;
@@ -296,25 +308,47 @@ export async function startWebviewPage({ naive = false, scripts = [], distDir = 
 	const server = http.createServer((request, response) => {
 		const url = new URL(request.url ?? '/', origin);
 		const send = (status, type, body) => {
-			response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+			response.writeHead(status, {
+				'Content-Type': type,
+				'Cache-Control': 'no-store',
+				'X-Content-Type-Options': 'nosniff',
+			});
 			response.end(body);
 		};
 		const sendFile = (base, relative) => {
 			const resolved = path.resolve(base, relative);
-			if (!resolved.startsWith(base + path.sep) || !fs.existsSync(resolved) || !fs.statSync(resolved).isFile()) {
+			if (
+				!resolved.startsWith(base + path.sep) ||
+				!fs.existsSync(resolved) ||
+				!fs.statSync(resolved).isFile()
+			) {
 				send(404, 'text/plain', 'not found');
 				return;
 			}
-			send(200, CONTENT_TYPES[path.extname(resolved)] ?? 'application/octet-stream', fs.readFileSync(resolved));
+			send(
+				200,
+				CONTENT_TYPES[path.extname(resolved)] ?? 'application/octet-stream',
+				fs.readFileSync(resolved),
+			);
 		};
 		const pathname = decodeURIComponent(url.pathname);
 		if (pathname === '/' || pathname === '/index.html') {
 			const nonce = randomBytes(18).toString('base64');
-			const renderer = naive ? ['/bench/transcript.js', '/bench/naiveRenderer.js'] : ['/dist/webview.js'];
-			send(200, CONTENT_TYPES['.html'], webviewHtml({ origin, nonce, scripts: [...scripts, ...renderer] }));
+			const renderer = naive
+				? ['/bench/transcript.js', '/bench/naiveRenderer.js']
+				: ['/dist/webview.js'];
+			send(
+				200,
+				CONTENT_TYPES['.html'],
+				webviewHtml({ origin, nonce, scripts: [...scripts, ...renderer] }),
+			);
 		} else if (pathname === '/host.html') {
 			const nonce = randomBytes(18).toString('base64');
-			send(200, CONTENT_TYPES['.html'], hostHtml({ nonce, frameSrc: `${origin}/`, frameOrigin: origin }));
+			send(
+				200,
+				CONTENT_TYPES['.html'],
+				hostHtml({ nonce, frameSrc: `${origin}/`, frameOrigin: origin }),
+			);
 		} else if (pathname === '/harness/shim.js') {
 			send(200, CONTENT_TYPES['.js'], SHIM_JS);
 		} else if (pathname === '/harness/theme.css') {

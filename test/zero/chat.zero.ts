@@ -1,8 +1,9 @@
 /**
  * Chatting with the REAL zero (v0.8.0) through the packaged extension in code-server, with the
  * scripted model server behind it: a streamed answer, a read_file tool card, a write_file inside
- * the workspace, and a second turn that resumes the zero session. One code-server for the file;
- * every test starts its own chat with "Zero: New Chat".
+ * the workspace, a write refused in plan mode and re-run in member mode, and a second turn that
+ * resumes the zero session. One code-server for the file; every test starts its own chat with
+ * "Zero: New Chat" (3c reads the chat 3b left open).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import {
 	startRealZero,
 	step,
 	waitForTurnEnd,
+	waitUntil,
 	type RealZeroSession,
 } from './support.js';
 
@@ -286,6 +288,87 @@ test('3. write_file inside the workspace: quiet audit notice, checkpoint, change
 			],
 		);
 	});
+});
+
+test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file', async () => {
+	await step(session.page, 'zero-3b-plan-mode', async () => {
+		const frame = await session.newChat();
+		await frame.locator('select.mode-select').selectOption('plan');
+		await waitUntil(
+			async () =>
+				(await frame.locator('.mode-hint').innerText()).includes(
+					'every write and command is refused',
+				),
+			5_000,
+			'the composer to switch to plan mode',
+		);
+		const prompt = 'Add a notes file. (scenario 3b)';
+		const target = path.join(session.workspace, 'plan-notes.txt');
+		const write = { name: 'write_file', args: { path: 'plan-notes.txt', content: 'planned\n' } };
+		script(session.server, [
+			{ toolCalls: [{ ...write, id: 'call_plan_1' }], usage: { prompt: 1200, completion: 20 } },
+			{ text: ['Plan: create plan-notes.txt.'], usage: { prompt: 1300, completion: 8 } },
+			{ toolCalls: [{ ...write, id: 'call_plan_2' }], usage: { prompt: 1400, completion: 20 } },
+			{ text: ['Created plan-notes.txt.'], usage: { prompt: 1500, completion: 6 } },
+		]);
+		await send(frame, prompt);
+		await waitForTurnEnd(frame, 1);
+		assert.equal(fs.existsSync(target), false, 'plan mode wrote nothing');
+		const card = frame.locator('[data-kind="tool"][data-tool="write_file"]').first();
+		assert.equal(await card.getAttribute('data-status'), 'blocked');
+		const notice = card.locator('.permission-notice');
+		assert.equal(await notice.getAttribute('data-notice'), 'mode_refused');
+		assert.match(await notice.innerText(), /Blocked: write_file is not available in plan mode/);
+		const rerun = notice.locator('[data-action="permission"][data-action-id="rerun-mode"]');
+		assert.match(await rerun.innerText(), /Re-run in member mode/);
+		await screenshot(session.page, 'zero-3b-plan-mode-refused');
+
+		const chat1 = await savedChat(session, prompt, 1);
+		const turn1 = chat1.transcript.turns[0];
+		assertCleanRun(turn1);
+		assert.equal(commandFlag(turn1, '--permission-mode'), 'plan');
+		const refused = turn1.run.items.find((item) => item.kind === 'tool');
+		assert.ok(refused?.kind === 'tool');
+		assert.equal(
+			refused.permission,
+			undefined,
+			'zero sends no permission event for a plan-mode refusal',
+		);
+		assert.match(refused.result?.output ?? '', /Tool "write_file" is not available in plan mode/);
+
+		await rerun.click();
+		const status = await waitForTurnEnd(frame, 2);
+		assert.equal(await status.getAttribute('data-status'), 'success');
+		assert.equal(fs.readFileSync(target, 'utf8'), 'planned\n');
+		assert.equal(
+			await frame.locator('select.mode-select').inputValue(),
+			'member',
+			'the chat continues in member mode',
+		);
+		const chat = await savedChat(session, prompt, 2);
+		const turn2 = chat.transcript.turns[1];
+		assertCleanRun(turn2);
+		assert.equal(turn2.command?.kind, 'rerun');
+		assert.equal(commandFlag(turn2, '--permission-mode'), 'member');
+		assert.equal(commandFlag(turn2, '--resume'), turn1.run.sessionId);
+		assert.equal(turn2.run.sessionId, turn1.run.sessionId);
+		await screenshot(session.page, 'zero-3b-plan-mode-rerun');
+	});
+});
+
+test('3c. a write that plan mode refused does not claim a checkpoint "before the change"', async () => {
+	// Runs on the chat that test 3b left open. zero v0.8.0 writes a `checkpoint` event right after
+	// the tool_call, before it refuses the call in plan mode (recorded in 09-plan-mode-write-refused):
+	// nothing changed, so the card must not say that a change happened.
+	const frame = await session.chat();
+	const card = frame.locator('[data-kind="tool"][data-tool="write_file"][data-status="blocked"]');
+	assert.equal(await card.count(), 1, 'test 3b left its refused write_file card on screen');
+	const text = (await card.innerText()).replace(/\s+/g, ' ');
+	assert.doesNotMatch(
+		text,
+		/saved before the change/,
+		`the refused (nothing changed) write_file card says: ${JSON.stringify(text.slice(text.indexOf('Checkpoint')))}`,
+	);
 });
 
 test("8. a second turn resumes the zero session, and the model gets the first turn's summary", async () => {

@@ -1,7 +1,8 @@
 /**
  * When a run does not succeed, with the REAL zero: the user stops a slow stream (zero answers
- * SIGINT with run_end interrupted/130 and leaves no process behind), and the model provider fails
- * with HTTP 500 (zero reports error + run_end exit 3).
+ * SIGINT with run_end interrupted/130 and leaves no process behind), stops zero before it started
+ * the run (no run_end at all), and the model provider fails with HTTP 500 (zero reports error +
+ * run_end exit 3), after which the chat must stay usable (6b reads the chat 6 left open).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -48,7 +49,7 @@ test('7. Stop during a slow stream: run_end interrupted (130), no zero process l
 		// Stop once the answer is visibly streaming.
 		await frame.locator('[data-kind="text"]').first().waitFor({ timeout: 30_000 });
 		assert.equal(await frame.locator('#app').getAttribute('data-running'), 'true');
-		const running = zeroProcesses().filter((proc) => proc.argv.includes('exec'));
+		const running = zeroProcesses().filter(isChatRun);
 		assert.equal(
 			running.length,
 			1,
@@ -130,11 +131,7 @@ test('7b. Stop while zero is still starting (before run_start) reads as stopped,
 			const before = script(session.server, [{ text: ['too late'] }]);
 			await send(frame, prompt);
 			// zero runs, its MCP server runs, and nothing has come out yet.
-			await waitUntil(
-				() => zeroProcesses().some((proc) => proc.argv.includes('exec')),
-				10_000,
-				'zero exec to start',
-			);
+			await waitUntil(() => zeroProcesses().some(isChatRun), 10_000, 'zero exec to start');
 			await waitUntil(() => sleepers(marker).length > 0, 10_000, 'the slow MCP server to start');
 			assert.equal(await frame.locator('[data-kind="status"][data-phase="starting"]').count(), 1);
 			await frame.locator('button.stop').click();
@@ -252,4 +249,11 @@ function sleepers(marker: string): number[] {
 			}
 		})
 		.map(Number);
+}
+
+/** A chat turn's `zero exec` (not one of the setup check's short `zero exec --list-tools`). */
+function isChatRun(proc: { argv: string[] }): boolean {
+	return proc.argv.some(
+		(arg) => arg.startsWith('--init-session-id=') || arg.startsWith('--resume='),
+	);
 }

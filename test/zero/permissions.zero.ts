@@ -1,8 +1,9 @@
 /**
  * zero's headless permission checks, as the user meets them with the REAL zero: a refused bash
- * command re-run with unsafe permissions after a modal confirmation, and a write outside the
- * workspace re-run with --add-dir. Both re-runs resume the same zero session, and the side effects
- * are checked where they happen (the model server's tool results, the file system).
+ * command re-run with unsafe permissions, or with a stored grant, after a modal confirmation; a
+ * write outside the workspace re-run with --add-dir; and the path grant offered for such a write,
+ * which zero cannot honour. Re-runs resume the same zero session, and the side effects are checked
+ * where they happen (the model server's tool results, zero's grant file, the file system).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -314,4 +315,63 @@ test('4b. "Always allow bash" stores a zero grant (after a confirmation) and the
 		assert.equal(session.server.requests.length - before, 4);
 		await screenshot(session.page, 'zero-4d-bash-grant');
 	});
+});
+
+test('5b. an outside-workspace block offers no path grant: zero refuses such paths even when a grant matches', async () => {
+	// With zero v0.8.0 a stored grant (`zero sandbox grants allow write_file --path=<file>`) makes
+	// the sandbox say allow (permission_decision, grantMatched: true), but write_file and read_file
+	// themselves then fail with "<path> must stay inside the workspace". Only --add-dir works.
+	const outside = fs.mkdtempSync(path.join('/var/tmp', 'zero-outside-'));
+	try {
+		await step(session.page, 'zero-5b-outside-grant', async () => {
+			const frame = await session.newChat();
+			const target = path.join(outside, 'granted.txt');
+			const prompt = `Write "granted" to ${target}. (scenario 5b)`;
+			const write = { name: 'write_file', args: { path: target, content: 'granted\n' } };
+			script(session.server, [
+				{ toolCalls: [{ ...write, id: 'call_pg_1' }], usage: { prompt: 1500, completion: 30 } },
+				{ text: ['That path is outside the workspace.'], usage: { prompt: 1600, completion: 9 } },
+				{ toolCalls: [{ ...write, id: 'call_pg_2' }], usage: { prompt: 1800, completion: 30 } },
+				{ text: ['Done.'], usage: { prompt: 1900, completion: 3 } },
+			]);
+			await send(frame, prompt);
+			await waitForTurnEnd(frame, 1);
+			const notice = frame.locator('[data-kind="tool"][data-tool="write_file"] .permission-notice');
+			assert.equal(await notice.getAttribute('data-notice'), 'outside_workspace');
+			const offered = await notice
+				.locator('[data-action="permission"]')
+				.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-action-id')));
+			if (!offered.includes('grant-and-rerun')) {
+				assert.deepEqual(offered, ['rerun-add-dir']);
+				return;
+			}
+			// It is offered: take it, as a user would, to show what zero does with it.
+			await notice.locator('[data-action-id="grant-and-rerun"]').click();
+			const dialog = session.page.locator('.monaco-dialog-box');
+			await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+			await dialog.getByRole('button', { name: 'Allow and Re-run' }).click();
+			await waitForTurnEnd(frame, 2);
+			await screenshot(session.page, 'zero-5c-outside-grant-useless');
+			const chat = await savedChat(session, prompt, 2);
+			const tool = chat.transcript.turns[1].run.items.find((item) => item.kind === 'tool');
+			assert.ok(tool?.kind === 'tool');
+			assert.fail(
+				`"Always allow write_file for ${target}" is offered but cannot work: zero stored the grant, ` +
+					`its decision was ${tool.permission?.eventType}/${tool.permission?.action} (grantMatched: ${tool.permission?.grantMatched}, ` +
+					`reason: ${tool.permission?.reason}), then the tool failed (${tool.result?.status}): ${JSON.stringify(tool.result?.output)}; ` +
+					`the file exists: ${fs.existsSync(target)}. The card shows notice "${await frame
+						.locator('[data-kind="tool"][data-tool="write_file"]')
+						.nth(1)
+						.locator('.permission-notice')
+						.getAttribute('data-notice')}" with status "${await frame
+						.locator('[data-kind="tool"][data-tool="write_file"]')
+						.nth(1)
+						.getAttribute(
+							'data-status',
+						)}". A permanent critical-risk grant was stored for nothing.`,
+			);
+		});
+	} finally {
+		fs.rmSync(outside, { recursive: true, force: true });
+	}
 });
