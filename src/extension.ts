@@ -81,11 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		chats.onRunFinished((finished) => {
 			setContext('zero.runActive', false);
 			setContext('zero.hasRun', true);
-			const error = finished.turn.run.items.find((item) => item.kind === 'error' && item.code === 'provider_error');
-			if (error?.kind === 'error') {
-				readiness.markProviderFailure(error.message);
-			} else if (finished.outcome?.tone === 'success') {
-				readiness.markRunSucceeded();
+			if (readiness.noteRunFinished(finished.turn.run)) {
 				setContext('zero.setup.firstAnswer', true);
 			}
 		}),

@@ -84,7 +84,6 @@ async function inspect(deps: CommandDeps, preset: { label: string; prompt: strin
 		return undefined;
 	}
 	deps.onInspectionDone();
-	await vscode.commands.executeCommand('markdown.showPreview', result.reportUri).then(undefined, () => vscode.window.showTextDocument(result.reportUri));
 	const summary =
 		result.parse === 'ok'
 			? `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'} in the Problems panel.`
@@ -94,6 +93,7 @@ async function inspect(deps: CommandDeps, preset: { label: string; prompt: strin
 			void vscode.commands.executeCommand('workbench.actions.view.problems');
 		}
 	});
+	await vscode.commands.executeCommand('markdown.showPreview', result.reportUri).then(undefined, () => vscode.window.showTextDocument(result.reportUri));
 	return result;
 }
 

@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ReadinessView } from '../shared/protocol';
+import { providerSetupProblem, type RunState } from '../shared/transcript';
 import type { DiscoveryResult } from '../zero/discovery';
 import { MINIMUM_ZERO_VERSION, probeZero, type ProbeResult } from '../zero/setupProbe';
 import type { ReadinessProvider } from './chatService';
@@ -94,11 +95,12 @@ export function readinessView(trusted: boolean, located: DiscoveryResult | undef
 }
 
 function noProviderView(base: { binaryPath?: string; version?: string }, detail: string): ReadinessView {
+	const sentence = /[.!?]$/.test(detail.trim()) ? detail.trim() : `${detail.trim()}.`;
 	return {
 		...base,
 		state: 'no_provider',
 		title: 'Connect a model provider',
-		detail: `${detail} zero sets this up itself (Zero never asks for or stores API keys): run its setup in a terminal, or set a provider key such as OPENAI_API_KEY in "zero.env".`,
+		detail: `${sentence} zero sets this up itself (Zero never asks for or stores API keys): run its setup in a terminal, or set a provider key such as OPENAI_API_KEY in "zero.env".`,
 		primaryAction: { label: 'Run zero setup in a Terminal', command: 'zero.connectProvider' },
 		secondaryActions: [{ label: 'Check Again', command: 'zero.checkSetup' }],
 	};
@@ -139,6 +141,23 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 	latest(): Promise<ReadinessReport> {
 		this.report ??= this.check();
 		return this.report;
+	}
+
+	/**
+	 * Learns from a finished run: a provider setup problem switches the chat to the provider state
+	 * with zero's own message; a successful run proves the provider works. True for a success.
+	 */
+	noteRunFinished(run: RunState): boolean {
+		const problem = providerSetupProblem(run);
+		if (problem) {
+			this.markProviderFailure(problem);
+			return false;
+		}
+		if (run.end?.kind === 'run_end' && run.end.status === 'success') {
+			this.markRunSucceeded();
+			return true;
+		}
+		return false;
 	}
 
 	/** A run failed because of the provider: show zero's own message in the provider state. */

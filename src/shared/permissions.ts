@@ -176,11 +176,10 @@ export function permissionActions(item: ToolItem, notice: PermissionNotice, cont
 			if (!target) {
 				return [];
 			}
+			// Only --add-dir helps: a stored grant passes the sandbox check, but zero's file tools
+			// still refuse any path outside the workspace and its --add-dir roots.
 			const dir = parentDir(target);
-			return [
-				{ id: 'rerun-add-dir', label: `Re-run with --add-dir ${dir}`, dir },
-				{ id: 'grant-and-rerun', label: `Always allow ${item.name} for ${target}`, tool: item.name, path: target, risk: `zero will be allowed to use ${item.name} on ${target} in every future run, in every workspace, until you revoke the grant.` },
-			];
+			return [{ id: 'rerun-add-dir', label: `Re-run with --add-dir ${dir}`, dir }];
 		}
 		case 'needs_approval': {
 			if (categories.includes('network')) {

@@ -201,6 +201,17 @@ function nextId(run: RunState, prefix: string): string {
 	return `${prefix}${run.nextItemNumber++}`;
 }
 
+/**
+ * Streamed text is built by appending deltas, which makes the engine keep every delta alive in a
+ * chain. Once an item stops growing, reading a character makes the engine flatten it into one
+ * string and drop the chain (much less memory and garbage-collector work for long runs).
+ */
+function settleText(item: TranscriptItem | undefined): void {
+	if (item && (item.kind === 'text' || item.kind === 'reasoning')) {
+		item.text.charCodeAt(0);
+	}
+}
+
 function lastItem(run: RunState): TranscriptItem | undefined {
 	return run.items[run.items.length - 1];
 }
@@ -291,11 +302,13 @@ function applyEvent(transcript: Transcript, run: RunState, event: ZeroEvent, at:
 			if (last && last.kind === event.type) {
 				last.text += delta;
 			} else {
+				settleText(last);
 				run.items.push({ kind: event.type, id: nextId(run, event.type === 'text' ? 't' : 'r'), text: delta });
 			}
 			return;
 		}
 		case 'tool_call':
+			settleText(lastItem(run));
 			run.items.push({
 				kind: 'tool',
 				id: nextId(run, 'c'),
@@ -567,3 +580,18 @@ export function exitCodeMeaning(exitCode: number | undefined): string | undefine
 			return undefined;
 	}
 }
+
+/**
+ * zero reports every provider problem as `provider_error` (no provider, a rejected key, a 500, a
+ * dropped stream). Only the ones the user must fix in zero's setup change the chat's state: a run
+ * that failed before it started, a missing provider, or rejected credentials.
+ */
+export function providerSetupProblem(run: RunState): string | undefined {
+	const error = run.items.find((item): item is Extract<TranscriptItem, { kind: 'error' }> => item.kind === 'error' && item.code === 'provider_error');
+	if (!error) {
+		return undefined;
+	}
+	const failedBeforeStart = run.runId === undefined;
+	return failedBeforeStart || /^(No provider configured|auth error:)/i.test(error.message) ? error.message : undefined;
+}
+

@@ -2,7 +2,7 @@
  * The chat webview. It receives a transcript snapshot and then the same actions the host applies,
  * reduces them with the shared reducer, and renders rows through a virtual list once per frame.
  */
-import { z } from 'zod';
+import './zodConfig';
 import {
 	HostToWebviewSchema,
 	WEBVIEW_PROTOCOL_MAJOR,
@@ -21,9 +21,6 @@ import { buildRows, rowSignature, type Row } from './rows';
 import { renderSetupState } from './setupState';
 import { VirtualList } from './virtualList';
 import { getState, post, setState } from './vscodeApi';
-
-// The CSP forbids eval; tell zod not to try compiling validators.
-z.config({ jitless: true });
 
 interface SavedUiState {
 	draft: string;
@@ -52,8 +49,7 @@ class ChatApp {
 	private readonly banner: HTMLElement;
 	private readonly list: VirtualList<Row>;
 	private readonly composer: Composer;
-	private rowsDirty = false;
-	private frame: number | undefined;
+	private headerSignature = '';
 
 	constructor(root: HTMLElement) {
 		this.root = root;
@@ -73,7 +69,7 @@ class ChatApp {
 		this.list = new VirtualList<Row>(this.scroller, {
 			estimateHeight: estimateRowHeight,
 			signature: (row) => rowSignature(row, this.expanded.has(row.key), row.kind === 'item' && row.item.kind === 'tool' ? String(this.permissionActions.get(`${row.turn.id}/${row.item.id}`)?.length ?? 0) : ''),
-			render: (row) => renderRow(row, context),
+			render: (row, previous) => renderRow(row, context, previous),
 		});
 		root.replaceChildren(this.header, this.banner, this.scroller, this.footer);
 		root.addEventListener('click', (event) => this.onClick(event));
@@ -138,15 +134,13 @@ class ChatApp {
 
 	/** Streaming updates are coalesced: rows are rebuilt at most once per animation frame. */
 	private invalidateRows(): void {
-		this.rowsDirty = true;
-		this.frame ??= requestAnimationFrame(() => {
-			this.frame = undefined;
-			if (this.rowsDirty && this.transcript) {
-				this.rowsDirty = false;
-				this.list.setRows(buildRows(this.transcript));
-				this.list.flush();
-				this.renderHeader();
-			}
+		const transcript = this.transcript;
+		if (!transcript) {
+			return;
+		}
+		this.list.invalidateRows(() => {
+			this.renderHeader();
+			return buildRows(transcript);
 		});
 	}
 
@@ -176,6 +170,11 @@ class ChatApp {
 			return;
 		}
 		const usage = transcript.usage;
+		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}`;
+		if (signature === this.headerSignature) {
+			return;
+		}
+		this.headerSignature = signature;
 		this.header.replaceChildren(
 			h('div', { class: 'chat-title', title: transcript.title }, transcript.title),
 			h(
@@ -224,6 +223,8 @@ class ChatApp {
 					this.expanded.add(key);
 				}
 				this.saveUi({});
+				// The user is looking at this card: keep it in view rather than chase the bottom.
+				this.list.stopFollowing();
 				this.list.invalidate(key);
 				return;
 			}

@@ -47,14 +47,28 @@ export function estimateRowHeight(row: Row): number {
 	}
 }
 
-export function renderRow(row: Row, context: RenderContext): HTMLElement {
+/**
+ * Renders a row. While a run streams, the growing rows (the answer, live reasoning, the status
+ * line) are updated in place when `previous` allows it, so settled markdown is not re-parsed and
+ * spinners keep spinning.
+ */
+export function renderRow(row: Row, context: RenderContext, previous?: HTMLElement): HTMLElement {
 	switch (row.kind) {
 		case 'prompt':
 			return renderPrompt(row.turn);
 		case 'status':
-			return renderStatus(row.turn);
-		case 'item':
-			return renderItem(row.turn, row.item, row.last && row.turn.run.phase !== 'ended', context);
+			return (previous && updateRunningStatus(previous, row.turn)) || renderStatus(row.turn);
+		case 'item': {
+			const streaming = row.last && row.turn.run.phase !== 'ended';
+			const item = row.item;
+			if (previous && streaming && item.kind === 'text' && updateStreamingText(previous, item.text)) {
+				return previous;
+			}
+			if (previous && streaming && item.kind === 'reasoning' && !context.isExpanded(`${row.turn.id}:${item.id}`) && updateLiveReasoning(previous, item.text)) {
+				return previous;
+			}
+			return renderItem(row.turn, item, streaming, context);
+		}
 	}
 }
 
@@ -107,7 +121,11 @@ function renderItem(turn: Turn, item: TranscriptItem, streaming: boolean, contex
 		case 'warning':
 			return h('div', { class: 'row notice-row warning', 'data-kind': 'warning', role: 'status' }, icon('warning'), h('span', {}, item.message));
 		case 'error':
-			return h('div', { class: 'row notice-row error', 'data-kind': 'error', role: 'alert' }, icon('error'), h('span', {}, item.code ? `${item.code}: ` : '', item.message));
+			if (item.code === 'interrupted' && turn.run.stopRequested) {
+				// zero's own report of the stop the user asked for: not an alarm.
+				return h('div', { class: 'row notice-row muted', 'data-kind': 'error', 'data-code': 'interrupted' }, icon('debug-stop'), h('span', {}, `zero: ${item.message}`));
+			}
+			return h('div', { class: 'row notice-row error', 'data-kind': 'error', 'data-code': item.code ?? '', role: 'alert' }, icon('error'), h('span', {}, item.code ? `${item.code}: ` : '', item.message));
 		case 'notice':
 			return h('div', { class: 'row notice-row muted', 'data-kind': 'notice' }, icon('info'), h('span', {}, item.message));
 		case 'diagnostic':
@@ -143,18 +161,44 @@ function cachedMarkdown(text: string): string {
 
 function renderText(text: string, streaming: boolean, turnId: string, itemId: string): HTMLElement {
 	const body = h('div', { class: 'markdown' });
+	const row = h('div', { class: `row text-row${streaming ? ' streaming' : ''}`, 'data-kind': 'text', 'data-turn': turnId, 'data-item': itemId }, body);
 	if (streaming) {
 		// The settled prefix renders once; only the growing tail is re-rendered per frame.
 		const split = stableSplit(text);
-		const stable = h('div', { class: 'markdown-part' });
+		const stable = h('div', { class: 'markdown-part stable' });
 		renderMarkdownInto(stable, split > 0 ? cachedMarkdown(text.slice(0, split)) : '', false);
-		const tail = h('div', { class: 'markdown-part' });
+		const tail = h('div', { class: 'markdown-part tail' });
 		renderMarkdownInto(tail, renderMarkdownHtml(text.slice(split)), false);
 		body.append(stable, tail);
+		row.dataset.split = String(split);
 	} else {
 		renderMarkdownInto(body, cachedMarkdown(text), true);
 	}
-	return h('div', { class: `row text-row${streaming ? ' streaming' : ''}`, 'data-kind': 'text', 'data-turn': turnId, 'data-item': itemId }, body);
+	return row;
+}
+
+/** Re-renders only the tail of a streaming answer when its settled part did not move. */
+function updateStreamingText(element: HTMLElement, text: string): boolean {
+	const split = stableSplit(text);
+	const tail = element.querySelector<HTMLElement>('.markdown-part.tail');
+	if (element.dataset.split !== String(split) || !tail) {
+		return false;
+	}
+	renderMarkdownInto(tail, renderMarkdownHtml(text.slice(split)), false);
+	return true;
+}
+
+function charCount(text: string): string {
+	return ` ${text.length > 1000 ? `${(text.length / 1000).toFixed(1)}k` : text.length} chars`;
+}
+
+function updateLiveReasoning(element: HTMLElement, text: string): boolean {
+	const count = element.querySelector<HTMLElement>('.reasoning-count');
+	if (!element.classList.contains('live') || !count) {
+		return false;
+	}
+	count.textContent = charCount(text);
+	return true;
 }
 
 function renderReasoning(text: string, streaming: boolean, expanded: boolean, turnId: string, itemId: string): HTMLElement {
@@ -165,7 +209,7 @@ function renderReasoning(text: string, streaming: boolean, expanded: boolean, tu
 		icon(expanded ? 'chevron-down' : 'chevron-right'),
 		icon(streaming ? 'loading' : 'lightbulb'),
 		streaming ? ' Thinking\u2026' : ' Reasoning',
-		h('span', { class: 'muted' }, ` ${text.length > 1000 ? `${(text.length / 1000).toFixed(1)}k` : text.length} chars`),
+		h('span', { class: 'muted reasoning-count' }, charCount(text)),
 	);
 	if (streaming) {
 		header.querySelector('.codicon-loading')?.classList.add('codicon-modifier-spin');
@@ -247,7 +291,8 @@ function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLEle
 				item.checkpoint ? h('span', { class: 'muted' }, ` \u00b7 checkpoint #${item.checkpoint.sequence ?? '?'} saved before the change`) : undefined,
 			),
 		);
-	} else if (item.checkpoint) {
+	} else if (item.checkpoint && item.result?.status !== 'error') {
+		// zero saves the checkpoint before it decides; a refused call changed nothing, so say nothing.
 		card.append(h('div', { class: 'changed-files muted' }, icon('history'), ` Checkpoint #${item.checkpoint.sequence ?? '?'} of ${(item.checkpoint.files ?? []).join(', ') || 'files'} saved before the change`));
 	}
 	if (expanded) {
@@ -321,6 +366,27 @@ function renderNotice(turn: Turn, item: ToolItem, notice: PermissionNotice, cont
 	);
 }
 
+function runningLabel(turn: Turn): string {
+	return turn.run.stopRequested ? ' Stopping\u2026' : turn.run.phase === 'starting' ? ' Starting zero\u2026' : ' zero is working\u2026';
+}
+
+function runningTokens(turn: Turn): string {
+	return turn.run.usage.requests > 0 ? ` \u00b7 ${formatTokens(turn.run.usage.totalTokens)} tokens` : '';
+}
+
+/** Updates the words of a running status row, keeping its spinner (a new one restarts the animation). */
+function updateRunningStatus(element: HTMLElement, turn: Turn): HTMLElement | undefined {
+	const label = element.querySelector('.status-label');
+	const tokens = element.querySelector('.status-tokens');
+	if (turn.run.phase === 'ended' || !element.classList.contains('running') || !label || !tokens) {
+		return undefined;
+	}
+	element.dataset.phase = turn.run.phase;
+	label.textContent = runningLabel(turn);
+	tokens.textContent = runningTokens(turn);
+	return element;
+}
+
 function renderStatus(turn: Turn): HTMLElement {
 	const run = turn.run;
 	if (run.phase !== 'ended') {
@@ -330,8 +396,8 @@ function renderStatus(turn: Turn): HTMLElement {
 			'div',
 			{ class: 'row status-row running', 'data-kind': 'status', 'data-turn': turn.id, 'data-phase': run.phase, role: 'status' },
 			spinner,
-			run.stopRequested ? ' Stopping\u2026' : run.phase === 'starting' ? ' Starting zero\u2026' : ' zero is working\u2026',
-			run.usage.requests > 0 ? h('span', { class: 'muted' }, ` \u00b7 ${formatTokens(run.usage.totalTokens)} tokens`) : undefined,
+			h('span', { class: 'status-label' }, runningLabel(turn)),
+			h('span', { class: 'muted status-tokens' }, runningTokens(turn)),
 		);
 	}
 	const outcome = describeRunEnd(run);

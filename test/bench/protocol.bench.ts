@@ -2,6 +2,7 @@
  * npm run bench: throughput of framing + parsing + validation + reduction over a 50+ MB transcript,
  * as a ratio against plain split('\n') + JSON.parse over the same bytes in the same run.
  * Also checks that a 64 MiB line is skipped without memory growing past a small multiple of the cap.
+ * npm run bench bundles this file with esbuild first, so it measures the code as dist/extension.js ships it.
  */
 import { applyAction, createTranscript } from '../../src/shared/transcript';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../../src/zero/lineDecoder';

@@ -53,7 +53,7 @@ describe('permission blocks', function () {
 		const refused = await sendAndWait(api, 'write the report [scenario:outside-workspace]');
 		const write = blockedTool(refused);
 		assert.equal(write.permission?.block?.code, 'outside_workspace');
-		assert.deepEqual(api.permissionActionIds(refused.id, write.id), ['rerun-add-dir', 'grant-and-rerun']);
+		assert.deepEqual(api.permissionActionIds(refused.id, write.id), ['rerun-add-dir']);
 		await api.runPermissionAction(refused.id, write.id, 'rerun-add-dir');
 		await waitFor(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { describePermission, permissionActions, rerunPrompt, type NoticeKind } from '../../src/shared/permissions';
 import type { RunPermissionMode } from '../../src/shared/permissionModes';
-import { reduceTranscript, type PermissionInfo, type ToolItem, type TranscriptAction } from '../../src/shared/transcript';
+import { providerSetupProblem, reduceTranscript, type PermissionInfo, type RunState, type ToolItem, type TranscriptAction } from '../../src/shared/transcript';
 import { actionCommands } from '../../src/zero/actionCommands';
 import { parseLine } from '../../src/zero/parseLine';
 import { RECORDED, SCENARIOS, readLines } from './helpers';
@@ -66,14 +66,14 @@ describe('permission notices and actions (reference section 4.3)', () => {
 		assert.deepEqual(classify(item).actions, ['rerun-unsafe']);
 	});
 
-	it('write outside the workspace: re-run with --add-dir of its directory, or a path grant', () => {
+	it('write outside the workspace: only a re-run with --add-dir of its directory can help', () => {
 		const item = tool('write_file', { path: '/var/tmp/zero-outside/report.txt' }, {
 			action: 'prompt',
 			reason: 'path is outside the workspace',
 			risk: { level: 'critical', categories: ['absolute_path', 'out_of_workspace', 'write'] },
 			block: { code: 'outside_workspace', action: 'prompt', path: '/var/tmp/zero-outside/report.txt', recoverable: true, reason: 'outside' },
 		});
-		assert.deepEqual(classify(item), { kind: 'outside_workspace', tone: 'block', actions: ['rerun-add-dir', 'grant-and-rerun'] });
+		assert.deepEqual(classify(item), { kind: 'outside_workspace', tone: 'block', actions: ['rerun-add-dir'] });
 		const notice = describePermission(item, { permissionMode: 'member' });
 		assert.ok(notice);
 		const [addDir] = permissionActions(item, notice, { permissionMode: 'member' });
@@ -175,5 +175,21 @@ describe('permission actions → exact argv', () => {
 	it('re-run prompts say truthfully what changed', () => {
 		const item = tool('bash', { command: 'npm test' });
 		assert.equal(rerunPrompt(item, { id: 'rerun-unsafe', label: '', risk: '' }), "Your previous attempt to use bash (npm test) was refused by zero's permission checks. I approved unsafe permissions for this run. Please retry that step and continue the task.");
+	});
+});
+
+describe('provider problems that change the setup state', () => {
+	function run(name: string): RunState {
+		const actions: TranscriptAction[] = [{ type: 'turn/start', turnId: 't' }, ...readLines(path.join(name.startsWith('0') || name.startsWith('1') ? RECORDED : SCENARIOS, `${name}.jsonl`)).map((text) => ({ type: 'run/line' as const, turnId: 't', parsed: parseLine(text) }))];
+		return reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, actions).turns[0].run;
+	}
+
+	it('a missing provider or rejected credentials do; a 500 or a dropped stream does not', () => {
+		assert.match(providerSetupProblem(run('13a-no-provider')) ?? '', /^No provider configured/);
+		assert.match(providerSetupProblem(run('13b-provider-http-401')) ?? '', /^auth error:/);
+		assert.equal(providerSetupProblem(run('06a-provider-http-500')), undefined);
+		assert.equal(providerSetupProblem(run('06b-provider-stream-error')), undefined);
+		assert.equal(providerSetupProblem(run('13c-provider-unreachable')), undefined);
+		assert.equal(providerSetupProblem(run('answer')), undefined);
 	});
 });
