@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatPermissionMode } from '../shared/permissionModes';
 import type { HostToWebview, PermissionActionView, ReadinessView, WebviewToHost } from '../shared/protocol';
-import { blockedTools, describeRunEnd, type Transcript, type Turn } from '../shared/transcript';
+import { blockedTools, describeRunEnd, findToolDetails, toViewTranscript, type ToolDetails, type Transcript, type Turn } from '../shared/transcript';
 import { describePermission } from '../shared/permissions';
 import { ChatSession, type ChatDeps } from './chatSession';
 import type { ContextEntry } from './promptContext';
@@ -12,6 +12,8 @@ const HISTORY_LIMIT = 100;
 /** What a chat webview is bound to: a snapshot to start from, a stream of updates, and a handler. */
 export interface ChatSource {
 	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }>;
+	/** Arguments and output of a tool card, for a view that left them out of its snapshot. */
+	toolDetails(turnId: string, itemId: string): ToolDetails | undefined;
 	readonly onMessage: vscode.Event<HostToWebview>;
 	handle(message: WebviewToHost): Promise<void>;
 }
@@ -117,11 +119,15 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		}
 		return {
 			type: 'state/snapshot',
-			transcript: this.session.transcript,
+			transcript: toViewTranscript(this.session.transcript),
 			composer: this.session.composerView(this.history()),
 			readiness: this.readiness.current(),
 			permissionActions,
 		};
+	}
+
+	toolDetails(turnId: string, itemId: string): ToolDetails | undefined {
+		return findToolDetails(this.session.transcript, turnId, itemId);
 	}
 
 	async handle(message: WebviewToHost): Promise<void> {
@@ -129,6 +135,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		switch (message.type) {
 			case 'hello':
 			case 'snapshot/request':
+			case 'tool/details/request':
 				return;
 			case 'chat/send':
 				if (session.send(message.text, message.images)) {

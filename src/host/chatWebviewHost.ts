@@ -71,6 +71,11 @@ export class ChatWebviewHost implements vscode.Disposable {
 			this.helloEmitter.fire();
 			return;
 		}
+		if (message.type === 'tool/details/request') {
+			// A request answered to this view only, matched by its id.
+			void this.webview.postMessage({ type: 'tool/details', id: message.id, details: this.source.toolDetails(message.turnId, message.itemId) } satisfies HostToWebview);
+			return;
+		}
 		if (message.type === 'snapshot/request') {
 			if (this.ready) {
 				this.outbox = [];

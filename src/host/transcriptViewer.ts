@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../shared/protocol';
-import { applyAction, createTranscript, type Transcript } from '../shared/transcript';
+import { applyAction, createTranscript, findToolDetails, toViewTranscript, type ToolDetails, type Transcript } from '../shared/transcript';
 import { LineDecoder } from '../zero/lineDecoder';
 import { parseLine } from '../zero/parseLine';
 import type { ChatSource, ChatUiCommands } from './chatService';
@@ -63,11 +63,15 @@ class TranscriptFileSource implements ChatSource {
 	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
 		return {
 			type: 'state/snapshot',
-			transcript: this.transcript,
+			transcript: toViewTranscript(this.transcript),
 			composer: { permissionMode: 'plan', model: '', sendWithEnter: true, running: false, queue: [], context: [], history: [] },
 			readiness: { state: 'ready', title: `Transcript ${path.basename(this.file)}` },
 			permissionActions: {},
 		};
+	}
+
+	toolDetails(turnId: string, itemId: string): ToolDetails | undefined {
+		return findToolDetails(this.transcript, turnId, itemId);
 	}
 
 	async handle(message: WebviewToHost): Promise<void> {

@@ -58,6 +58,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('open/link'), href: z.string().max(4096) }),
 	z.object({ type: z.literal('open/file'), path: z.string(), line: z.number().int().optional() }),
 	z.object({ type: z.literal('open/toolOutput'), turnId: z.string(), itemId: z.string() }),
+	/** Request (answered by `tool/details` with the same id): a card's arguments and output. */
+	z.object({ type: z.literal('tool/details/request'), id: z.number().int(), turnId: z.string(), itemId: z.string() }),
 	z.object({ type: z.literal('command/run'), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) }),
 	z.object({ type: z.literal('clipboard/copy'), text: z.string() }),
 	z.object({ type: z.literal('ui/error'), message: z.string().max(4000) }),
@@ -130,6 +132,13 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 		actions: z.array(PermissionActionView),
 	}),
 	z.object({ type: z.literal('composer/focus') }),
+	z.object({
+		type: z.literal('tool/details'),
+		id: z.number().int(),
+		details: z
+			.object({ args: z.string(), output: z.string(), argsLength: z.number(), outputLength: z.number() })
+			.optional(),
+	}),
 	z.object({ type: z.literal('notice'), level: z.enum(['info', 'error']), message: z.string() }),
 ]);
 type HostFrame = z.infer<typeof HostToWebviewSchema>;

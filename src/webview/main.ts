@@ -13,7 +13,7 @@ import {
 	type PermissionActionView,
 	type ReadinessView,
 } from '../shared/protocol';
-import { applyAction, type Transcript } from '../shared/transcript';
+import { applyAction, toolDetails as toolDetailsOf, type ToolDetails, type ToolItem, type Transcript, type Turn } from '../shared/transcript';
 import { Composer } from './composer';
 import { formatTokens, h, icon } from './dom';
 import { estimateRowHeight, renderRow, type RenderContext } from './renderRow';
@@ -50,6 +50,10 @@ class ChatApp {
 	private readonly list: VirtualList<Row>;
 	private readonly composer: Composer;
 	private headerSignature = '';
+	/** Tool card details fetched from the host (snapshots leave them out), by row key. */
+	private readonly details = new Map<string, ToolDetails | 'loading' | 'unavailable'>();
+	private readonly pendingDetails = new Map<number, string>();
+	private nextRequestId = 1;
 
 	constructor(root: HTMLElement) {
 		this.root = root;
@@ -62,13 +66,19 @@ class ChatApp {
 		this.composer = new Composer({ draftChanged: (draft) => this.saveUi({ draft }), showError: (message) => this.showBanner(message) }, this.ui.draft);
 		const context: RenderContext = {
 			isExpanded: (key) => this.expanded.has(key),
+			toolDetails: (turn, item) => this.toolDetails(turn, item),
 			permissionActions: (turnId, itemId) => this.permissionActions.get(`${turnId}/${itemId}`) ?? [],
 			isReadOnly: () => this.transcript?.readOnly ?? false,
 			now: () => Date.now(),
 		};
 		this.list = new VirtualList<Row>(this.scroller, {
 			estimateHeight: estimateRowHeight,
-			signature: (row) => rowSignature(row, this.expanded.has(row.key), row.kind === 'item' && row.item.kind === 'tool' ? String(this.permissionActions.get(`${row.turn.id}/${row.item.id}`)?.length ?? 0) : ''),
+			signature: (row) =>
+				rowSignature(
+					row,
+					this.expanded.has(row.key),
+					row.kind === 'item' && row.item.kind === 'tool' ? `${this.permissionActions.get(`${row.turn.id}/${row.item.id}`)?.length ?? 0}${this.details.has(row.key) ? 'd' : ''}` : '',
+				),
 			render: (row, previous) => renderRow(row, context, previous),
 		});
 		root.replaceChildren(this.header, this.banner, this.scroller, this.footer);
@@ -95,6 +105,7 @@ class ChatApp {
 				return;
 			case 'state/snapshot':
 				this.transcript = message.transcript;
+				this.details.clear();
 				this.composerView = message.composer;
 				this.readiness = message.readiness;
 				this.permissionActions = new Map(Object.entries(message.permissionActions));
@@ -107,6 +118,10 @@ class ChatApp {
 				if (this.transcript) {
 					for (const action of message.actions) {
 						applyAction(this.transcript, action);
+						if (action.type === 'run/line' && action.parsed.kind === 'event' && action.parsed.event.type === 'tool_result') {
+							// Details fetched before the result arrived are stale now.
+							this.details.clear();
+						}
 					}
 					this.invalidateRows();
 				}
@@ -126,10 +141,41 @@ class ChatApp {
 			case 'composer/focus':
 				this.composer.focus();
 				return;
+			case 'tool/details': {
+				const key = this.pendingDetails.get(message.id);
+				if (key !== undefined) {
+					this.pendingDetails.delete(message.id);
+					this.details.set(key, message.details ?? 'unavailable');
+					this.list.invalidate(key);
+				}
+				return;
+			}
 			case 'notice':
 				this.showBanner(message.message);
 				return;
 		}
+	}
+
+	private toolDetails(turn: Turn, item: ToolItem): ToolDetails | 'loading' | 'unavailable' {
+		if (!item.detailsOmitted) {
+			return toolDetailsOf(item);
+		}
+		const key = `${turn.id}:${item.id}`;
+		const known = this.details.get(key);
+		if (known) {
+			return known;
+		}
+		const id = this.nextRequestId++;
+		this.details.set(key, 'loading');
+		this.pendingDetails.set(id, key);
+		post({ type: 'tool/details/request', id, turnId: turn.id, itemId: item.id });
+		setTimeout(() => {
+			if (this.pendingDetails.delete(id)) {
+				this.details.set(key, 'unavailable');
+				this.list.invalidate(key);
+			}
+		}, 10_000);
+		return 'loading';
 	}
 
 	/** Streaming updates are coalesced: rows are rebuilt at most once per animation frame. */

@@ -3,20 +3,19 @@ import { PERMISSION_MODE_INFO, type RunPermissionMode } from '../shared/permissi
 import { describePermission, type PermissionNotice } from '../shared/permissions';
 import type { PermissionActionView } from '../shared/protocol';
 import { summarizeToolArgs } from '../shared/toolSummary';
-import { blockedTools, describeRunEnd, type ToolItem, type TranscriptItem, type Turn } from '../shared/transcript';
+import { blockedTools, describeRunEnd, type ToolDetails, type ToolItem, type TranscriptItem, type Turn } from '../shared/transcript';
 import { formatDuration, formatTokens, h, icon } from './dom';
 import { renderMarkdownHtml, renderMarkdownInto, stableSplit } from './markdown';
 import type { Row } from './rows';
 
 export interface RenderContext {
 	isExpanded(key: string): boolean;
+	/** A tool card's arguments and output: at hand, being fetched from the host, or unavailable. */
+	toolDetails(turn: Turn, item: ToolItem): ToolDetails | 'loading' | 'unavailable';
 	permissionActions(turnId: string, itemId: string): PermissionActionView[];
 	isReadOnly(): boolean;
 	now(): number;
 }
-
-/** Preview length of arguments and output inside a card; the full text opens in an editor. */
-const PREVIEW_CHARS = 4000;
 
 const SIDE_EFFECT_ICONS: Record<string, string> = {
 	read: 'eye',
@@ -222,10 +221,6 @@ function renderReasoning(text: string, streaming: boolean, expanded: boolean, tu
 	);
 }
 
-function preview(text: string): { text: string; cut: boolean } {
-	return text.length > PREVIEW_CHARS ? { text: `${text.slice(0, PREVIEW_CHARS)}\u2026`, cut: true } : { text, cut: false };
-}
-
 function toolState(turn: Turn, item: ToolItem, notice: PermissionNotice | undefined): { state: string; label: string; iconName: string } {
 	if (notice?.tone === 'block') {
 		return { state: 'blocked', label: 'blocked', iconName: 'shield' };
@@ -296,35 +291,37 @@ function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLEle
 		card.append(h('div', { class: 'changed-files muted' }, icon('history'), ` Checkpoint #${item.checkpoint.sequence ?? '?'} of ${(item.checkpoint.files ?? []).join(', ') || 'files'} saved before the change`));
 	}
 	if (expanded) {
-		card.append(renderToolDetails(turn, item));
+		card.append(renderToolDetails(turn, item, context));
 	}
 	return card;
 }
 
-function renderToolDetails(turn: Turn, item: ToolItem): HTMLElement {
-	const args = typeof item.args === 'string' ? item.args : item.args === undefined ? '' : JSON.stringify(item.args, null, 2);
-	const argsPreview = preview(args);
-	const details = h('div', { class: 'tool-details' });
-	details.append(h('div', { class: 'section-label' }, 'Arguments'), h('pre', { class: 'tool-args' }, argsPreview.text || '(none)'));
+function renderToolDetails(turn: Turn, item: ToolItem, context: RenderContext): HTMLElement {
+	const details = context.toolDetails(turn, item);
+	const container = h('div', { class: 'tool-details' });
+	if (details === 'loading' || details === 'unavailable') {
+		container.append(h('div', { class: 'muted' }, details === 'loading' ? 'Loading the arguments and output\u2026' : 'The arguments and output are not available.'));
+		return container;
+	}
+	container.append(h('div', { class: 'section-label' }, 'Arguments'), h('pre', { class: 'tool-args' }, details.args || '(none)'));
 	if (item.result) {
-		const output = preview(item.result.output);
 		const markers = [item.result.truncated ? 'truncated by zero' : '', item.result.redacted ? 'secrets redacted by zero' : ''].filter(Boolean);
-		details.append(
+		container.append(
 			h('div', { class: 'section-label' }, 'Output', ...markers.map((marker) => h('span', { class: 'badge marker' }, marker))),
-			h('pre', { class: `tool-output${item.result.status === 'error' ? ' error' : ''}` }, output.text || '(empty)'),
+			h('pre', { class: `tool-output${item.result.status === 'error' ? ' error' : ''}` }, details.output || '(empty)'),
 		);
 		const exitCode = item.result.meta?.exit_code;
 		if (exitCode !== undefined) {
-			details.append(h('div', { class: 'muted' }, `Exit code ${exitCode}`));
+			container.append(h('div', { class: 'muted' }, `Exit code ${exitCode}`));
 		}
 		if (item.result.display?.summary) {
-			details.append(h('div', { class: 'muted' }, item.result.display.summary));
-		}
-		if (output.cut || argsPreview.cut) {
-			details.append(h('button', { type: 'button', class: 'link-button', 'data-action': 'open-output', 'data-turn': turn.id, 'data-item': item.id }, 'Open full arguments and output in an editor'));
+			container.append(h('div', { class: 'muted' }, item.result.display.summary));
 		}
 	}
-	return details;
+	if (details.outputLength > details.output.length || details.argsLength > details.args.length) {
+		container.append(h('button', { type: 'button', class: 'link-button', 'data-action': 'open-output', 'data-turn': turn.id, 'data-item': item.id }, 'Open full arguments and output in an editor'));
+	}
+	return container;
 }
 
 function renderNotice(turn: Turn, item: ToolItem, notice: PermissionNotice, context: RenderContext): HTMLElement {

@@ -103,6 +103,11 @@ test('a window reload restores the chat', async () => {
 		assert.match(await frame.locator('.chat-title').innerText(), /What does this project do/);
 		assert.match(await frame.locator('[data-kind="status"]').last().innerText(), /zero ended without finishing the run/);
 		await screenshot(session.page, 'chat-6-restored-after-reload');
+		// Restored cards fetch their arguments and output from the extension when expanded.
+		const card = frame.locator('[data-kind="tool"][data-tool="read_file"]').last();
+		await card.locator('.tool-header').click();
+		await card.locator('.tool-args').waitFor();
+		assert.match(await card.locator('.tool-args').innerText(), /"path": "src\/math\.js"/);
 	});
 });
 

@@ -1,0 +1,95 @@
+/**
+ * npm run bench:transcript: opens a generated 50+ MB stream-json transcript with "Zero: Open Run
+ * Transcript..." in a real VS Code (code-server, packaged extension) and measures, from the
+ * command, the time until the newest item is on screen (the view opens at the end) and until the
+ * first item is on screen after jumping to the top. Goal: interactive in under 2 s.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateTranscriptLines } from './corpus';
+
+async function main(): Promise<void> {
+	const { startZeroWorkbench } = await import('../harness/e2e.mjs');
+	const { findWebviewFrame, screenshot } = await import('../harness/workbench.mjs');
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-transcript-bench-'));
+	const file = path.join(dir, 'big-run.jsonl');
+	const lines = generateTranscriptLines({ targetBytes: 50 * 1024 * 1024 + 1 });
+	fs.writeFileSync(file, `${lines.join('\n')}\n`);
+	const megabytes = fs.statSync(file).size / 1e6;
+	console.log(`transcript: ${lines.length} events, ${megabytes.toFixed(1)} MB`);
+
+	const wb = await startZeroWorkbench({ name: 'bench-transcript' });
+	try {
+		const page = wb.page;
+		await page.keyboard.press('Control+Shift+P');
+		const input = page.locator('.quick-input-widget input');
+		await input.waitFor({ state: 'visible' });
+		await input.fill('>Zero: Open Run Transcript');
+		await page
+			.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Run Transcript' })
+			.first()
+			.click();
+		const dialogInput = page.locator('.quick-input-widget input');
+		await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+		await dialogInput.fill(file);
+		await page
+			.locator('.quick-input-list .monaco-list-row', { hasText: 'big-run.jsonl' })
+			.first()
+			.waitFor();
+		const started = Date.now();
+		await page.keyboard.press('Enter');
+		const frame = await findWebviewFrame(page, '[data-kind="status"][data-phase="ended"]', 60_000);
+		const lastVisible = Date.now() - started;
+		const rendered = (await frame.evaluate(
+			"({ nodes: document.getElementsByTagName('*').length, rows: document.querySelectorAll('.vl-body > *').length })",
+		)) as { nodes: number; rows: number };
+		await screenshot(page, 'bench-transcript-end');
+		const topStarted = Date.now();
+		await frame.evaluate("document.querySelector('.transcript').scrollTop = 0");
+		await frame.locator('[data-kind="tool"]').first().waitFor({ timeout: 30_000 });
+		// The first row is at the top of the viewport once the top spacer has shrunk to nothing.
+		await frame.waitForFunction(
+			() => {
+				const page = globalThis as unknown as {
+					document: { querySelector(selector: string): { offsetHeight: number } | null };
+				};
+				const spacer = page.document.querySelector('.vl-spacer');
+				return (
+					page.document.querySelector('.vl-body > *') !== null &&
+					spacer !== null &&
+					spacer.offsetHeight === 0
+				);
+			},
+			undefined,
+			{ timeout: 30_000 },
+		);
+		const firstVisible = Date.now() - topStarted;
+		await screenshot(page, 'bench-transcript-top');
+		const result = {
+			events: lines.length,
+			megabytes: Number(megabytes.toFixed(1)),
+			lastItemVisibleMs: lastVisible,
+			firstItemVisibleAfterJumpMs: firstVisible,
+			domNodes: rendered.nodes,
+			mountedRows: rendered.rows,
+		};
+		console.log(JSON.stringify(result, null, 2));
+		console.log(
+			`open -> last item visible: ${lastVisible} ms; jump to top -> first item visible: ${firstVisible} ms (goal: interactive under 2000 ms)`,
+		);
+		fs.mkdirSync(path.join('test-output', 'bench'), { recursive: true });
+		fs.writeFileSync(
+			path.join('test-output', 'bench', 'transcript-open.json'),
+			`${JSON.stringify(result, null, 2)}\n`,
+		);
+	} finally {
+		await wb.close();
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+main().catch((error: Error) => {
+	console.error(error.stack ?? String(error));
+	process.exit(1);
+});
