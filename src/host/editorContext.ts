@@ -57,7 +57,11 @@ export function fileReference(uri: vscode.Uri): ContextEntry {
 const SEVERITY = ['error', 'warning', 'info', 'hint'];
 
 /** The file's diagnostics from the Problems panel, one per line. */
-export function problemsContext(uri: vscode.Uri, diagnostics: readonly vscode.Diagnostic[]): ContextEntry | undefined {
+export function problemsContext(uri: vscode.Uri, all: readonly vscode.Diagnostic[]): ContextEntry | undefined {
+	// The Problems panel does not list hints; neither do we. Most severe first, then by line.
+	const diagnostics = all
+		.filter((diagnostic) => diagnostic.severity !== vscode.DiagnosticSeverity.Hint)
+		.sort((a, b) => a.severity - b.severity || a.range.start.line - b.range.start.line);
 	if (diagnostics.length === 0) {
 		return undefined;
 	}

@@ -19,8 +19,8 @@ export interface ZeroTestApi {
 	readiness(): ReadinessView;
 	whenReadinessSettled(timeoutMs?: number): Promise<ReadinessView>;
 	attention(): { state: string; text: string; visible: boolean };
-	/** Sends a chat message as the webview would. */
-	send(text: string): void;
+	/** Sends a chat message as the webview would (images as the composer attaches them). */
+	send(text: string, images?: { name: string; mediaType: string; data: string }[]): boolean;
 	runPermissionAction(turnId: string, itemId: string, actionId: string): Promise<void>;
 	permissionActionIds(turnId: string, itemId: string): string[];
 	/** Answers the next modal confirmation (re-run unsafe, grants) instead of showing it. */

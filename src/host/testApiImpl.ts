@@ -48,7 +48,7 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 			return parts.readiness.current();
 		},
 		attention: () => parts.attention.describe(),
-		send: (text) => void parts.chats.current.send(text),
+		send: (text, images) => parts.chats.current.send(text, images),
 		runPermissionAction: (turnId, itemId, actionId) => parts.chats.current.runPermissionAction(turnId, itemId, actionId),
 		permissionActionIds: (turnId, itemId) => {
 			const turn = parts.chats.current.transcript.turns.find((candidate) => candidate.id === turnId);

@@ -141,3 +141,37 @@ describe('chat with the FAKE zero', function () {
 		assert.match(fs.readFileSync(path.join(dir, 'runs', raw[0]), 'utf8'), /"type":"run_end"/);
 	});
 });
+
+describe('chat attention and attachments', function () {
+	this.timeout(60_000);
+	after(resetSettings);
+
+	it('a run blocked while the chat is hidden shows in the status bar and clears when the chat is seen', async () => {
+		const api = await activate();
+		await useFakeZero();
+		await newChat(api);
+		await vscode.commands.executeCommand('workbench.action.closeSidebar');
+		await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+		await sendAndWait(api, 'run tests [scenario:shell-blocked]');
+		await waitFor(() => api.attention().state === 'blocked', 5000, 'the blocked state');
+		assert.equal(api.attention().text, '$(warning) Zero: blocked');
+		await vscode.commands.executeCommand('zero.openChat');
+		await waitFor(() => api.attention().state === 'idle', 10_000, 'the chat to be seen');
+	});
+
+	it('sends pasted images as stream-json images and refuses unsupported ones', async () => {
+		const api = await activate();
+		const fake = await useFakeZero({ FAKE_ZERO_SCENARIO: 'answer' });
+		await newChat(api);
+		const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+		assert.equal(api.send('what is this?', [{ name: 'dot.png', mediaType: 'image/png', data: png }]), true);
+		await waitFor(() => fake.execRecords().length === 1, 10_000, 'the run');
+		await api.whenIdle();
+		const input = JSON.parse(fake.execRecords()[0].stdin);
+		assert.deepEqual(input.images, [{ mediaType: 'image/png', data: png }]);
+		assert.deepEqual(api.currentTranscript().turns[0].prompt?.context.map((chip) => [chip.kind, chip.label]), [['image', 'dot.png']]);
+		assert.equal(api.send('and this?', [{ name: 'scan.bmp', mediaType: 'image/bmp', data: 'AAAA' }]), false);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		assert.equal(fake.execRecords().length, 1, 'an unsupported image must not start a run');
+	});
+});
