@@ -4,6 +4,7 @@ import type { HostToWebview, PermissionActionView, ReadinessView, WebviewToHost 
 import { blockedTools, describeRunEnd, findToolDetails, toViewTranscript, type ToolDetails, type Transcript, type Turn } from '../shared/transcript';
 import { describePermission } from '../shared/permissions';
 import { ChatSession, type ChatDeps } from './chatSession';
+import { handleViewRequest } from './chatUi';
 import type { ContextEntry } from './promptContext';
 
 const HISTORY_KEY = 'zero.promptHistory';
@@ -132,10 +133,17 @@ export class ChatService implements ChatSource, vscode.Disposable {
 
 	async handle(message: WebviewToHost): Promise<void> {
 		const session = this.session;
+		if (await handleViewRequest(message, session.transcript, this.commands)) {
+			return;
+		}
 		switch (message.type) {
 			case 'hello':
 			case 'snapshot/request':
 			case 'tool/details/request':
+			case 'open/link':
+			case 'open/file':
+			case 'open/toolOutput':
+			case 'clipboard/copy':
 				return;
 			case 'chat/send':
 				if (session.send(message.text, message.images)) {
@@ -163,20 +171,8 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'permission/action':
 				await session.runPermissionAction(message.turnId, message.itemId, message.actionId);
 				return;
-			case 'open/link':
-				this.commands.openLink(message.href);
-				return;
-			case 'open/file':
-				this.commands.openFile(message.path, message.line);
-				return;
-			case 'open/toolOutput':
-				this.commands.openToolOutput(session.transcript, message.turnId, message.itemId);
-				return;
 			case 'command/run':
 				await this.commands.execute(message.command);
-				return;
-			case 'clipboard/copy':
-				await vscode.env.clipboard.writeText(message.text);
 				return;
 			case 'ui/error':
 				this.deps.log.warn(`Chat view error: ${message.message}`);

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Transcript } from '../shared/transcript';
+import type { WebviewToHost } from '../shared/protocol';
 import type { ChatUiCommands } from './chatService';
 import type { Logger } from './log';
 import type { ReadOnlyDocuments } from './readOnlyDocuments';
@@ -46,4 +47,27 @@ export function createChatUiCommands(documents: ReadOnlyDocuments, workspaceFold
 			void documents.show(`tool-output/${item.callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`, sections.join('\n'), { preview: true });
 		},
 	};
+}
+
+/**
+ * Handles what every chat view can ask for, whatever it shows (a live chat or a transcript file):
+ * links, files, full tool output, copying. Returns false for other messages.
+ */
+export async function handleViewRequest(message: WebviewToHost, transcript: Transcript, commands: Omit<ChatUiCommands, 'execute'>): Promise<boolean> {
+	switch (message.type) {
+		case 'open/link':
+			commands.openLink(message.href);
+			return true;
+		case 'open/file':
+			commands.openFile(message.path, message.line);
+			return true;
+		case 'open/toolOutput':
+			commands.openToolOutput(transcript, message.turnId, message.itemId);
+			return true;
+		case 'clipboard/copy':
+			await vscode.env.clipboard.writeText(message.text);
+			return true;
+		default:
+			return false;
+	}
 }

@@ -6,6 +6,7 @@ import { applyAction, createTranscript, findToolDetails, toViewTranscript, type 
 import { LineDecoder } from '../zero/lineDecoder';
 import { parseLine } from '../zero/parseLine';
 import type { ChatSource, ChatUiCommands } from './chatService';
+import { handleViewRequest } from './chatUi';
 import { ChatWebviewHost } from './chatWebviewHost';
 import type { Logger } from './log';
 
@@ -75,22 +76,8 @@ class TranscriptFileSource implements ChatSource {
 	}
 
 	async handle(message: WebviewToHost): Promise<void> {
-		switch (message.type) {
-			case 'open/link':
-				this.commands.openLink(message.href);
-				return;
-			case 'open/file':
-				this.commands.openFile(message.path, message.line);
-				return;
-			case 'open/toolOutput':
-				this.commands.openToolOutput(this.transcript, message.turnId, message.itemId);
-				return;
-			case 'clipboard/copy':
-				await vscode.env.clipboard.writeText(message.text);
-				return;
-			default:
-				return;
-		}
+		// A transcript is read-only: only the requests every view makes apply.
+		await handleViewRequest(message, this.transcript, this.commands);
 	}
 }
 

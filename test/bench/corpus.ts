@@ -3,17 +3,7 @@
  * text and reasoning deltas, tool calls with arguments, checkpoints and permission audits, and
  * tool results of 4-10 KiB. Deterministic for a given seed.
  */
-
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { prng } from '../unit/helpers';
 
 const WORDS = 'the function returns a value when called with arguments and the caller checks it before writing results to disk so that errors surface early in tests'.split(' ');
 

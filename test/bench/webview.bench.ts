@@ -72,16 +72,6 @@ const VIEWPORT = { width: 420, height: 900 };
 const GOAL_P95_FRAME_MS = 16;
 const GOAL_MAX_DOM_NODES = 3000;
 const DONE_TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
-const CHROMIUM_PATH = process.env.ZERO_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 const TRACE_CATEGORIES = [
 	'toplevel',
 	'devtools.timeline',
@@ -951,6 +941,7 @@ async function main(): Promise<void> {
 	);
 	const renderers: Renderer[] = only ? [only] : ['ours', 'naive'];
 
+	const { CHROMIUM_ARGS, CHROMIUM_PATH } = await import('../harness/workbench.mjs');
 	if (!fs.existsSync(CHROMIUM_PATH)) {
 		throw new Error(
 			`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium (or set ZERO_CHROMIUM). Never run "npx playwright install".`,

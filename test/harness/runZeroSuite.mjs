@@ -13,24 +13,17 @@
 //
 //   --no-build     reuse ./zero-vscode.vsix as it is
 //   other arguments are passed to `node --test` (for example --test-name-pattern=Stop)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { ensureCodeServer, entryJs, killTree, repoRoot, testOutputDir } from './codeServer.mjs';
-import { defaultVsixPath, EXTENSION_ID } from './e2e.mjs';
-import { parseNodeTestFooter, printTierSummary } from './tierSummary.mjs';
+import { repoRoot, testOutputDir } from './codeServer.mjs';
+import { exitWith, runPackagedSuite, suiteFiles as filesIn } from './packagedSuite.mjs';
+import { printTierSummary } from './tierSummary.mjs';
 
 const TIER = 'zero';
-const argv = process.argv.slice(2);
-const noBuild = argv.includes('--no-build');
-const passThrough = argv.filter((a) => a !== '--no-build');
-const suiteDir = path.join(repoRoot, 'test', 'zero');
 const outDir = path.join(testOutputDir, 'zero');
 const installErrorFile = path.join(repoRoot, '.zero-bin', 'install-error.txt');
-const tapFile = path.join(outDir, `results.${process.pid}.tap`);
-const latestTapFile = path.join(outDir, 'results.tap');
 
 const zeroBin = path.resolve(repoRoot, process.env.ZERO_BIN || path.join('.zero-bin', 'zero'));
 
@@ -41,13 +34,7 @@ function fail(message) {
 }
 
 function suiteFiles() {
-	return fs.existsSync(suiteDir)
-		? fs
-				.readdirSync(suiteDir)
-				.filter((f) => f.endsWith('.zero.ts'))
-				.sort()
-				.map((f) => path.join('test', 'zero', f))
-		: [];
+	return filesIn('zero', '.zero.ts');
 }
 
 /** Top-level `test(` calls in the suite: the number reported as skipped when there is no binary. */
@@ -139,8 +126,6 @@ async function main() {
 	if (!isExecutable(zeroBin)) {
 		return skip(files);
 	}
-	fs.mkdirSync(outDir, { recursive: true });
-	fs.rmSync(tapFile, { force: true });
 	// This suite's screenshots are all named zero-*: drop the last run's, so what is there is this run's.
 	const shots = path.join(testOutputDir, 'screenshots');
 	for (const name of fs.existsSync(shots) ? fs.readdirSync(shots) : []) {
@@ -149,131 +134,16 @@ async function main() {
 		}
 	}
 	describeBinary();
-
-	const t0 = Date.now();
-	if (!noBuild) {
-		console.log('> npm run package');
-		const res = spawnSync('npm', ['run', 'package'], { cwd: repoRoot, stdio: 'inherit' });
-		if (res.status !== 0) {
-			return fail(`npm run package failed (exit ${res.status ?? res.signal})`);
-		}
-	}
-	if (!fs.existsSync(defaultVsixPath)) {
-		return fail(`${path.relative(repoRoot, defaultVsixPath)} is missing after packaging`);
-	}
-	console.log(
-		`packaged ${path.relative(repoRoot, defaultVsixPath)} (${(fs.statSync(defaultVsixPath).size / 1024).toFixed(0)} KiB) in ${((Date.now() - t0) / 1000).toFixed(1)}s`,
-	);
-
-	await ensureCodeServer();
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-real-'));
-	// A copy of this run's .vsix: another tier packaging meanwhile cannot change what is installed.
-	const vsix = path.join(tmp, path.basename(defaultVsixPath));
-	fs.copyFileSync(defaultVsixPath, vsix);
-	const extensionsDir = path.join(tmp, 'extensions');
-	let child;
-	const onSignal = async (sig) => {
-		if (child?.pid) {
-			await killTree(child.pid).catch(() => {});
-		}
-		fs.rmSync(tmp, { recursive: true, force: true });
-		process.exit(sig === 'SIGINT' ? 130 : 143);
-	};
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
-	try {
-		const install = spawnSync(
-			process.execPath,
-			[
-				entryJs,
-				'--user-data-dir',
-				path.join(tmp, 'install-user-data'),
-				'--extensions-dir',
-				extensionsDir,
-				'--install-extension',
-				vsix,
-			],
-			{ encoding: 'utf8', timeout: 120_000 },
-		);
-		const installOut = `${install.stdout ?? ''}${install.stderr ?? ''}`;
-		fs.writeFileSync(path.join(outDir, 'install-extension.log'), installOut);
-		if (install.status !== 0 || !/was successfully installed/.test(installOut)) {
-			return fail(
-				`installing the .vsix into code-server failed (exit ${install.status}):\n${installOut}`,
-			);
-		}
-		if (
-			!fs.readdirSync(extensionsDir).some((d) => d.toLowerCase().startsWith(`${EXTENSION_ID}-`))
-		) {
-			return fail(`the .vsix installed, but ${extensionsDir} has no ${EXTENSION_ID}-* folder`);
-		}
-
-		const nodeArgs = [
-			'--import',
-			'tsx',
-			'--test',
-			'--test-concurrency=1',
-			'--test-timeout=180000',
-			'--test-reporter=spec',
-			'--test-reporter-destination=stdout',
-			'--test-reporter=tap',
-			`--test-reporter-destination=${tapFile}`,
-			...passThrough,
-			...files,
-		];
-		console.log(`\n> node ${nodeArgs.join(' ')}`);
-		const t1 = Date.now();
-		child = spawn(process.execPath, nodeArgs, {
-			cwd: repoRoot,
-			stdio: 'inherit',
-			detached: true, // its own process group, so a timeout or Ctrl+C can end the whole tree
-			env: {
-				...process.env,
-				ZERO_BIN: zeroBin,
-				ZERO_E2E_VSIX: vsix,
-				ZERO_E2E_EXTENSIONS_DIR: extensionsDir,
-			},
-		});
-		const code = await new Promise((resolve) =>
-			child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))),
-		);
-		if (child.pid) {
-			await killTree(child.pid).catch(() => {}); // leftovers of a test that forgot to close
-		}
-		console.log(`real-zero tests took ${((Date.now() - t1) / 1000).toFixed(1)}s`);
-
-		let counts;
-		try {
-			counts = parseNodeTestFooter(fs.readFileSync(tapFile, 'utf8'));
-			fs.copyFileSync(tapFile, latestTapFile);
-			fs.rmSync(tapFile, { force: true });
-		} catch (err) {
-			return fail(`cannot read ${path.relative(repoRoot, tapFile)}: ${err.message}`);
-		}
-		if (!counts) {
-			return fail(
-				`no "# pass N" footer in ${path.relative(repoRoot, tapFile)} (node --test exited ${code})`,
-			);
-		}
-		printTierSummary(TIER, counts);
-		if (code !== 0 || counts.failed > 0) {
-			console.error(
-				`\nREAL-ZERO SUITE FAILED: ${counts.failed} test(s) failed (node --test exit ${code}); screenshots in test-output/screenshots, logs in test-output/e2e/zero-*.log`,
-			);
-			return 1;
-		}
-		if (counts.passed === 0) {
-			console.error('\nREAL-ZERO SUITE FAILED: zero tests ran');
-			return 1;
-		}
-		console.log('\nreal zero: all passed');
-		return 0;
-	} finally {
-		fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-	}
+	return runPackagedSuite({
+		tier: TIER,
+		label: 'REAL-ZERO SUITE',
+		files,
+		outDir,
+		argv: process.argv.slice(2),
+		testTimeoutMs: 180_000,
+		env: { ZERO_BIN: zeroBin },
+		logsHint: 'test-output/e2e/zero-*.log',
+	});
 }
 
-main().then(
-	(code) => process.exit(code),
-	(err) => process.exit(fail(err.stack ?? String(err))),
-);
+exitWith(main, 'REAL-ZERO SUITE', TIER);

@@ -23,8 +23,11 @@ import {
 	type RecordedRequest,
 	type ScriptedResponse,
 } from '../harness/modelServer.js';
-import { findWebviewFrame, openZeroView, runCommand, screenshot } from '../harness/workbench.mjs';
+import { findWebviewFrame, openZeroView, runCommand } from '../harness/workbench.mjs';
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv.js';
+import { send, step, waitUntil } from '../harness/chatSteps.mts';
+
+export { send, step, waitUntil };
 import type { Transcript, Turn } from '../../src/shared/transcript.js';
 
 /** The real binary: `ZERO_BIN` (the runner sets an absolute path) or `.zero-bin/zero`. */
@@ -155,30 +158,6 @@ export async function startRealZero(
 	};
 }
 
-export async function waitUntil(
-	check: () => Promise<boolean> | boolean,
-	timeout: number,
-	what: string,
-): Promise<void> {
-	const deadline = Date.now() + timeout;
-	while (!(await check())) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
-
-/** Runs a step; on failure keeps a screenshot named `<name>-FAILED`. */
-export async function step<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
-	try {
-		return await fn();
-	} catch (error) {
-		await screenshot(page, `${name}-FAILED`).catch(() => undefined);
-		throw error;
-	}
-}
-
 /** Logs how long each part of a scenario took: `const mark = timer('zero-4'); mark('blocked')`. */
 export function timer(name: string): (what: string) => void {
 	const started = Date.now();
@@ -190,15 +169,6 @@ export function timer(name: string): (what: string) => void {
 		);
 		last = now;
 	};
-}
-
-/** Types into the composer and presses Enter, as a user does. */
-export async function send(frame: Frame, text: string): Promise<void> {
-	const input = frame.locator('textarea.composer-input');
-	await input.waitFor({ state: 'visible', timeout: 30_000 });
-	await input.click();
-	await input.fill(text);
-	await input.press('Enter');
 }
 
 /** Waits until `turns` turns have ended in the webview and nothing runs; returns the last status row. */
