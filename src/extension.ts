@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { ChatService } from './host/chatService';
 import { ChatStore } from './host/chatStore';
+import { Confirmations } from './host/confirmations';
+import { markInspectionDone, trackContextKeys } from './host/contextKeys';
 import { createChatUiCommands } from './host/chatUi';
 import { ChatPanels, ChatViewProvider } from './host/chatViews';
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './host/commandIds';
@@ -36,7 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 	const store = new ChatStore(storageRoot, log);
 	const documents = disposables.add(new ReadOnlyDocuments());
 	const uiCommands = createChatUiCommands(documents, () => workspaceFolder()?.uri, log);
-	let answerConfirmation: boolean | undefined;
+	const confirmations = new Confirmations();
 	const chats = disposables.add(
 		new ChatService(
 			{
@@ -47,14 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 				log,
 				workspaceFolder: () => workspaceFolder()?.uri.fsPath,
 				isTrusted: () => vscode.workspace.isTrusted,
-				confirm: async (message, detail, confirmLabel) => {
-					if (answerConfirmation !== undefined) {
-						const answer = answerConfirmation;
-						answerConfirmation = undefined;
-						return answer;
-					}
-					return (await vscode.window.showWarningMessage(message, { modal: true, detail }, confirmLabel)) === confirmLabel;
-				},
+				confirm: (message, detail, confirmLabel) => confirmations.confirm(message, detail, confirmLabel),
 				showError: (message) => void vscode.window.showErrorMessage(message),
 				now: () => Date.now(),
 			},
@@ -75,18 +70,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 	disposables.add(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, panels));
 	disposables.add(vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingCodeActions(), { providedCodeActionKinds: FindingCodeActions.kinds }));
 
-	const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
-	disposables.add(chats.onRunStarted(() => setContext('zero.runActive', true)));
-	disposables.add(
-		chats.onRunFinished((finished) => {
-			setContext('zero.runActive', false);
-			setContext('zero.hasRun', true);
-			if (readiness.noteRunFinished(finished.turn.run)) {
-				setContext('zero.setup.firstAnswer', true);
-			}
-		}),
-	);
-	setContext('zero.hasRun', chats.current.transcript.turns.length > 0);
+	for (const disposable of trackContextKeys(chats, readiness)) {
+		disposables.add(disposable);
+	}
 	disposables.add(
 		settings.onDidChange((keys) => {
 			if (keys.has('path') || keys.has('env')) {
@@ -111,7 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		transcripts,
 		inspection: { launcher, locator, settings: () => settings.current, log, reports, diagnostics, isTrusted: () => vscode.workspace.isTrusted },
 		workspaceFolder,
-		onInspectionDone: () => setContext('zero.setup.inspectionDone', true),
+		onInspectionDone: markInspectionDone,
 		logLocation: `${context.logUri.fsPath} (the "Zero" output channel)`,
 	})) {
 		disposables.add(command);
@@ -125,7 +111,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		attention,
 		launcher,
 		storageRoot,
-		answerNextConfirmation: (accept) => (answerConfirmation = accept),
+		answerNextConfirmation: (accept) => confirmations.answerNext(accept),
 	});
 }
 
