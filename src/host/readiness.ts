@@ -114,6 +114,8 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 	private view: ReadinessView = CHECKING;
 	private report: Promise<ReadinessReport> | undefined;
 	private providerFailure: string | undefined;
+	/** Bumped by every refresh; a check that finishes after a newer one started is dropped. */
+	private generation = 0;
 	private readonly emitter = new vscode.EventEmitter<ReadinessView>();
 	readonly onDidChange = this.emitter.event;
 
@@ -134,12 +136,12 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 	/** Re-runs every check. */
 	refresh(): void {
 		this.providerFailure = undefined;
-		this.report = this.check();
+		this.report = this.check(++this.generation);
 	}
 
 	/** The latest full report (runs the checks if none ran yet). */
 	latest(): Promise<ReadinessReport> {
-		this.report ??= this.check();
+		this.report ??= this.check(++this.generation);
 		return this.report;
 	}
 
@@ -178,7 +180,7 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 		this.emitter.fire(view);
 	}
 
-	private async check(): Promise<ReadinessReport> {
+	private async check(generation: number): Promise<ReadinessReport> {
 		const trusted = vscode.workspace.isTrusted;
 		if (!trusted) {
 			const view = readinessView(false, undefined, undefined);
@@ -186,6 +188,19 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 			return { view, checkedAt: Date.now() };
 		}
 		this.set(CHECKING);
+		const report = await this.probe();
+		if (generation !== this.generation) {
+			// Settings changed while this check ran; the newer check decides.
+			return this.report ?? report;
+		}
+		this.log.info(`Setup check: ${report.view.state}${report.view.version ? ` (zero ${report.view.version})` : ''}${report.view.binaryPath ? ` at ${report.view.binaryPath}` : ''}`);
+		this.set(report.view);
+		void vscode.commands.executeCommand('setContext', 'zero.setup.binaryFound', report.located?.found === true && report.probe?.version.kind === 'ok');
+		void vscode.commands.executeCommand('setContext', 'zero.setup.providerReady', report.view.state === 'ready');
+		return report;
+	}
+
+	private async probe(): Promise<ReadinessReport> {
 		const located = await this.locator.locate();
 		let probe: ProbeResult | undefined;
 		if (located.found) {
@@ -199,10 +214,6 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 		if (this.providerFailure && view.state === 'ready') {
 			view = noProviderView(view, `zero said: ${this.providerFailure}`);
 		}
-		this.log.info(`Setup check: ${view.state}${view.version ? ` (zero ${view.version})` : ''}${view.binaryPath ? ` at ${view.binaryPath}` : ''}`);
-		this.set(view);
-		void vscode.commands.executeCommand('setContext', 'zero.setup.binaryFound', located.found && probe?.version.kind === 'ok');
-		void vscode.commands.executeCommand('setContext', 'zero.setup.providerReady', view.state === 'ready');
 		return { view, located, probe, checkedAt: Date.now() };
 	}
 
