@@ -279,6 +279,16 @@ export class ChatSession implements vscode.Disposable {
 			raw?.end();
 			this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
 			this.afterRun(turnId);
+		}).catch((error: Error) => {
+			// Never leave the chat stuck "running": end the turn with what went wrong.
+			this.deps.log.error(`Starting zero failed: ${error.stack ?? error.message}`);
+			const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
+			if (turn && turn.run.phase !== 'ended') {
+				this.finishWithoutProcess(turnId, { kind: 'spawn_failed', reason: 'other', message: `zero could not be started: ${error.message}` });
+			} else if (!turn) {
+				this.active = undefined;
+				this.composerEmitter.fire();
+			}
 		});
 	}
 
