@@ -54,6 +54,29 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 	});
 });
 
+test('the same chat opens in an editor tab', async () => {
+	await step(session.page, 'chat-editor-tab', async () => {
+		await runCommand(session.page, 'Zero: Open Chat in Editor Tab');
+		await session.page.locator('.tabs-container .tab', { hasText: 'Zero Chat' }).first().waitFor({ timeout: 20_000 });
+		await waitUntil(
+			async () => {
+				let chats = 0;
+				for (const candidate of session.page.frames()) {
+					const title = await candidate.locator('#app[data-state="ready"] .chat-title').textContent({ timeout: 500 }).catch(() => null);
+					if (title && /What does this project do/.test(title)) {
+						chats++;
+					}
+				}
+				return chats >= 2;
+			},
+			30_000,
+			'the chat in the side view and in the editor tab',
+		);
+		await screenshot(session.page, 'chat-2b-editor-tab');
+		await runCommand(session.page, 'View: Close All Editors');
+	});
+});
+
 test('Stop mid-run shows "interrupted"', async () => {
 	await step(session.page, 'chat-stop', async () => {
 		await send(frame, 'Take your time [scenario:slow]');
