@@ -11,7 +11,8 @@ import { generateTranscriptLines } from './corpus';
 
 async function main(): Promise<void> {
 	const { startZeroWorkbench } = await import('../harness/e2e.mjs');
-	const { findWebviewFrame, screenshot } = await import('../harness/workbench.mjs');
+	const { findWebviewFrame, openCommandPalette, screenshot } =
+		await import('../harness/workbench.mjs');
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-transcript-bench-'));
 	const file = path.join(dir, 'big-run.jsonl');
 	const lines = generateTranscriptLines({ targetBytes: 50 * 1024 * 1024 + 1 });
@@ -22,10 +23,8 @@ async function main(): Promise<void> {
 	const wb = await startZeroWorkbench({ name: 'bench-transcript' });
 	try {
 		const page = wb.page;
-		await page.keyboard.press('Control+Shift+P');
-		const input = page.locator('.quick-input-widget input');
-		await input.waitFor({ state: 'visible' });
-		await input.fill('>Zero: Open Run Transcript');
+		await openCommandPalette(page);
+		await page.locator('.quick-input-widget input').fill('>Zero: Open Run Transcript');
 		await page
 			.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Run Transcript' })
 			.first()

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { problemCounts, readNotifications, readProblems, screenshot } from '../harness/workbench.mjs';
+import { openCommandPalette, problemCounts, readNotifications, readProblems, screenshot } from '../harness/workbench.mjs';
 import { flag, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat.ts';
 
 let session: FakeChatSession;
@@ -21,10 +21,9 @@ after(async () => {
 test('Inspect Workspace from the palette: progress, report, Problems panel', async () => {
 	const page = session.page;
 	await step(page, 'inspection', async () => {
-		await page.keyboard.press('Control+Shift+P');
-		const input = page.locator('.quick-input-widget input');
-		await input.waitFor({ state: 'visible' });
-		await input.fill('>Zero: Inspect Workspace');
+		await session.chat();
+		await openCommandPalette(page);
+		await page.locator('.quick-input-widget input').fill('>Zero: Inspect Workspace');
 		await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Inspect Workspace...' }).first().click();
 		await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Find bugs' }).first().waitFor();
 		await screenshot(page, 'inspection-1-presets');

@@ -62,7 +62,8 @@ export async function openWorkbench(page, url, { timeout = 60_000 } = {}) {
 const quickInput = '.quick-input-widget';
 const quickInputBox = `${quickInput} .quick-input-box input`;
 
-async function openCommandPalette(page) {
+/** Opens the command palette (taking the focus back from a webview if needed). */
+export async function openCommandPalette(page) {
 	const widget = page.locator(quickInput);
 	for (const key of ['F1', 'Control+Shift+P']) {
 		for (let attempt = 0; attempt < 2; attempt++) {
