@@ -226,8 +226,8 @@ export class ChatService implements ChatSource, vscode.Disposable {
 					return;
 				}
 				if (turn) {
-					const mode = turn.command?.permissionMode ?? session.permissionMode;
-					const blocked = blockedTools(turn.run).map((item) => describePermission(item, { permissionMode: mode })?.headline ?? item.name);
+					const permissionMode = session.permissionModeOf(turn);
+					const blocked = blockedTools(turn.run).map((item) => describePermission(item, { permissionMode })?.headline ?? item.name);
 					this.runFinishedEmitter.fire({ chat: session, turn, blocked, outcome: describeRunEnd(turn.run) });
 				}
 			}),

@@ -15,8 +15,7 @@ import {
 } from '../shared/transcript';
 import { actionCommands, type ActionCommands } from '../zero/actionCommands';
 import { buildExecArgs, formatCommandLine, type SessionFlag } from '../zero/execArgs';
-import type { InputError} from '../zero/streamInput';
-import { buildUserMessage, validateImage, type InputImage } from '../zero/streamInput';
+import { buildUserMessage, validateImage, type InputError, type InputImage } from '../zero/streamInput';
 import { runZeroCli } from '../zero/cli';
 import type { ChatStore } from './chatStore';
 import type { Logger } from './log';
@@ -320,19 +319,25 @@ export class ChatSession implements vscode.Disposable {
 		if (!turn || turn.run.phase !== 'ended' || this.transcript.readOnly) {
 			return views;
 		}
-		const mode = turn.command?.permissionMode ?? this.permissionMode;
 		for (const item of turn.run.items) {
-			if (item.kind !== 'tool') {
-				continue;
+			const specs = item.kind === 'tool' ? this.blockedActionSpecs(turn, item) : undefined;
+			if (specs) {
+				views.set(`${turn.id}/${item.id}`, specs.map((spec) => this.actionView(spec, this.commandsFor(turn, spec))));
 			}
-			const notice = describePermission(item, { permissionMode: mode });
-			if (!notice || notice.tone !== 'block') {
-				continue;
-			}
-			const specs = permissionActions(item, notice, { permissionMode: mode });
-			views.set(`${turn.id}/${item.id}`, specs.map((spec) => this.actionView(turn, spec)));
 		}
 		return views;
+	}
+
+	/** The permission mode a turn ran in (the chat's current one for turns that predate recording it). */
+	permissionModeOf(turn: Turn): RunPermissionMode {
+		return turn.command?.permissionMode ?? this.permissionMode;
+	}
+
+	/** The follow-ups offered for a tool call zero blocked; undefined when the call was not blocked. */
+	private blockedActionSpecs(turn: Turn, item: ToolItem): PermissionActionSpec[] | undefined {
+		const permissionMode = this.permissionModeOf(turn);
+		const notice = describePermission(item, { permissionMode });
+		return notice?.tone === 'block' ? permissionActions(item, notice, { permissionMode }) : undefined;
 	}
 
 	private publishPermissionActions(turn: Turn | undefined): void {
@@ -346,7 +351,7 @@ export class ChatSession implements vscode.Disposable {
 		return actionCommands(spec, {
 			cwd: this.deps.workspaceFolder() ?? '.',
 			sessionId: this.transcript.sessionId ?? turn.run.sessionId ?? 'session-not-started',
-			permissionMode: turn.command?.permissionMode ?? this.permissionMode,
+			permissionMode: this.permissionModeOf(turn),
 			addDirs: turn.command?.addDirs ?? this.addDirs,
 			model: this.model || undefined,
 			maxTurns: settings.maxTurns,
@@ -354,14 +359,14 @@ export class ChatSession implements vscode.Disposable {
 		});
 	}
 
-	private actionView(turn: Turn, spec: PermissionActionSpec): PermissionActionView {
-		const commands = this.commandsFor(turn, spec);
+	private actionView(spec: PermissionActionSpec, commands: ActionCommands): PermissionActionView {
 		const grant = commands.grant ? `${formatCommandLine(this.binaryForDisplay, commands.grant)} && ` : '';
 		return {
 			id: spec.id,
 			label: spec.label,
 			commandLine: `${grant}${formatCommandLine(this.binaryForDisplay, commands.exec)}`,
-			needsConfirmation: spec.id === 'rerun-unsafe' || spec.id === 'grant-and-rerun',
+			// Exactly the follow-ups that carry a risk statement are confirmed before they run.
+			needsConfirmation: 'risk' in spec,
 			kind: spec.id === 'grant-and-rerun' ? 'grant' : 'rerun',
 		};
 	}
@@ -373,9 +378,7 @@ export class ChatSession implements vscode.Disposable {
 		if (!turn || !item) {
 			return;
 		}
-		const mode = turn.command?.permissionMode ?? this.permissionMode;
-		const notice = describePermission(item, { permissionMode: mode });
-		const spec = notice ? permissionActions(item, notice, { permissionMode: mode }).find((candidate) => candidate.id === actionId) : undefined;
+		const spec = this.blockedActionSpecs(turn, item)?.find((candidate) => candidate.id === actionId);
 		if (!spec) {
 			this.deps.showError('That action is no longer available for this tool call.');
 			return;
@@ -384,14 +387,14 @@ export class ChatSession implements vscode.Disposable {
 			this.deps.showError('Wait for the current run to finish (or stop it) before re-running.');
 			return;
 		}
-		const view = this.actionView(turn, spec);
-		if (spec.id === 'rerun-unsafe' || spec.id === 'grant-and-rerun') {
-			const confirmed = await this.deps.confirm(spec.label, `${spec.risk}\n\nZero will run:\n${view.commandLine}`, spec.id === 'rerun-unsafe' ? 'Re-run Unsafely' : 'Allow and Re-run');
+		const commands = this.commandsFor(turn, spec);
+		if ('risk' in spec) {
+			const { commandLine } = this.actionView(spec, commands);
+			const confirmed = await this.deps.confirm(spec.label, `${spec.risk}\n\nZero will run:\n${commandLine}`, spec.id === 'rerun-unsafe' ? 'Re-run Unsafely' : 'Allow and Re-run');
 			if (!confirmed) {
 				return;
 			}
 		}
-		const commands = this.commandsFor(turn, spec);
 		if (commands.grant) {
 			const located = await this.deps.locator.locate();
 			if (!located.found) {

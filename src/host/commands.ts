@@ -70,6 +70,11 @@ async function pickFolder(deps: CommandDeps): Promise<vscode.Uri | undefined> {
 	return picked?.[0];
 }
 
+/** Opens an inspection report as rendered markdown, or as text where the preview is unavailable. */
+async function showReport(uri: vscode.Uri): Promise<void> {
+	await vscode.commands.executeCommand('markdown.showPreview', uri).then(undefined, () => vscode.window.showTextDocument(uri));
+}
+
 /** Runs an inspection with a progress notification, then shows the report and the findings. */
 async function inspect(deps: CommandDeps, preset: { label: string; prompt: string }, folder: vscode.Uri | undefined): Promise<InspectionResult | undefined> {
 	if (!folder) {
@@ -93,7 +98,7 @@ async function inspect(deps: CommandDeps, preset: { label: string; prompt: strin
 			void vscode.commands.executeCommand('workbench.actions.view.problems');
 		}
 	});
-	await vscode.commands.executeCommand('markdown.showPreview', result.reportUri).then(undefined, () => vscode.window.showTextDocument(result.reportUri));
+	await showReport(result.reportUri);
 	return result;
 }
 
@@ -300,7 +305,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				{ title: 'Zero: inspection reports' },
 			);
 			if (choice) {
-				await vscode.commands.executeCommand('markdown.showPreview', choice.uri).then(undefined, () => vscode.window.showTextDocument(choice.uri));
+				await showReport(choice.uri);
 			}
 		},
 		'zero.checkSetup': async () => {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatService } from './chatService';
 import type { ReadinessService } from './readiness';
 
-function setContext(key: string, value: unknown): void {
+export function setContext(key: string, value: unknown): void {
 	void vscode.commands.executeCommand('setContext', key, value);
 }
 

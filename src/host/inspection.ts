@@ -234,7 +234,7 @@ export async function runInspection(
 	cancellation.dispose();
 	applyAction(transcript, { type: 'run/exit', turnId, at: Date.now(), outcome });
 	const run = transcript.turns[0].run;
-	const answer = run.finalText ?? run.items.filter((item) => item.kind === 'text').map((item) => (item.kind === 'text' ? item.text : '')).join('');
+	const answer = run.finalText ?? run.items.map((item) => (item.kind === 'text' ? item.text : '')).join('');
 	const parse = parseFindings(answer);
 	const findings = parse.kind === 'ok' ? parse.findings : [];
 	publishFindings(deps.diagnostics, folder, findings);

@@ -5,6 +5,7 @@ import { providerSetupProblem, type RunState } from '../shared/transcript';
 import type { DiscoveryResult } from '../zero/discovery';
 import { MINIMUM_ZERO_VERSION, probeZero, type ProbeResult } from '../zero/setupProbe';
 import type { ReadinessProvider } from './chatService';
+import { setContext } from './contextKeys';
 import type { Logger } from './log';
 import type { ZeroSettings } from './settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
@@ -195,8 +196,8 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 		}
 		this.log.info(`Setup check: ${report.view.state}${report.view.version ? ` (zero ${report.view.version})` : ''}${report.view.binaryPath ? ` at ${report.view.binaryPath}` : ''}`);
 		this.set(report.view);
-		void vscode.commands.executeCommand('setContext', 'zero.setup.binaryFound', report.located?.found === true && report.probe?.version.kind === 'ok');
-		void vscode.commands.executeCommand('setContext', 'zero.setup.providerReady', report.view.state === 'ready');
+		setContext('zero.setup.binaryFound', report.located?.found === true && report.probe?.version.kind === 'ok');
+		setContext('zero.setup.providerReady', report.view.state === 'ready');
 		return report;
 	}
 
