@@ -7,7 +7,17 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:$
 const noVscode = { name: 'vscode', message: 'This layer must not depend on the VS Code API.' };
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', '**/*.mjs', '**/*.js'] },
+	{
+		ignores: [
+			'dist/**',
+			'out/**',
+			'node_modules/**',
+			'.vscode-test/**',
+			'test-output/**',
+			'**/*.mjs',
+			'**/*.js',
+		],
+	},
 	...tseslint.configs.recommended,
 	{
 		rules: {
@@ -29,7 +39,13 @@ export default tseslint.config(
 			'no-restricted-imports': [
 				'error',
 				{
-					paths: [noVscode, ...nodeBuiltins.map((name) => ({ name, message: 'Webview code runs in a browser: no Node.js built-ins.' }))],
+					paths: [
+						noVscode,
+						...nodeBuiltins.map((name) => ({
+							name,
+							message: 'Webview code runs in a browser: no Node.js built-ins.',
+						})),
+					],
 				},
 			],
 			'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname', '__filename'],

@@ -27,14 +27,22 @@ const disposables = new DisposableStore();
 export async function activate(context: vscode.ExtensionContext): Promise<ZeroTestApi> {
 	const log = disposables.add(createLogChannel());
 	const settings = disposables.add(new SettingsWatcher(log));
-	const workspaceFolder = (): vscode.WorkspaceFolder | undefined => vscode.workspace.workspaceFolders?.[0];
+	const workspaceFolder = (): vscode.WorkspaceFolder | undefined =>
+		vscode.workspace.workspaceFolders?.[0];
 	const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
 
 	const registry = new RunRegistry(context.workspaceState, log);
 	registry.reapOrphans();
 	const launcher = disposables.add(new RunLauncher(log, registry));
 	const locator = disposables.add(new ZeroBinaryLocator(() => settings.current, log));
-	const readiness = disposables.add(new ReadinessService(locator, () => settings.current, () => workspaceFolder()?.uri.fsPath, log));
+	const readiness = disposables.add(
+		new ReadinessService(
+			locator,
+			() => settings.current,
+			() => workspaceFolder()?.uri.fsPath,
+			log,
+		),
+	);
 	const store = new ChatStore(storageRoot, log);
 	const documents = disposables.add(new ReadOnlyDocuments());
 	const uiCommands = createChatUiCommands(documents, () => workspaceFolder()?.uri, log);
@@ -49,7 +57,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 				log,
 				workspaceFolder: () => workspaceFolder()?.uri.fsPath,
 				isTrusted: () => vscode.workspace.isTrusted,
-				confirm: (message, detail, confirmLabel) => confirmations.confirm(message, detail, confirmLabel),
+				confirm: (message, detail, confirmLabel) =>
+					confirmations.confirm(message, detail, confirmLabel),
 				showError: (message) => void vscode.window.showErrorMessage(message),
 				now: () => Date.now(),
 			},
@@ -63,12 +72,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats, log));
 	const panels = disposables.add(new ChatPanels(context.extensionUri, chats, log));
 	const transcripts = disposables.add(new TranscriptViewer(context.extensionUri, log, uiCommands));
-	const attention = disposables.add(new AttentionController(chats, view, () => view.visible || panels.anyVisible));
-	const diagnostics = disposables.add(vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE));
+	const attention = disposables.add(
+		new AttentionController(chats, view, () => view.visible || panels.anyVisible),
+	);
+	const diagnostics = disposables.add(
+		vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE),
+	);
 	const reports = new ReportStore(storageRoot);
 	disposables.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
 	disposables.add(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, panels));
-	disposables.add(vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingCodeActions(), { providedCodeActionKinds: FindingCodeActions.kinds }));
+	disposables.add(
+		vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FindingCodeActions(), {
+			providedCodeActionKinds: FindingCodeActions.kinds,
+		}),
+	);
 
 	for (const disposable of trackContextKeys(chats, readiness)) {
 		disposables.add(disposable);
@@ -95,7 +112,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		log,
 		documents,
 		transcripts,
-		inspection: { launcher, locator, settings: () => settings.current, log, reports, diagnostics, isTrusted: () => vscode.workspace.isTrusted },
+		inspection: {
+			launcher,
+			locator,
+			settings: () => settings.current,
+			log,
+			reports,
+			diagnostics,
+			isTrusted: () => vscode.workspace.isTrusted,
+		},
 		workspaceFolder,
 		onInspectionDone: markInspectionDone,
 		logLocation: `${context.logUri.fsPath} (the "Zero" output channel)`,

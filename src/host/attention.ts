@@ -10,7 +10,11 @@ type AttentionState = 'idle' | 'working' | 'blocked' | 'done' | 'failed';
  * for blocks, a notification with "Review".
  */
 export class AttentionController implements vscode.Disposable {
-	private readonly item = vscode.window.createStatusBarItem('zero.status', vscode.StatusBarAlignment.Left, 50);
+	private readonly item = vscode.window.createStatusBarItem(
+		'zero.status',
+		vscode.StatusBarAlignment.Left,
+		50,
+	);
 	private readonly disposables: vscode.Disposable[] = [];
 	private state: AttentionState = 'idle';
 
@@ -44,7 +48,10 @@ export class AttentionController implements vscode.Disposable {
 			this.set('blocked', finished.blocked);
 			const first = finished.blocked[0].replace(/^Blocked: /, '');
 			void vscode.window
-				.showWarningMessage(`Zero was blocked: ${first}${finished.blocked.length > 1 ? ` (and ${finished.blocked.length - 1} more)` : ''}`, 'Review')
+				.showWarningMessage(
+					`Zero was blocked: ${first}${finished.blocked.length > 1 ? ` (and ${finished.blocked.length - 1} more)` : ''}`,
+					'Review',
+				)
 				.then((choice) => {
 					if (choice === 'Review') {
 						void this.view.reveal();

@@ -1,7 +1,20 @@
 import * as vscode from 'vscode';
 import type { ChatPermissionMode } from '../shared/permissionModes';
-import type { HostToWebview, PermissionActionView, ReadinessView, WebviewToHost } from '../shared/protocol';
-import { blockedTools, describeRunEnd, findToolDetails, toViewTranscript, type ToolDetails, type Transcript, type Turn } from '../shared/transcript';
+import type {
+	HostToWebview,
+	PermissionActionView,
+	ReadinessView,
+	WebviewToHost,
+} from '../shared/protocol';
+import {
+	blockedTools,
+	describeRunEnd,
+	findToolDetails,
+	toViewTranscript,
+	type ToolDetails,
+	type Transcript,
+	type Turn,
+} from '../shared/transcript';
 import { describePermission } from '../shared/permissions';
 import { ChatSession, type ChatDeps } from './chatSession';
 import { handleViewRequest } from './chatUi';
@@ -63,7 +76,11 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		private readonly commands: ChatUiCommands,
 	) {
 		this.session = this.bind(new ChatSession(deps));
-		this.disposables.push(readiness.onDidChange((view) => this.messageEmitter.fire({ type: 'readiness/update', readiness: view })));
+		this.disposables.push(
+			readiness.onDidChange((view) =>
+				this.messageEmitter.fire({ type: 'readiness/update', readiness: view }),
+			),
+		);
 	}
 
 	get current(): ChatSession {
@@ -216,9 +233,18 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			void this.deps.store.setCurrent(session.id);
 		}
 		this.sessionListeners = [
-			session.onAction((action) => this.messageEmitter.fire({ type: 'transcript/actions', actions: [action] })),
-			session.onComposerChange(() => this.messageEmitter.fire({ type: 'composer/update', composer: session.composerView(this.history()) })),
-			session.onPermissionActions(({ key, actions }) => this.messageEmitter.fire({ type: 'permission/actions', key, actions })),
+			session.onAction((action) =>
+				this.messageEmitter.fire({ type: 'transcript/actions', actions: [action] }),
+			),
+			session.onComposerChange(() =>
+				this.messageEmitter.fire({
+					type: 'composer/update',
+					composer: session.composerView(this.history()),
+				}),
+			),
+			session.onPermissionActions(({ key, actions }) =>
+				this.messageEmitter.fire({ type: 'permission/actions', key, actions }),
+			),
 			session.onRunStateChange(({ running, turn }) => {
 				if (running) {
 					void this.deps.store.setCurrent(session.id);
@@ -227,8 +253,15 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				}
 				if (turn) {
 					const permissionMode = session.permissionModeOf(turn);
-					const blocked = blockedTools(turn.run).map((item) => describePermission(item, { permissionMode })?.headline ?? item.name);
-					this.runFinishedEmitter.fire({ chat: session, turn, blocked, outcome: describeRunEnd(turn.run) });
+					const blocked = blockedTools(turn.run).map(
+						(item) => describePermission(item, { permissionMode })?.headline ?? item.name,
+					);
+					this.runFinishedEmitter.fire({
+						chat: session,
+						turn,
+						blocked,
+						outcome: describeRunEnd(turn.run),
+					});
 				}
 			}),
 		];

@@ -1,7 +1,12 @@
 import type { WriteStream } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ChatPermissionMode, RunPermissionMode } from '../shared/permissionModes';
-import { describePermission, permissionActions, rerunPrompt, type PermissionActionSpec } from '../shared/permissions';
+import {
+	describePermission,
+	permissionActions,
+	rerunPrompt,
+	type PermissionActionSpec,
+} from '../shared/permissions';
 import type { ComposerView, ImageAttachment, PermissionActionView } from '../shared/protocol';
 import {
 	applyAction,
@@ -15,7 +20,12 @@ import {
 } from '../shared/transcript';
 import { actionCommands, type ActionCommands } from '../zero/actionCommands';
 import { buildExecArgs, formatCommandLine, type SessionFlag } from '../zero/execArgs';
-import { buildUserMessage, validateImage, type InputError, type InputImage } from '../zero/streamInput';
+import {
+	buildUserMessage,
+	validateImage,
+	type InputError,
+	type InputImage,
+} from '../zero/streamInput';
 import { runZeroCli } from '../zero/cli';
 import type { ChatStore } from './chatStore';
 import type { Logger } from './log';
@@ -90,7 +100,10 @@ export class ChatSession implements vscode.Disposable {
 	private binaryForDisplay = 'zero';
 	private readonly actionsEmitter = new vscode.EventEmitter<TranscriptAction>();
 	private readonly composerEmitter = new vscode.EventEmitter<void>();
-	private readonly permissionEmitter = new vscode.EventEmitter<{ key: string; actions: PermissionActionView[] }>();
+	private readonly permissionEmitter = new vscode.EventEmitter<{
+		key: string;
+		actions: PermissionActionView[];
+	}>();
 	private readonly runStateEmitter = new vscode.EventEmitter<{ running: boolean; turn?: Turn }>();
 	/** Every transcript action, in order, as it is applied. */
 	readonly onAction = this.actionsEmitter.event;
@@ -103,7 +116,9 @@ export class ChatSession implements vscode.Disposable {
 		transcript?: Transcript,
 	) {
 		const settings = deps.settings();
-		this.transcript = transcript ?? createTranscript({ id: newId('c', deps.now()), title: 'New chat', createdAt: deps.now() });
+		this.transcript =
+			transcript ??
+			createTranscript({ id: newId('c', deps.now()), title: 'New chat', createdAt: deps.now() });
 		this.permissionMode = settings.permissionMode;
 		this.model = settings.model;
 	}
@@ -148,7 +163,10 @@ export class ChatSession implements vscode.Disposable {
 	}
 
 	addContext(entry: ContextEntry): void {
-		this.context = [...this.context.filter((existing) => existing.chip.id !== entry.chip.id), entry];
+		this.context = [
+			...this.context.filter((existing) => existing.chip.id !== entry.chip.id),
+			entry,
+		];
 		this.composerEmitter.fire();
 	}
 
@@ -186,7 +204,14 @@ export class ChatSession implements vscode.Disposable {
 			kind: 'chat',
 			message: composePrompt(text, context),
 			displayText: text,
-			context: [...context.map((entry) => entry.chip), ...images.map((image, index) => ({ id: `img${index}`, kind: 'image' as const, label: image.name }))],
+			context: [
+				...context.map((entry) => entry.chip),
+				...images.map((image, index) => ({
+					id: `img${index}`,
+					kind: 'image' as const,
+					label: image.name,
+				})),
+			],
 			images: checkedImages,
 			permissionMode: this.permissionMode,
 			addDirs: this.addDirs,
@@ -232,66 +257,94 @@ export class ChatSession implements vscode.Disposable {
 		});
 		this.active = { turnId, raw: undefined };
 		this.composerEmitter.fire();
-		void binary.then(async (located) => {
-			const display = formatCommandLine(located.found ? located.path : 'zero', args);
-			this.apply({
-				type: 'turn/start',
-				turnId,
-				at: now,
-				prompt: { text: request.displayText, context: request.context },
-				command: { kind: request.kind, display, permissionMode: request.permissionMode, model, addDirs: request.addDirs.length > 0 ? [...request.addDirs] : undefined },
-			});
-			this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
-			if (!this.deps.isTrusted()) {
-				this.finishWithoutProcess(turnId, { kind: 'spawn_failed', reason: 'other', message: 'This workspace is not trusted, so Zero does not start zero here. Trust the workspace to chat.' });
-				return;
-			}
-			if (!cwd) {
-				this.finishWithoutProcess(turnId, { kind: 'spawn_failed', reason: 'other', message: 'Open a folder first: zero works inside a workspace folder.' });
-				return;
-			}
-			if (!located.found) {
-				this.finishWithoutProcess(turnId, {
-					kind: 'spawn_failed',
-					reason: 'not_found',
-					message: located.settingProblem ?? 'zero was not found on PATH, in the login shell PATH or in the usual install places. Install zero or set "zero.path".',
+		void binary
+			.then(async (located) => {
+				const display = formatCommandLine(located.found ? located.path : 'zero', args);
+				this.apply({
+					type: 'turn/start',
+					turnId,
+					at: now,
+					prompt: { text: request.displayText, context: request.context },
+					command: {
+						kind: request.kind,
+						display,
+						permissionMode: request.permissionMode,
+						model,
+						addDirs: request.addDirs.length > 0 ? [...request.addDirs] : undefined,
+					},
 				});
-				return;
-			}
-			this.binaryForDisplay = located.path;
-			const raw = await this.deps.store.openRawRun(this.transcript.id, turnId).catch(() => undefined);
-			const launched = this.deps.launcher.launch({
-				binary: located.path,
-				args,
-				cwd,
-				env: zeroProcessEnv(settings),
-				input: buildUserMessage(request.message, request.images),
-				label: `chat ${this.transcript.id}`,
-				onLine: (parsed) => this.apply({ type: 'run/line', turnId, at: this.deps.now(), parsed }),
-				onStdout: (chunk) => raw?.write(chunk),
+				this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
+				if (!this.deps.isTrusted()) {
+					this.finishWithoutProcess(turnId, {
+						kind: 'spawn_failed',
+						reason: 'other',
+						message:
+							'This workspace is not trusted, so Zero does not start zero here. Trust the workspace to chat.',
+					});
+					return;
+				}
+				if (!cwd) {
+					this.finishWithoutProcess(turnId, {
+						kind: 'spawn_failed',
+						reason: 'other',
+						message: 'Open a folder first: zero works inside a workspace folder.',
+					});
+					return;
+				}
+				if (!located.found) {
+					this.finishWithoutProcess(turnId, {
+						kind: 'spawn_failed',
+						reason: 'not_found',
+						message:
+							located.settingProblem ??
+							'zero was not found on PATH, in the login shell PATH or in the usual install places. Install zero or set "zero.path".',
+					});
+					return;
+				}
+				this.binaryForDisplay = located.path;
+				const raw = await this.deps.store
+					.openRawRun(this.transcript.id, turnId)
+					.catch(() => undefined);
+				const launched = this.deps.launcher.launch({
+					binary: located.path,
+					args,
+					cwd,
+					env: zeroProcessEnv(settings),
+					input: buildUserMessage(request.message, request.images),
+					label: `chat ${this.transcript.id}`,
+					onLine: (parsed) => this.apply({ type: 'run/line', turnId, at: this.deps.now(), parsed }),
+					onStdout: (chunk) => raw?.write(chunk),
+				});
+				this.active = { turnId, launched, raw };
+				if (this.transcript.turns.find((turn) => turn.id === turnId)?.run.stopRequested) {
+					launched.run.stop();
+				}
+				const outcome = await launched.done;
+				raw?.end();
+				this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
+				this.afterRun(turnId);
+			})
+			.catch((error: Error) => {
+				// Never leave the chat stuck "running": end the turn with what went wrong.
+				this.deps.log.error(`Starting zero failed: ${error.stack ?? error.message}`);
+				const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
+				if (turn && turn.run.phase !== 'ended') {
+					this.finishWithoutProcess(turnId, {
+						kind: 'spawn_failed',
+						reason: 'other',
+						message: `zero could not be started: ${error.message}`,
+					});
+				} else if (!turn) {
+					this.active = undefined;
+					this.composerEmitter.fire();
+				}
 			});
-			this.active = { turnId, launched, raw };
-			if (this.transcript.turns.find((turn) => turn.id === turnId)?.run.stopRequested) {
-				launched.run.stop();
-			}
-			const outcome = await launched.done;
-			raw?.end();
-			this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
-			this.afterRun(turnId);
-		}).catch((error: Error) => {
-			// Never leave the chat stuck "running": end the turn with what went wrong.
-			this.deps.log.error(`Starting zero failed: ${error.stack ?? error.message}`);
-			const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
-			if (turn && turn.run.phase !== 'ended') {
-				this.finishWithoutProcess(turnId, { kind: 'spawn_failed', reason: 'other', message: `zero could not be started: ${error.message}` });
-			} else if (!turn) {
-				this.active = undefined;
-				this.composerEmitter.fire();
-			}
-		});
 	}
 
-	private finishWithoutProcess(turnId: string, outcome: Extract<TranscriptAction, { type: 'run/exit' }>['outcome']): void {
+	private finishWithoutProcess(
+		turnId: string,
+		outcome: Extract<TranscriptAction, { type: 'run/exit' }>['outcome'],
+	): void {
 		this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
 		this.afterRun(turnId);
 	}
@@ -322,7 +375,10 @@ export class ChatSession implements vscode.Disposable {
 		for (const item of turn.run.items) {
 			const specs = item.kind === 'tool' ? this.blockedActionSpecs(turn, item) : undefined;
 			if (specs) {
-				views.set(`${turn.id}/${item.id}`, specs.map((spec) => this.actionView(spec, this.commandsFor(turn, spec))));
+				views.set(
+					`${turn.id}/${item.id}`,
+					specs.map((spec) => this.actionView(spec, this.commandsFor(turn, spec))),
+				);
 			}
 		}
 		return views;
@@ -337,7 +393,9 @@ export class ChatSession implements vscode.Disposable {
 	private blockedActionSpecs(turn: Turn, item: ToolItem): PermissionActionSpec[] | undefined {
 		const permissionMode = this.permissionModeOf(turn);
 		const notice = describePermission(item, { permissionMode });
-		return notice?.tone === 'block' ? permissionActions(item, notice, { permissionMode }) : undefined;
+		return notice?.tone === 'block'
+			? permissionActions(item, notice, { permissionMode })
+			: undefined;
 	}
 
 	private publishPermissionActions(turn: Turn | undefined): void {
@@ -360,7 +418,9 @@ export class ChatSession implements vscode.Disposable {
 	}
 
 	private actionView(spec: PermissionActionSpec, commands: ActionCommands): PermissionActionView {
-		const grant = commands.grant ? `${formatCommandLine(this.binaryForDisplay, commands.grant)} && ` : '';
+		const grant = commands.grant
+			? `${formatCommandLine(this.binaryForDisplay, commands.grant)} && `
+			: '';
 		return {
 			id: spec.id,
 			label: spec.label,
@@ -374,11 +434,15 @@ export class ChatSession implements vscode.Disposable {
 	/** Runs a permission follow-up chosen on a tool card: confirm if risky, grant if asked, then re-run. */
 	async runPermissionAction(turnId: string, itemId: string, actionId: string): Promise<void> {
 		const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
-		const item = turn?.run.items.find((candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.id === itemId);
+		const item = turn?.run.items.find(
+			(candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.id === itemId,
+		);
 		if (!turn || !item) {
 			return;
 		}
-		const spec = this.blockedActionSpecs(turn, item)?.find((candidate) => candidate.id === actionId);
+		const spec = this.blockedActionSpecs(turn, item)?.find(
+			(candidate) => candidate.id === actionId,
+		);
 		if (!spec) {
 			this.deps.showError('That action is no longer available for this tool call.');
 			return;
@@ -390,7 +454,11 @@ export class ChatSession implements vscode.Disposable {
 		const commands = this.commandsFor(turn, spec);
 		if ('risk' in spec) {
 			const { commandLine } = this.actionView(spec, commands);
-			const confirmed = await this.deps.confirm(spec.label, `${spec.risk}\n\nZero will run:\n${commandLine}`, spec.id === 'rerun-unsafe' ? 'Re-run Unsafely' : 'Allow and Re-run');
+			const confirmed = await this.deps.confirm(
+				spec.label,
+				`${spec.risk}\n\nZero will run:\n${commandLine}`,
+				spec.id === 'rerun-unsafe' ? 'Re-run Unsafely' : 'Allow and Re-run',
+			);
 			if (!confirmed) {
 				return;
 			}
@@ -401,10 +469,17 @@ export class ChatSession implements vscode.Disposable {
 				this.deps.showError('zero was not found, so the grant could not be stored.');
 				return;
 			}
-			const result = await runZeroCli(located.path, commands.grant, { env: zeroProcessEnv(this.deps.settings()), cwd: this.deps.workspaceFolder() });
-			this.deps.log.info(`grant: ${formatCommandLine(located.path, commands.grant)} -> exit ${result.exitCode ?? 'none'}`);
+			const result = await runZeroCli(located.path, commands.grant, {
+				env: zeroProcessEnv(this.deps.settings()),
+				cwd: this.deps.workspaceFolder(),
+			});
+			this.deps.log.info(
+				`grant: ${formatCommandLine(located.path, commands.grant)} -> exit ${result.exitCode ?? 'none'}`,
+			);
 			if (result.exitCode !== 0) {
-				this.deps.showError(`zero could not store the grant: ${(result.stderr || result.stdout || result.error || 'unknown error').trim()}`);
+				this.deps.showError(
+					`zero could not store the grant: ${(result.stderr || result.stdout || result.error || 'unknown error').trim()}`,
+				);
 				return;
 			}
 		}

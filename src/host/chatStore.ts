@@ -35,7 +35,15 @@ export function replayRawLines(transcript: Transcript, turnId: string, bytes: Bu
 			applyAction(transcript, {
 				type: 'run/line',
 				turnId,
-				parsed: { kind: 'diagnostic', diagnostic: { code: 'line_too_long', message: `A ${size}-byte line was skipped.`, excerpt, bytes: size } },
+				parsed: {
+					kind: 'diagnostic',
+					diagnostic: {
+						code: 'line_too_long',
+						message: `A ${size}-byte line was skipped.`,
+						excerpt,
+						bytes: size,
+					},
+				},
 			}),
 	});
 	decoder.push(bytes);
@@ -64,7 +72,11 @@ export class ChatStore {
 	}
 
 	rawRunPath(chatId: string, turnId: string): string {
-		return path.join(this.chatDir(chatId), 'runs', `${turnId.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`);
+		return path.join(
+			this.chatDir(chatId),
+			'runs',
+			`${turnId.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`,
+		);
 	}
 
 	/** Opens an append stream for a run's raw stdout. */
@@ -79,7 +91,9 @@ export class ChatStore {
 	async list(): Promise<ChatIndexEntry[]> {
 		if (!this.indexCache) {
 			try {
-				const parsed = ChatIndex.safeParse(JSON.parse(await fs.readFile(path.join(this.root, 'chats', 'index.json'), 'utf8')));
+				const parsed = ChatIndex.safeParse(
+					JSON.parse(await fs.readFile(path.join(this.root, 'chats', 'index.json'), 'utf8')),
+				);
 				this.indexCache = parsed.success ? parsed.data : [];
 				if (!parsed.success) {
 					this.log.warn('The chat index was unreadable; it will be rebuilt as chats are saved.');
@@ -110,7 +124,9 @@ export class ChatStore {
 				this.indexCache = index;
 				await writeAtomic(path.join(this.root, 'chats', 'index.json'), JSON.stringify(index));
 			})
-			.catch((error: Error) => this.log.error(`Saving chat ${transcript.id} failed: ${error.message}`));
+			.catch((error: Error) =>
+				this.log.error(`Saving chat ${transcript.id} failed: ${error.message}`),
+			);
 		return this.writes;
 	}
 
@@ -125,7 +141,9 @@ export class ChatStore {
 		}
 		const parsed = TranscriptSchema.safeParse(data);
 		if (!parsed.success) {
-			this.log.warn(`Chat ${id} is not a transcript this version understands; it was left untouched.`);
+			this.log.warn(
+				`Chat ${id} is not a transcript this version understands; it was left untouched.`,
+			);
 			return undefined;
 		}
 		const transcript = data as Transcript;
@@ -141,14 +159,20 @@ export class ChatStore {
 	/** Remembers which chat is open, in the same storage as the chats (survives reloads and crashes). */
 	setCurrent(id: string): Promise<void> {
 		this.writes = this.writes
-			.then(() => writeAtomic(path.join(this.root, 'chats', 'current.json'), JSON.stringify({ id })))
-			.catch((error: Error) => this.log.warn(`Could not remember the current chat: ${error.message}`));
+			.then(() =>
+				writeAtomic(path.join(this.root, 'chats', 'current.json'), JSON.stringify({ id })),
+			)
+			.catch((error: Error) =>
+				this.log.warn(`Could not remember the current chat: ${error.message}`),
+			);
 		return this.writes;
 	}
 
 	async current(): Promise<string | undefined> {
 		try {
-			const data = JSON.parse(await fs.readFile(path.join(this.root, 'chats', 'current.json'), 'utf8')) as { id?: unknown };
+			const data = JSON.parse(
+				await fs.readFile(path.join(this.root, 'chats', 'current.json'), 'utf8'),
+			) as { id?: unknown };
 			return typeof data.id === 'string' && CHAT_ID.test(data.id) ? data.id : undefined;
 		} catch {
 			return undefined;
@@ -185,7 +209,11 @@ export class ChatStore {
 		applyAction(transcript, {
 			type: 'run/exit',
 			turnId,
-			outcome: { kind: 'abandoned', message: 'VS Code closed or reloaded while this run was streaming; what zero sent until then is shown.' },
+			outcome: {
+				kind: 'abandoned',
+				message:
+					'VS Code closed or reloaded while this run was streaming; what zero sent until then is shown.',
+			},
 		});
 	}
 }

@@ -7,14 +7,22 @@ import type { Logger } from './log';
 import type { ReadOnlyDocuments } from './readOnlyDocuments';
 
 /** Links, file links and full tool output opened from a chat view, always through VS Code. */
-export function createChatUiCommands(documents: ReadOnlyDocuments, workspaceFolder: () => vscode.Uri | undefined, log: Logger): ChatUiCommands {
+export function createChatUiCommands(
+	documents: ReadOnlyDocuments,
+	workspaceFolder: () => vscode.Uri | undefined,
+	log: Logger,
+): ChatUiCommands {
 	const openFile = (file: string, line?: number): void => {
 		const folder = workspaceFolder();
-		const uri = path.isAbsolute(file) || !folder ? vscode.Uri.file(file) : vscode.Uri.joinPath(folder, file);
-		const selection = line !== undefined && line > 0 ? new vscode.Range(line - 1, 0, line - 1, 0) : undefined;
-		void vscode.window.showTextDocument(uri, { selection, preview: true }).then(undefined, (error: Error) => {
-			void vscode.window.showWarningMessage(`Cannot open ${file}: ${error.message}`);
-		});
+		const uri =
+			path.isAbsolute(file) || !folder ? vscode.Uri.file(file) : vscode.Uri.joinPath(folder, file);
+		const selection =
+			line !== undefined && line > 0 ? new vscode.Range(line - 1, 0, line - 1, 0) : undefined;
+		void vscode.window
+			.showTextDocument(uri, { selection, preview: true })
+			.then(undefined, (error: Error) => {
+				void vscode.window.showWarningMessage(`Cannot open ${file}: ${error.message}`);
+			});
 	};
 	return {
 		execute: (command) => vscode.commands.executeCommand(command),
@@ -36,15 +44,31 @@ export function createChatUiCommands(documents: ReadOnlyDocuments, workspaceFold
 		},
 		openFile,
 		openToolOutput: (transcript: Transcript, turnId: string, itemId: string) => {
-			const item = transcript.turns.find((turn) => turn.id === turnId)?.run.items.find((candidate) => candidate.id === itemId);
+			const item = transcript.turns
+				.find((turn) => turn.id === turnId)
+				?.run.items.find((candidate) => candidate.id === itemId);
 			if (!item || item.kind !== 'tool') {
 				return;
 			}
-			const sections = [`# ${item.name} (${item.callId})`, '', '## Arguments', '', typeof item.args === 'string' ? item.args : JSON.stringify(item.args ?? {}, null, 2), '', '## Output', '', item.result ? item.result.output : '(no result)'];
+			const sections = [
+				`# ${item.name} (${item.callId})`,
+				'',
+				'## Arguments',
+				'',
+				typeof item.args === 'string' ? item.args : JSON.stringify(item.args ?? {}, null, 2),
+				'',
+				'## Output',
+				'',
+				item.result ? item.result.output : '(no result)',
+			];
 			if (item.result?.truncated) {
 				sections.push('', '[zero truncated this output before sending it]');
 			}
-			void documents.show(`tool-output/${item.callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`, sections.join('\n'), { preview: true });
+			void documents.show(
+				`tool-output/${item.callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`,
+				sections.join('\n'),
+				{ preview: true },
+			);
 		},
 	};
 }
@@ -53,7 +77,11 @@ export function createChatUiCommands(documents: ReadOnlyDocuments, workspaceFold
  * Handles what every chat view can ask for, whatever it shows (a live chat or a transcript file):
  * links, files, full tool output, copying. Returns false for other messages.
  */
-export async function handleViewRequest(message: WebviewToHost, transcript: Transcript, commands: Omit<ChatUiCommands, 'execute'>): Promise<boolean> {
+export async function handleViewRequest(
+	message: WebviewToHost,
+	transcript: Transcript,
+	commands: Omit<ChatUiCommands, 'execute'>,
+): Promise<boolean> {
 	switch (message.type) {
 		case 'open/link':
 			commands.openLink(message.href);

@@ -69,10 +69,18 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 	) {}
 
 	open(): void {
-		const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Zero Chat', vscode.ViewColumn.Beside, {
-			enableScripts: true,
-			localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-		});
+		const panel = vscode.window.createWebviewPanel(
+			CHAT_PANEL_TYPE,
+			'Zero Chat',
+			vscode.ViewColumn.Beside,
+			{
+				enableScripts: true,
+				localResourceRoots: [
+					vscode.Uri.joinPath(this.extensionUri, 'dist'),
+					vscode.Uri.joinPath(this.extensionUri, 'media'),
+				],
+			},
+		);
 		this.bind(panel);
 	}
 
@@ -86,7 +94,10 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 
 	private bind(panel: vscode.WebviewPanel): void {
 		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'zero.svg');
-		const entry = { panel, host: new ChatWebviewHost(panel.webview, this.extensionUri, this.source, this.log) };
+		const entry = {
+			panel,
+			host: new ChatWebviewHost(panel.webview, this.extensionUri, this.source, this.log),
+		};
 		this.panels.add(entry);
 		panel.onDidDispose(() => {
 			entry.host.dispose();

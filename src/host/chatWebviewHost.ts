@@ -35,7 +35,10 @@ export class ChatWebviewHost implements vscode.Disposable {
 		webview.options = {
 			enableScripts: true,
 			enableCommandUris: false,
-			localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+			localResourceRoots: [
+				vscode.Uri.joinPath(extensionUri, 'dist'),
+				vscode.Uri.joinPath(extensionUri, 'media'),
+			],
 		};
 		this.disposables.push(
 			webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
@@ -54,26 +57,37 @@ export class ChatWebviewHost implements vscode.Disposable {
 	private receive(raw: unknown): void {
 		const parsed = WebviewToHostSchema.safeParse(raw);
 		if (!parsed.success) {
-			this.log.warn(`Ignored an invalid message from the chat view: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+			this.log.warn(
+				`Ignored an invalid message from the chat view: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`,
+			);
 			return;
 		}
 		const message: WebviewToHost = parsed.data;
 		if (message.type === 'hello') {
 			if (message.protocolMajor !== WEBVIEW_PROTOCOL_MAJOR) {
-				this.log.warn(`The chat view speaks protocol ${message.protocolMajor}, the extension ${WEBVIEW_PROTOCOL_MAJOR}; reloading the view.`);
+				this.log.warn(
+					`The chat view speaks protocol ${message.protocolMajor}, the extension ${WEBVIEW_PROTOCOL_MAJOR}; reloading the view.`,
+				);
 				this.reload();
 				return;
 			}
 			this.ready = true;
 			this.outbox = [];
-			void this.webview.postMessage({ type: 'hello/ack', protocolMajor: WEBVIEW_PROTOCOL_MAJOR } satisfies HostToWebview);
+			void this.webview.postMessage({
+				type: 'hello/ack',
+				protocolMajor: WEBVIEW_PROTOCOL_MAJOR,
+			} satisfies HostToWebview);
 			void this.webview.postMessage(this.source.snapshot());
 			this.helloEmitter.fire();
 			return;
 		}
 		if (message.type === 'tool/details/request') {
 			// A request answered to this view only, matched by its id.
-			void this.webview.postMessage({ type: 'tool/details', id: message.id, details: this.source.toolDetails(message.turnId, message.itemId) } satisfies HostToWebview);
+			void this.webview.postMessage({
+				type: 'tool/details',
+				id: message.id,
+				details: this.source.toolDetails(message.turnId, message.itemId),
+			} satisfies HostToWebview);
 			return;
 		}
 		if (message.type === 'snapshot/request') {
@@ -83,7 +97,11 @@ export class ChatWebviewHost implements vscode.Disposable {
 			}
 			return;
 		}
-		this.source.handle(message).catch((error: Error) => this.log.error(`Chat view request ${message.type} failed: ${error.message}`));
+		this.source
+			.handle(message)
+			.catch((error: Error) =>
+				this.log.error(`Chat view request ${message.type} failed: ${error.message}`),
+			);
 	}
 
 	private post(message: HostToWebview): void {

@@ -1,14 +1,24 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CHAT_PERMISSION_MODES, PERMISSION_MODE_INFO, type ChatPermissionMode } from '../shared/permissionModes';
+import {
+	CHAT_PERMISSION_MODES,
+	PERMISSION_MODE_INFO,
+	type ChatPermissionMode,
+} from '../shared/permissionModes';
 import { runZeroCli } from '../zero/cli';
 import type { ChatStore } from './chatStore';
 import type { ChatService } from './chatService';
 import type { ChatPanels, ChatViewProvider } from './chatViews';
 import { COMMAND_IDS, type CommandId } from './commandIds';
 import { fileContext, fileReference, problemsContext, selectionContext } from './editorContext';
-import { BUILTIN_PRESETS, runInspection, type InspectionDeps, type InspectionResult, type ReportStore } from './inspection';
+import {
+	BUILTIN_PRESETS,
+	runInspection,
+	type InspectionDeps,
+	type InspectionResult,
+	type ReportStore,
+} from './inspection';
 import type { Logger } from './log';
 import type { ReadinessService } from './readiness';
 import type { ReadOnlyDocuments } from './readOnlyDocuments';
@@ -53,36 +63,58 @@ function activeFileEditor(): vscode.TextEditor | undefined {
 async function pickFolder(deps: CommandDeps): Promise<vscode.Uri | undefined> {
 	const folders = vscode.workspace.workspaceFolders ?? [];
 	const choices = [
-		...folders.map((folder) => ({ label: folder.name, description: folder.uri.fsPath, uri: folder.uri as vscode.Uri | undefined })),
+		...folders.map((folder) => ({
+			label: folder.name,
+			description: folder.uri.fsPath,
+			uri: folder.uri as vscode.Uri | undefined,
+		})),
 		{ label: 'Choose another folder\u2026', description: '', uri: undefined },
 	];
 	if (folders.length === 1) {
 		return folders[0].uri;
 	}
-	const choice = folders.length === 0 ? choices[choices.length - 1] : await vscode.window.showQuickPick(choices, { title: 'Zero: folder to inspect' });
+	const choice =
+		folders.length === 0
+			? choices[choices.length - 1]
+			: await vscode.window.showQuickPick(choices, { title: 'Zero: folder to inspect' });
 	if (!choice) {
 		return undefined;
 	}
 	if (choice.uri) {
 		return choice.uri;
 	}
-	const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Inspect', defaultUri: deps.workspaceFolder()?.uri });
+	const picked = await vscode.window.showOpenDialog({
+		canSelectFolders: true,
+		canSelectFiles: false,
+		openLabel: 'Inspect',
+		defaultUri: deps.workspaceFolder()?.uri,
+	});
 	return picked?.[0];
 }
 
 /** Opens an inspection report as rendered markdown, or as text where the preview is unavailable. */
 async function showReport(uri: vscode.Uri): Promise<void> {
-	await vscode.commands.executeCommand('markdown.showPreview', uri).then(undefined, () => vscode.window.showTextDocument(uri));
+	await vscode.commands
+		.executeCommand('markdown.showPreview', uri)
+		.then(undefined, () => vscode.window.showTextDocument(uri));
 }
 
 /** Runs an inspection with a progress notification, then shows the report and the findings. */
-async function inspect(deps: CommandDeps, preset: { label: string; prompt: string }, folder: vscode.Uri | undefined): Promise<InspectionResult | undefined> {
+async function inspect(
+	deps: CommandDeps,
+	preset: { label: string; prompt: string },
+	folder: vscode.Uri | undefined,
+): Promise<InspectionResult | undefined> {
 	if (!folder) {
 		void vscode.window.showInformationMessage('Open a folder to inspect first.');
 		return undefined;
 	}
 	const result = await vscode.window.withProgress(
-		{ location: vscode.ProgressLocation.Notification, title: `Zero: ${preset.label}`, cancellable: true },
+		{
+			location: vscode.ProgressLocation.Notification,
+			title: `Zero: ${preset.label}`,
+			cancellable: true,
+		},
 		(progress, token) => runInspection(deps.inspection, preset, folder, progress, token),
 	);
 	if (!result) {
@@ -93,11 +125,13 @@ async function inspect(deps: CommandDeps, preset: { label: string; prompt: strin
 		result.parse === 'ok'
 			? `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'} in the Problems panel.`
 			: 'No findings could be read from zero\u2019s answer; the report is complete.';
-	void vscode.window.showInformationMessage(`Zero inspection finished: ${summary}`, 'Show Problems').then((action) => {
-		if (action) {
-			void vscode.commands.executeCommand('workbench.actions.view.problems');
-		}
-	});
+	void vscode.window
+		.showInformationMessage(`Zero inspection finished: ${summary}`, 'Show Problems')
+		.then((action) => {
+			if (action) {
+				void vscode.commands.executeCommand('workbench.actions.view.problems');
+			}
+		});
 	await showReport(result.reportUri);
 	return result;
 }
@@ -123,14 +157,30 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			}));
 			const located = await deps.locator.locate();
 			if (located.found) {
-				const result = await runZeroCli(located.path, ['sessions', 'list', '--json'], { env: zeroProcessEnv(deps.settings()), cwd: deps.workspaceFolder()?.uri.fsPath, timeoutMs: 10000 });
+				const result = await runZeroCli(located.path, ['sessions', 'list', '--json'], {
+					env: zeroProcessEnv(deps.settings()),
+					cwd: deps.workspaceFolder()?.uri.fsPath,
+					timeoutMs: 10000,
+				});
 				const known = new Set(saved.map((chat) => chat.sessionId));
 				try {
 					const sessions = JSON.parse(result.stdout) as unknown;
 					const list = Array.isArray(sessions) ? sessions : [];
 					const resumable = list.filter(
-						(session): session is { sessionId: string; title?: string; cwd?: string; updatedAt?: string; kind?: string } =>
-							typeof session === 'object' && session !== null && typeof (session as { sessionId?: unknown }).sessionId === 'string' && !known.has((session as { sessionId: string }).sessionId) && ['', 'fork', undefined].includes((session as { kind?: string }).kind),
+						(
+							session,
+						): session is {
+							sessionId: string;
+							title?: string;
+							cwd?: string;
+							updatedAt?: string;
+							kind?: string;
+						} =>
+							typeof session === 'object' &&
+							session !== null &&
+							typeof (session as { sessionId?: unknown }).sessionId === 'string' &&
+							!known.has((session as { sessionId: string }).sessionId) &&
+							['', 'fork', undefined].includes((session as { kind?: string }).kind),
 					);
 					if (resumable.length > 0) {
 						items.push({ label: "zero's own sessions", kind: vscode.QuickPickItemKind.Separator });
@@ -139,15 +189,24 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 								label: session.title || session.sessionId,
 								description: session.cwd,
 								detail: `Resume zero session ${session.sessionId}`,
-								open: async () => deps.chats.resumeZeroSession(session.sessionId, session.title || session.sessionId),
+								open: async () =>
+									deps.chats.resumeZeroSession(
+										session.sessionId,
+										session.title || session.sessionId,
+									),
 							});
 						}
 					}
 				} catch {
-					deps.log.warn('zero sessions list --json did not return JSON; only chats saved by the extension are listed.');
+					deps.log.warn(
+						'zero sessions list --json did not return JSON; only chats saved by the extension are listed.',
+					);
 				}
 			}
-			const choice = await vscode.window.showQuickPick(items, { title: 'Zero: chats', placeHolder: items.length === 0 ? 'No saved chats yet' : 'Reopen a chat' });
+			const choice = await vscode.window.showQuickPick(items, {
+				title: 'Zero: chats',
+				placeHolder: items.length === 0 ? 'No saved chats yet' : 'Reopen a chat',
+			});
 			if (choice?.open) {
 				await choice.open();
 				await focusChat(deps);
@@ -156,14 +215,27 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		'zero.selectModel': async () => {
 			const current = deps.chats.current.model;
 			const located = await deps.locator.locate();
-			const items: (vscode.QuickPickItem & { model: string | undefined })[] = [{ label: "zero's configured model", description: current === '' ? 'current' : undefined, model: '' }];
+			const items: (vscode.QuickPickItem & { model: string | undefined })[] = [
+				{
+					label: "zero's configured model",
+					description: current === '' ? 'current' : undefined,
+					model: '',
+				},
+			];
 			if (located.found) {
-				const result = await runZeroCli(located.path, ['providers', 'models', '--json'], { env: zeroProcessEnv(deps.settings()), timeoutMs: 10000 });
+				const result = await runZeroCli(located.path, ['providers', 'models', '--json'], {
+					env: zeroProcessEnv(deps.settings()),
+					timeoutMs: 10000,
+				});
 				try {
 					const models = (JSON.parse(result.stdout) as { models?: { id?: string }[] }).models ?? [];
 					for (const model of models) {
 						if (typeof model.id === 'string') {
-							items.push({ label: model.id, description: model.id === current ? 'current' : undefined, model: model.id });
+							items.push({
+								label: model.id,
+								description: model.id === current ? 'current' : undefined,
+								model: model.id,
+							});
 						}
 					}
 				} catch {
@@ -171,11 +243,19 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				}
 			}
 			items.push({ label: 'Enter a model id\u2026', model: undefined });
-			const choice = await vscode.window.showQuickPick(items, { title: 'Zero: model for this chat (passed as --model; zero\u2019s config is not changed)' });
+			const choice = await vscode.window.showQuickPick(items, {
+				title: 'Zero: model for this chat (passed as --model; zero\u2019s config is not changed)',
+			});
 			if (!choice) {
 				return;
 			}
-			const model = choice.model ?? (await vscode.window.showInputBox({ title: 'Model id', value: current, prompt: 'Passed to zero exec --model for this chat' }));
+			const model =
+				choice.model ??
+				(await vscode.window.showInputBox({
+					title: 'Model id',
+					value: current,
+					prompt: 'Passed to zero exec --model for this chat',
+				}));
 			if (model !== undefined) {
 				deps.chats.current.setModel(model);
 			}
@@ -183,7 +263,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		'zero.setPermissionMode': async () => {
 			const current = deps.chats.current.permissionMode;
 			const choice = await vscode.window.showQuickPick(
-				CHAT_PERMISSION_MODES.map((mode) => ({ label: PERMISSION_MODE_INFO[mode].label, description: mode === current ? 'current' : mode, detail: PERMISSION_MODE_INFO[mode].explanation, mode })),
+				CHAT_PERMISSION_MODES.map((mode) => ({
+					label: PERMISSION_MODE_INFO[mode].label,
+					description: mode === current ? 'current' : mode,
+					detail: PERMISSION_MODE_INFO[mode].explanation,
+					mode,
+				})),
 				{ title: 'Zero: permission mode for this chat' },
 			);
 			if (choice) {
@@ -199,7 +284,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				void vscode.window.showInformationMessage('This chat has no zero run to show yet.');
 				return;
 			}
-			await deps.documents.show(`trace/${turn.run.runId ?? turn.id}.jsonl`, raw.toString('utf8'), { language: 'jsonl' });
+			await deps.documents.show(`trace/${turn.run.runId ?? turn.id}.jsonl`, raw.toString('utf8'), {
+				language: 'jsonl',
+			});
 		},
 		'zero.exportRun': async (targetArg?: vscode.Uri) => {
 			const transcriptFile = deps.transcripts.activeFile;
@@ -217,14 +304,34 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				void vscode.window.showInformationMessage('There is no zero run to export yet.');
 				return;
 			}
-			const target = targetArg instanceof vscode.Uri ? targetArg : await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(deps.workspaceFolder()?.uri ?? vscode.Uri.file(path.dirname(source)), name ?? 'run.jsonl'), filters: { 'JSON Lines': ['jsonl'] } });
+			const target =
+				targetArg instanceof vscode.Uri
+					? targetArg
+					: await vscode.window.showSaveDialog({
+							defaultUri: vscode.Uri.joinPath(
+								deps.workspaceFolder()?.uri ?? vscode.Uri.file(path.dirname(source)),
+								name ?? 'run.jsonl',
+							),
+							filters: { 'JSON Lines': ['jsonl'] },
+						});
 			if (target) {
 				await fs.copyFile(source, target.fsPath);
-				void vscode.window.showInformationMessage(`Exported the run as written by zero to ${target.fsPath}.`);
+				void vscode.window.showInformationMessage(
+					`Exported the run as written by zero to ${target.fsPath}.`,
+				);
 			}
 		},
 		'zero.openRunTranscript': async (uri?: vscode.Uri) => {
-			const file = uri instanceof vscode.Uri ? uri : (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'zero stream-json': ['jsonl', 'ndjson', 'json', 'log'] }, openLabel: 'Open Transcript' }))?.[0];
+			const file =
+				uri instanceof vscode.Uri
+					? uri
+					: (
+							await vscode.window.showOpenDialog({
+								canSelectMany: false,
+								filters: { 'zero stream-json': ['jsonl', 'ndjson', 'json', 'log'] },
+								openLabel: 'Open Transcript',
+							})
+						)?.[0];
 			if (file) {
 				await deps.transcripts.show(file.fsPath);
 			}
@@ -246,7 +353,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				return;
 			}
 			deps.chats.addContext(fileContext(editor.document));
-			await sendWithContext(deps, `Explain ${vscode.workspace.asRelativePath(editor.document.uri, false)}: what it does, how it fits in this project, and anything surprising in it.`);
+			await sendWithContext(
+				deps,
+				`Explain ${vscode.workspace.asRelativePath(editor.document.uri, false)}: what it does, how it fits in this project, and anything surprising in it.`,
+			);
 		},
 		'zero.fixProblems': async () => {
 			const editor = activeFileEditor();
@@ -254,13 +364,21 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				void vscode.window.showInformationMessage('Open a file first.');
 				return;
 			}
-			const entry = problemsContext(editor.document.uri, vscode.languages.getDiagnostics(editor.document.uri));
+			const entry = problemsContext(
+				editor.document.uri,
+				vscode.languages.getDiagnostics(editor.document.uri),
+			);
 			if (!entry) {
-				void vscode.window.showInformationMessage('The Problems panel lists nothing for this file.');
+				void vscode.window.showInformationMessage(
+					'The Problems panel lists nothing for this file.',
+				);
 				return;
 			}
 			deps.chats.addContext(entry);
-			await sendWithContext(deps, `Fix the problems listed below in ${vscode.workspace.asRelativePath(editor.document.uri, false)}.`);
+			await sendWithContext(
+				deps,
+				`Fix the problems listed below in ${vscode.workspace.asRelativePath(editor.document.uri, false)}.`,
+			);
 		},
 		'zero.addFileToChat': async (uri?: vscode.Uri) => {
 			const target = uri instanceof vscode.Uri ? uri : activeFileEditor()?.document.uri;
@@ -268,23 +386,42 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				void vscode.window.showInformationMessage('Pick a file to add.');
 				return;
 			}
-			const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === target.toString());
+			const open = vscode.workspace.textDocuments.find(
+				(document) => document.uri.toString() === target.toString(),
+			);
 			deps.chats.addContext(open ? fileContext(open) : fileReference(target));
 			await focusChat(deps);
 		},
-		'zero.inspectWorkspace': async (request?: { label?: string; prompt?: string; folder?: vscode.Uri }) => {
+		'zero.inspectWorkspace': async (request?: {
+			label?: string;
+			prompt?: string;
+			folder?: vscode.Uri;
+		}) => {
 			if (request?.prompt) {
 				// Called with a preset (keybindings, tasks, tests): no pickers.
-				return inspect(deps, { label: request.label ?? 'Custom inspection', prompt: request.prompt }, request.folder ?? deps.workspaceFolder()?.uri);
+				return inspect(
+					deps,
+					{ label: request.label ?? 'Custom inspection', prompt: request.prompt },
+					request.folder ?? deps.workspaceFolder()?.uri,
+				);
 			}
 			type PresetItem = vscode.QuickPickItem & { prompt?: string };
-			const presets: PresetItem[] = [...BUILTIN_PRESETS, ...deps.settings().inspectionPresets].map((preset) => ({ label: preset.label, detail: preset.detail, prompt: preset.prompt }));
+			const presets: PresetItem[] = [...BUILTIN_PRESETS, ...deps.settings().inspectionPresets].map(
+				(preset) => ({ label: preset.label, detail: preset.detail, prompt: preset.prompt }),
+			);
 			presets.push({ label: 'Custom prompt\u2026', detail: 'Ask for any read-only review' });
-			const choice = await vscode.window.showQuickPick(presets, { title: 'Zero: inspect the workspace (read-only, plan mode)' });
+			const choice = await vscode.window.showQuickPick(presets, {
+				title: 'Zero: inspect the workspace (read-only, plan mode)',
+			});
 			if (!choice) {
 				return;
 			}
-			const prompt = choice.prompt ?? (await vscode.window.showInputBox({ title: 'What should zero inspect?', prompt: 'zero runs read-only (plan mode)' }));
+			const prompt =
+				choice.prompt ??
+				(await vscode.window.showInputBox({
+					title: 'What should zero inspect?',
+					prompt: 'zero runs read-only (plan mode)',
+				}));
 			if (!prompt) {
 				return;
 			}
@@ -292,16 +429,26 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			if (!folder) {
 				return;
 			}
-			return inspect(deps, { label: choice.prompt ? choice.label : 'Custom inspection', prompt }, folder);
+			return inspect(
+				deps,
+				{ label: choice.prompt ? choice.label : 'Custom inspection', prompt },
+				folder,
+			);
 		},
 		'zero.showReports': async () => {
 			const reports = await deps.inspection.reports.list();
 			if (reports.length === 0) {
-				void vscode.window.showInformationMessage('No inspection reports yet. Run Zero: Inspect Workspace...');
+				void vscode.window.showInformationMessage(
+					'No inspection reports yet. Run Zero: Inspect Workspace...',
+				);
 				return;
 			}
 			const choice = await vscode.window.showQuickPick(
-				reports.map((report) => ({ label: report.name.replace(/\.md$/, ''), description: new Date(report.mtime).toLocaleString(), uri: report.uri })),
+				reports.map((report) => ({
+					label: report.name.replace(/\.md$/, ''),
+					description: new Date(report.mtime).toLocaleString(),
+					uri: report.uri,
+				})),
 				{ title: 'Zero: inspection reports' },
 			);
 			if (choice) {
@@ -311,14 +458,25 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		'zero.checkSetup': async () => {
 			deps.readiness.refresh();
 			const report = await deps.readiness.latest();
-			await deps.documents.show('Zero Setup Check.md', setupReportMarkdown(report, deps.settings(), deps.logLocation), { language: 'markdown' });
+			await deps.documents.show(
+				'Zero Setup Check.md',
+				setupReportMarkdown(report, deps.settings(), deps.logLocation),
+				{ language: 'markdown' },
+			);
 		},
 		'zero.locateBinary': async () => {
-			const picked = await vscode.window.showOpenDialog({ canSelectMany: false, canSelectFiles: true, openLabel: 'Use this zero', title: 'Locate the zero binary' });
+			const picked = await vscode.window.showOpenDialog({
+				canSelectMany: false,
+				canSelectFiles: true,
+				openLabel: 'Use this zero',
+				title: 'Locate the zero binary',
+			});
 			if (!picked?.[0]) {
 				return;
 			}
-			await vscode.workspace.getConfiguration('zero').update('path', picked[0].fsPath, vscode.ConfigurationTarget.Global);
+			await vscode.workspace
+				.getConfiguration('zero')
+				.update('path', picked[0].fsPath, vscode.ConfigurationTarget.Global);
 			deps.locator.invalidate();
 			deps.readiness.refresh();
 		},
@@ -329,13 +487,26 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				return;
 			}
 			const env = zeroProcessEnv(deps.settings());
-			const result = await runZeroCli(located.path, ['sandbox', 'grants', 'list', '--json'], { env, timeoutMs: 10000 });
-			let grants: { toolName: string; scope?: string; decision: string; approvedAt?: string; reason?: string }[] = [];
+			const result = await runZeroCli(located.path, ['sandbox', 'grants', 'list', '--json'], {
+				env,
+				timeoutMs: 10000,
+			});
+			let grants: {
+				toolName: string;
+				scope?: string;
+				decision: string;
+				approvedAt?: string;
+				reason?: string;
+			}[] = [];
 			try {
 				const data = JSON.parse(result.stdout) as { grants?: unknown };
-				grants = Array.isArray(data.grants) ? (data.grants as typeof grants).filter((grant) => typeof grant?.toolName === 'string') : [];
+				grants = Array.isArray(data.grants)
+					? (data.grants as typeof grants).filter((grant) => typeof grant?.toolName === 'string')
+					: [];
 			} catch {
-				void vscode.window.showErrorMessage(`zero sandbox grants list failed: ${(result.stderr || result.error || 'no JSON').trim()}`);
+				void vscode.window.showErrorMessage(
+					`zero sandbox grants list failed: ${(result.stderr || result.error || 'no JSON').trim()}`,
+				);
 				return;
 			}
 			if (grants.length === 0) {
@@ -343,26 +514,47 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				return;
 			}
 			const choice = await vscode.window.showQuickPick(
-				grants.map((grant) => ({ label: `${grant.decision} ${grant.toolName}`, description: grant.scope ?? 'any path', detail: [grant.reason, grant.approvedAt].filter(Boolean).join(' \u00b7 '), grant })),
+				grants.map((grant) => ({
+					label: `${grant.decision} ${grant.toolName}`,
+					description: grant.scope ?? 'any path',
+					detail: [grant.reason, grant.approvedAt].filter(Boolean).join(' \u00b7 '),
+					grant,
+				})),
 				{ title: 'Zero: stored sandbox grants (pick one to revoke)' },
 			);
 			if (!choice) {
 				return;
 			}
-			const args = ['sandbox', 'grants', 'revoke', choice.grant.toolName, ...(choice.grant.scope ? [`--path=${choice.grant.scope}`] : [])];
-			const confirm = await vscode.window.showWarningMessage(`Revoke "${choice.label}"${choice.grant.scope ? ` for ${choice.grant.scope}` : ''}?`, { modal: true, detail: `Zero will run: zero ${args.join(' ')}` }, 'Revoke');
+			const args = [
+				'sandbox',
+				'grants',
+				'revoke',
+				choice.grant.toolName,
+				...(choice.grant.scope ? [`--path=${choice.grant.scope}`] : []),
+			];
+			const confirm = await vscode.window.showWarningMessage(
+				`Revoke "${choice.label}"${choice.grant.scope ? ` for ${choice.grant.scope}` : ''}?`,
+				{ modal: true, detail: `Zero will run: zero ${args.join(' ')}` },
+				'Revoke',
+			);
 			if (confirm === 'Revoke') {
 				const revoke = await runZeroCli(located.path, args, { env, timeoutMs: 10000 });
 				if (revoke.exitCode === 0) {
 					void vscode.window.showInformationMessage(`Revoked ${choice.label}.`);
 				} else {
-					void vscode.window.showErrorMessage(`Revoking failed: ${(revoke.stderr || revoke.error || '').trim()}`);
+					void vscode.window.showErrorMessage(
+						`Revoking failed: ${(revoke.stderr || revoke.error || '').trim()}`,
+					);
 				}
 			}
 		},
 		'zero.connectProvider': async () => {
 			const located = await deps.locator.locate();
-			const terminal = vscode.window.createTerminal({ name: 'zero setup', env: deps.settings().env, cwd: deps.workspaceFolder()?.uri });
+			const terminal = vscode.window.createTerminal({
+				name: 'zero setup',
+				env: deps.settings().env,
+				cwd: deps.workspaceFolder()?.uri,
+			});
 			terminal.show();
 			terminal.sendText(`${located.found ? JSON.stringify(located.path) : 'zero'} setup`);
 			const done = vscode.window.onDidCloseTerminal((closed) => {
@@ -372,7 +564,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				}
 			});
 		},
-		'zero.askToFixFinding': async (finding?: { uri: string; line: number; endLine?: number; message: string }) => {
+		'zero.askToFixFinding': async (finding?: {
+			uri: string;
+			line: number;
+			endLine?: number;
+			message: string;
+		}) => {
 			if (!finding || typeof finding.uri !== 'string') {
 				return;
 			}
@@ -386,5 +583,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			await sendWithContext(deps, `Fix this inspection finding in ${ref}.`);
 		},
 	};
-	return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id] as (...args: unknown[]) => unknown));
+	return COMMAND_IDS.map((id) =>
+		vscode.commands.registerCommand(id, handlers[id] as (...args: unknown[]) => unknown),
+	);
 }

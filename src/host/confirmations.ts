@@ -10,7 +10,10 @@ export class Confirmations {
 			this.nextAnswer = undefined;
 			return answer;
 		}
-		return (await vscode.window.showWarningMessage(message, { modal: true, detail }, confirmLabel)) === confirmLabel;
+		return (
+			(await vscode.window.showWarningMessage(message, { modal: true, detail }, confirmLabel)) ===
+			confirmLabel
+		);
 	}
 
 	answerNext(accept: boolean): void {

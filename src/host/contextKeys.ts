@@ -7,7 +7,10 @@ export function setContext(key: string, value: unknown): void {
 }
 
 /** Keeps the `when`-clause keys (Stop Run, Export, walkthrough steps) in step with the chat. */
-export function trackContextKeys(chats: ChatService, readiness: ReadinessService): vscode.Disposable[] {
+export function trackContextKeys(
+	chats: ChatService,
+	readiness: ReadinessService,
+): vscode.Disposable[] {
 	setContext('zero.hasRun', chats.current.transcript.turns.length > 0);
 	return [
 		chats.onRunStarted(() => setContext('zero.runActive', true)),

@@ -26,7 +26,10 @@ export function selectionContext(editor: vscode.TextEditor): ContextEntry | unde
 	}
 	const path = displayPath(editor.document.uri);
 	const start = selection.start.line + 1;
-	const end = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
+	const end =
+		selection.end.character === 0 && selection.end.line > selection.start.line
+			? selection.end.line
+			: selection.end.line + 1;
 	const ref = `${path}#L${start}-L${end}`;
 	const capped = capContext(editor.document.getText(selection));
 	return {
@@ -57,7 +60,10 @@ export function fileReference(uri: vscode.Uri): ContextEntry {
 const SEVERITY = ['error', 'warning', 'info', 'hint'];
 
 /** The file's diagnostics from the Problems panel, one per line. */
-export function problemsContext(uri: vscode.Uri, all: readonly vscode.Diagnostic[]): ContextEntry | undefined {
+export function problemsContext(
+	uri: vscode.Uri,
+	all: readonly vscode.Diagnostic[],
+): ContextEntry | undefined {
 	// The Problems panel does not list hints; neither do we. Most severe first, then by line.
 	const diagnostics = all
 		.filter((diagnostic) => diagnostic.severity !== vscode.DiagnosticSeverity.Hint)
@@ -67,12 +73,20 @@ export function problemsContext(uri: vscode.Uri, all: readonly vscode.Diagnostic
 	}
 	const path = displayPath(uri);
 	const lines = diagnostics.map((diagnostic) => {
-		const source = diagnostic.source ? `${diagnostic.source}${diagnostic.code !== undefined ? ` ${typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : String(diagnostic.code)}` : ''}: ` : '';
+		const source = diagnostic.source
+			? `${diagnostic.source}${diagnostic.code !== undefined ? ` ${typeof diagnostic.code === 'object' ? String(diagnostic.code.value) : String(diagnostic.code)}` : ''}: `
+			: '';
 		return `- ${path}:${diagnostic.range.start.line + 1}:${diagnostic.range.start.character + 1} ${SEVERITY[diagnostic.severity] ?? 'info'}: ${source}${diagnostic.message}`;
 	});
 	const capped = capContext(lines.join('\n'));
 	return {
-		chip: { id: chipId('problems'), kind: 'problems', label: `${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'} in ${path}`, path, note: capped.note },
+		chip: {
+			id: chipId('problems'),
+			kind: 'problems',
+			label: `${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'} in ${path}`,
+			path,
+			note: capped.note,
+		},
 		content: `Problems reported in ${path}:\n${capped.text}`,
 	};
 }

@@ -1,9 +1,19 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { FINDINGS_INSTRUCTIONS, parseFindings, type Finding, type FindingsParse } from '../shared/findings';
+import {
+	FINDINGS_INSTRUCTIONS,
+	parseFindings,
+	type Finding,
+	type FindingsParse,
+} from '../shared/findings';
 import { summarizeToolArgs } from '../shared/toolSummary';
-import { applyAction, createTranscript, describeRunEnd, type Transcript } from '../shared/transcript';
+import {
+	applyAction,
+	createTranscript,
+	describeRunEnd,
+	type Transcript,
+} from '../shared/transcript';
 import { buildExecArgs } from '../zero/execArgs';
 import { buildUserMessage } from '../zero/streamInput';
 import { newId } from './chatSession';
@@ -16,17 +26,20 @@ export const BUILTIN_PRESETS: InspectionPreset[] = [
 	{
 		label: 'Find bugs',
 		detail: 'Logic errors, unhandled cases, resource leaks, races',
-		prompt: 'Review this repository for bugs: logic errors, unhandled edge cases and errors, resource leaks, race conditions and incorrect API use. Report only real problems you can point to in the code, most severe first.',
+		prompt:
+			'Review this repository for bugs: logic errors, unhandled edge cases and errors, resource leaks, race conditions and incorrect API use. Report only real problems you can point to in the code, most severe first.',
 	},
 	{
 		label: 'Security review',
 		detail: 'Injection, secrets, unsafe input handling, auth mistakes',
-		prompt: 'Do a security review of this repository: injection (SQL, shell, path), unsafe deserialization, secrets committed to the code, missing input validation, authentication and authorization mistakes, insecure defaults. Report concrete, locatable problems, most severe first.',
+		prompt:
+			'Do a security review of this repository: injection (SQL, shell, path), unsafe deserialization, secrets committed to the code, missing input validation, authentication and authorization mistakes, insecure defaults. Report concrete, locatable problems, most severe first.',
 	},
 	{
 		label: 'Explain the architecture',
 		detail: 'Components, data flow, entry points, where to start',
-		prompt: 'Explain the architecture of this repository: its main components and what each is responsible for, how data and control flow between them, the entry points, and where a new contributor should start reading. Point out design problems you notice as findings.',
+		prompt:
+			'Explain the architecture of this repository: its main components and what each is responsible for, how data and control flow between them, the entry points, and where a new contributor should start reading. Point out design problems you notice as findings.',
 	},
 ];
 
@@ -50,7 +63,12 @@ export class ReportStore {
 	async save(name: string, markdown: string, now: number): Promise<vscode.Uri> {
 		await fs.mkdir(this.dir, { recursive: true });
 		const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-		const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'inspection';
+		const slug =
+			name
+				.toLowerCase()
+				.replace(/[^a-z0-9]+/g, '-')
+				.replace(/^-|-$/g, '')
+				.slice(0, 40) || 'inspection';
 		const file = path.join(this.dir, `${stamp}-${slug}.md`);
 		await fs.writeFile(file, markdown, 'utf8');
 		return vscode.Uri.file(file);
@@ -60,7 +78,11 @@ export class ReportStore {
 		try {
 			const names = (await fs.readdir(this.dir)).filter((name) => name.endsWith('.md'));
 			const entries = await Promise.all(
-				names.map(async (name) => ({ uri: vscode.Uri.file(path.join(this.dir, name)), name, mtime: (await fs.stat(path.join(this.dir, name))).mtimeMs })),
+				names.map(async (name) => ({
+					uri: vscode.Uri.file(path.join(this.dir, name)),
+					name,
+					mtime: (await fs.stat(path.join(this.dir, name))).mtimeMs,
+				})),
 			);
 			return entries.sort((a, b) => b.mtime - a.mtime);
 		} catch {
@@ -81,13 +103,28 @@ function severityOf(finding: Finding): vscode.DiagnosticSeverity {
 }
 
 /** Turns findings into Problems-panel diagnostics under the "zero" source, replacing the last run's. */
-export function publishFindings(collection: vscode.DiagnosticCollection, folder: vscode.Uri, findings: readonly Finding[]): number {
+export function publishFindings(
+	collection: vscode.DiagnosticCollection,
+	folder: vscode.Uri,
+	findings: readonly Finding[],
+): number {
 	collection.clear();
 	const byFile = new Map<string, vscode.Diagnostic[]>();
 	for (const finding of findings) {
-		const uri = path.isAbsolute(finding.file) ? vscode.Uri.file(finding.file) : vscode.Uri.joinPath(folder, finding.file);
-		const range = new vscode.Range(finding.line - 1, Math.max(0, (finding.column ?? 1) - 1), finding.endLine - 1, Number.MAX_SAFE_INTEGER);
-		const diagnostic = new vscode.Diagnostic(range, finding.detail ? `${finding.title}: ${finding.detail}` : finding.title, severityOf(finding));
+		const uri = path.isAbsolute(finding.file)
+			? vscode.Uri.file(finding.file)
+			: vscode.Uri.joinPath(folder, finding.file);
+		const range = new vscode.Range(
+			finding.line - 1,
+			Math.max(0, (finding.column ?? 1) - 1),
+			finding.endLine - 1,
+			Number.MAX_SAFE_INTEGER,
+		);
+		const diagnostic = new vscode.Diagnostic(
+			range,
+			finding.detail ? `${finding.title}: ${finding.detail}` : finding.title,
+			severityOf(finding),
+		);
 		diagnostic.source = DIAGNOSTIC_SOURCE;
 		const key = uri.toString();
 		byFile.set(key, [...(byFile.get(key) ?? []), diagnostic]);
@@ -98,7 +135,13 @@ export function publishFindings(collection: vscode.DiagnosticCollection, folder:
 	return findings.length;
 }
 
-function reportMarkdown(preset: InspectionPreset, folder: string, transcript: Transcript, parse: FindingsParse, commandLine: string): string {
+function reportMarkdown(
+	preset: InspectionPreset,
+	folder: string,
+	transcript: Transcript,
+	parse: FindingsParse,
+	commandLine: string,
+): string {
 	const run = transcript.turns[0]?.run;
 	const end = run ? describeRunEnd(run) : undefined;
 	const lines = [
@@ -124,11 +167,16 @@ function reportMarkdown(preset: InspectionPreset, folder: string, transcript: Tr
 			lines.push('| Severity | Location | Finding |', '| --- | --- | --- |');
 			for (const finding of parse.findings) {
 				const location = `${finding.file}:${finding.line}${finding.endLine !== finding.line ? `-${finding.endLine}` : ''}`;
-				lines.push(`| ${finding.severity} | \`${location}\` | ${`${finding.title}${finding.detail ? ` \u2014 ${finding.detail}` : ''}`.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+				lines.push(
+					`| ${finding.severity} | \`${location}\` | ${`${finding.title}${finding.detail ? ` \u2014 ${finding.detail}` : ''}`.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`,
+				);
 			}
 		}
 		if (parse.skipped > 0) {
-			lines.push('', `${parse.skipped} entr${parse.skipped === 1 ? 'y' : 'ies'} of the findings block could not be read and ${parse.skipped === 1 ? 'was' : 'were'} left out.`);
+			lines.push(
+				'',
+				`${parse.skipped} entr${parse.skipped === 1 ? 'y' : 'ies'} of the findings block could not be read and ${parse.skipped === 1 ? 'was' : 'were'} left out.`,
+			);
 		}
 	} else {
 		lines.push(
@@ -180,20 +228,27 @@ export async function runInspection(
 	token: vscode.CancellationToken,
 ): Promise<InspectionResult | undefined> {
 	if (!deps.isTrusted()) {
-		void vscode.window.showWarningMessage('Zero does not start zero in an untrusted workspace.', 'Manage Workspace Trust').then((choice) => {
-			if (choice) {
-				void vscode.commands.executeCommand('workbench.trust.manage');
-			}
-		});
+		void vscode.window
+			.showWarningMessage(
+				'Zero does not start zero in an untrusted workspace.',
+				'Manage Workspace Trust',
+			)
+			.then((choice) => {
+				if (choice) {
+					void vscode.commands.executeCommand('workbench.trust.manage');
+				}
+			});
 		return undefined;
 	}
 	const located = await deps.locator.locate();
 	if (!located.found) {
-		void vscode.window.showErrorMessage('zero was not found. Install it or set "zero.path".', 'Check Setup').then((choice) => {
-			if (choice) {
-				void vscode.commands.executeCommand('zero.checkSetup');
-			}
-		});
+		void vscode.window
+			.showErrorMessage('zero was not found. Install it or set "zero.path".', 'Check Setup')
+			.then((choice) => {
+				if (choice) {
+					void vscode.commands.executeCommand('zero.checkSetup');
+				}
+			});
 		return undefined;
 	}
 	const now = Date.now();
@@ -208,7 +263,12 @@ export async function runInspection(
 		maxTurns: settings.maxTurns,
 		extraArgs: settings.extraArgs,
 	});
-	applyAction(transcript, { type: 'turn/start', turnId, at: now, prompt: { text: preset.prompt, context: [] } });
+	applyAction(transcript, {
+		type: 'turn/start',
+		turnId,
+		at: now,
+		prompt: { text: preset.prompt, context: [] },
+	});
 	let lastStep: string | undefined;
 	const launched = deps.launcher.launch({
 		binary: located.path,
@@ -234,11 +294,16 @@ export async function runInspection(
 	cancellation.dispose();
 	applyAction(transcript, { type: 'run/exit', turnId, at: Date.now(), outcome });
 	const run = transcript.turns[0].run;
-	const answer = run.finalText ?? run.items.map((item) => (item.kind === 'text' ? item.text : '')).join('');
+	const answer =
+		run.finalText ?? run.items.map((item) => (item.kind === 'text' ? item.text : '')).join('');
 	const parse = parseFindings(answer);
 	const findings = parse.kind === 'ok' ? parse.findings : [];
 	publishFindings(deps.diagnostics, folder, findings);
-	const reportUri = await deps.reports.save(preset.label, reportMarkdown(preset, folder.fsPath, transcript, parse, launched.commandLine), now);
+	const reportUri = await deps.reports.save(
+		preset.label,
+		reportMarkdown(preset, folder.fsPath, transcript, parse, launched.commandLine),
+		now,
+	);
 	return { reportUri, findings, parse: parse.kind, transcript };
 }
 
@@ -246,7 +311,11 @@ export async function runInspection(
 export class FindingCodeActions implements vscode.CodeActionProvider {
 	static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
-	provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+	provideCodeActions(
+		document: vscode.TextDocument,
+		_range: vscode.Range,
+		context: vscode.CodeActionContext,
+	): vscode.CodeAction[] {
 		return context.diagnostics
 			.filter((diagnostic) => diagnostic.source === DIAGNOSTIC_SOURCE)
 			.map((diagnostic) => {
@@ -255,7 +324,14 @@ export class FindingCodeActions implements vscode.CodeActionProvider {
 				action.command = {
 					command: 'zero.askToFixFinding',
 					title: 'Ask Zero to fix',
-					arguments: [{ uri: document.uri.toString(), line: diagnostic.range.start.line + 1, endLine: diagnostic.range.end.line + 1, message: diagnostic.message }],
+					arguments: [
+						{
+							uri: document.uri.toString(),
+							line: diagnostic.range.start.line + 1,
+							endLine: diagnostic.range.end.line + 1,
+							message: diagnostic.message,
+						},
+					],
 				};
 				return action;
 			});

@@ -7,14 +7,21 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
 	private readonly contents = new Map<string, string>();
 	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
 	readonly onDidChange = this.changed.event;
-	private readonly registration = vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, this);
+	private readonly registration = vscode.workspace.registerTextDocumentContentProvider(
+		READONLY_SCHEME,
+		this,
+	);
 
 	provideTextDocumentContent(uri: vscode.Uri): string {
 		return this.contents.get(uri.path) ?? '';
 	}
 
 	/** Shows (or refreshes) a read-only document; the name decides the language by its extension. */
-	async show(name: string, content: string, options: { preview?: boolean; language?: string } = {}): Promise<vscode.TextDocument> {
+	async show(
+		name: string,
+		content: string,
+		options: { preview?: boolean; language?: string } = {},
+	): Promise<vscode.TextDocument> {
 		const uri = vscode.Uri.from({ scheme: READONLY_SCHEME, path: `/${name}` });
 		this.contents.set(uri.path, content);
 		this.changed.fire(uri);

@@ -13,7 +13,11 @@ import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
 export const INSTALL_COMMANDS = [
 	{ label: 'npm', command: 'npm install -g @gitlawb/zero' },
 	{ label: 'Go', command: 'go install github.com/Gitlawb/zero/cmd/zero@latest' },
-	{ label: 'Install script', command: 'curl -fsSL https://raw.githubusercontent.com/Gitlawb/zero/main/scripts/install.sh | bash' },
+	{
+		label: 'Install script',
+		command:
+			'curl -fsSL https://raw.githubusercontent.com/Gitlawb/zero/main/scripts/install.sh | bash',
+	},
 ];
 
 export interface ReadinessReport {
@@ -26,12 +30,17 @@ export interface ReadinessReport {
 const CHECKING: ReadinessView = { state: 'checking', title: 'Checking zero\u2026' };
 
 /** Maps what we learned about zero to the one state the chat shows, with one primary action. */
-export function readinessView(trusted: boolean, located: DiscoveryResult | undefined, probe: ProbeResult | undefined): ReadinessView {
+export function readinessView(
+	trusted: boolean,
+	located: DiscoveryResult | undefined,
+	probe: ProbeResult | undefined,
+): ReadinessView {
 	if (!trusted) {
 		return {
 			state: 'untrusted',
 			title: 'This workspace is not trusted',
-			detail: 'Zero never starts the zero agent in an untrusted workspace, because zero reads, edits and runs code there. Saved chats stay readable.',
+			detail:
+				'Zero never starts the zero agent in an untrusted workspace, because zero reads, edits and runs code there. Saved chats stay readable.',
 			primaryAction: { label: 'Manage Workspace Trust', command: 'workbench.trust.manage' },
 		};
 	}
@@ -42,7 +51,9 @@ export function readinessView(trusted: boolean, located: DiscoveryResult | undef
 		return {
 			state: 'not_found',
 			title: 'zero is not installed (or VS Code cannot see it)',
-			detail: located.settingProblem ?? 'Install zero with one of these commands, then check again. If it is installed, point Zero at it.',
+			detail:
+				located.settingProblem ??
+				'Install zero with one of these commands, then check again. If it is installed, point Zero at it.',
 			primaryAction: { label: 'Locate zero\u2026', command: 'zero.locateBinary' },
 			secondaryActions: [{ label: 'Check Again', command: 'zero.checkSetup' }],
 			commands: INSTALL_COMMANDS,
@@ -51,7 +62,10 @@ export function readinessView(trusted: boolean, located: DiscoveryResult | undef
 	if (!probe) {
 		return { ...CHECKING, binaryPath: located.path };
 	}
-	const base = { binaryPath: located.path, version: probe.version.kind === 'not_zero' ? undefined : probe.version.version };
+	const base = {
+		binaryPath: located.path,
+		version: probe.version.kind === 'not_zero' ? undefined : probe.version.version,
+	};
 	switch (probe.version.kind) {
 		case 'not_zero':
 			return {
@@ -91,11 +105,17 @@ export function readinessView(trusted: boolean, located: DiscoveryResult | undef
 		...base,
 		state: 'ready',
 		title: 'Ready',
-		detail: probe.provider?.kind === 'ok' ? `${probe.provider.provider.name ?? 'provider'} \u00b7 ${probe.provider.provider.model ?? 'default model'}` : undefined,
+		detail:
+			probe.provider?.kind === 'ok'
+				? `${probe.provider.provider.name ?? 'provider'} \u00b7 ${probe.provider.provider.model ?? 'default model'}`
+				: undefined,
 	};
 }
 
-function noProviderView(base: { binaryPath?: string; version?: string }, detail: string): ReadinessView {
+function noProviderView(
+	base: { binaryPath?: string; version?: string },
+	detail: string,
+): ReadinessView {
 	const sentence = /[.!?]$/.test(detail.trim()) ? detail.trim() : `${detail.trim()}.`;
 	return {
 		...base,
@@ -166,7 +186,12 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 	/** A run failed because of the provider: show zero's own message in the provider state. */
 	markProviderFailure(message: string): void {
 		this.providerFailure = message;
-		this.set(noProviderView({ binaryPath: this.view.binaryPath, version: this.view.version }, `zero said: ${message}`));
+		this.set(
+			noProviderView(
+				{ binaryPath: this.view.binaryPath, version: this.view.version },
+				`zero said: ${message}`,
+			),
+		);
 	}
 
 	/** A run succeeded, so the provider works whatever the last check said. */
@@ -194,9 +219,14 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 			// Settings changed while this check ran; the newer check decides.
 			return this.report ?? report;
 		}
-		this.log.info(`Setup check: ${report.view.state}${report.view.version ? ` (zero ${report.view.version})` : ''}${report.view.binaryPath ? ` at ${report.view.binaryPath}` : ''}`);
+		this.log.info(
+			`Setup check: ${report.view.state}${report.view.version ? ` (zero ${report.view.version})` : ''}${report.view.binaryPath ? ` at ${report.view.binaryPath}` : ''}`,
+		);
 		this.set(report.view);
-		setContext('zero.setup.binaryFound', report.located?.found === true && report.probe?.version.kind === 'ok');
+		setContext(
+			'zero.setup.binaryFound',
+			report.located?.found === true && report.probe?.version.kind === 'ok',
+		);
 		setContext('zero.setup.providerReady', report.view.state === 'ready');
 		return report;
 	}
@@ -206,12 +236,21 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 		let probe: ProbeResult | undefined;
 		if (located.found) {
 			try {
-				probe = await probeZero(located.path, zeroProcessEnv(this.settings()), this.workspaceFolder() ?? os.tmpdir());
+				probe = await probeZero(
+					located.path,
+					zeroProcessEnv(this.settings()),
+					this.workspaceFolder() ?? os.tmpdir(),
+				);
 			} catch (error) {
 				this.log.error(`Checking zero failed: ${(error as Error).message}`);
 			}
 		}
-		let view = readinessView(true, located, probe ?? (located.found ? { version: { kind: 'not_zero', output: 'the check failed' } } : undefined));
+		let view = readinessView(
+			true,
+			located,
+			probe ??
+				(located.found ? { version: { kind: 'not_zero', output: 'the check failed' } } : undefined),
+		);
 		if (this.providerFailure && view.state === 'ready') {
 			view = noProviderView(view, `zero said: ${this.providerFailure}`);
 		}

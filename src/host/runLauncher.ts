@@ -52,7 +52,13 @@ export class RunLauncher implements vscode.Disposable {
 			},
 		};
 		const run = new ZeroRun(
-			{ binary: request.binary, args: request.args, cwd: request.cwd, env: request.env, input: request.input },
+			{
+				binary: request.binary,
+				args: request.args,
+				cwd: request.cwd,
+				env: request.env,
+				input: request.input,
+			},
 			observer,
 			this.stopTiming,
 		);
@@ -67,7 +73,9 @@ export class RunLauncher implements vscode.Disposable {
 				this.registry.remove(pid);
 			}
 			if (outcome.kind === 'exited') {
-				this.log.info(`[${request.label}] exited: code ${outcome.exitCode ?? 'none'}${outcome.signal ? `, signal ${outcome.signal}` : ''}${outcome.killed ? ' (killed)' : ''}`);
+				this.log.info(
+					`[${request.label}] exited: code ${outcome.exitCode ?? 'none'}${outcome.signal ? `, signal ${outcome.signal}` : ''}${outcome.killed ? ' (killed)' : ''}`,
+				);
 			} else {
 				this.log.warn(`[${request.label}] ${outcome.kind}: ${outcome.message}`);
 			}

@@ -31,11 +31,17 @@ export class RunRegistry {
 	) {}
 
 	add(pid: number): void {
-		void this.state.update(KEY, [...this.entries().filter((entry) => entry.pid !== pid), { pid, startedAt: Date.now() }]);
+		void this.state.update(KEY, [
+			...this.entries().filter((entry) => entry.pid !== pid),
+			{ pid, startedAt: Date.now() },
+		]);
 	}
 
 	remove(pid: number): void {
-		void this.state.update(KEY, this.entries().filter((entry) => entry.pid !== pid));
+		void this.state.update(
+			KEY,
+			this.entries().filter((entry) => entry.pid !== pid),
+		);
 	}
 
 	/** Terminates zero processes left over from an earlier session of this window. */
@@ -46,7 +52,9 @@ export class RunRegistry {
 				try {
 					process.kill(-entry.pid, 'SIGTERM');
 					reaped++;
-					this.log.warn(`Stopped zero process ${entry.pid} left over from an earlier window session.`);
+					this.log.warn(
+						`Stopped zero process ${entry.pid} left over from an earlier window session.`,
+					);
 				} catch {
 					// Already gone.
 				}
@@ -59,7 +67,10 @@ export class RunRegistry {
 	private entries(): Entry[] {
 		const value = this.state.get<unknown>(KEY);
 		return Array.isArray(value)
-			? value.filter((entry): entry is Entry => typeof entry === 'object' && entry !== null && typeof (entry as Entry).pid === 'number')
+			? value.filter(
+					(entry): entry is Entry =>
+						typeof entry === 'object' && entry !== null && typeof (entry as Entry).pid === 'number',
+				)
 			: [];
 	}
 }

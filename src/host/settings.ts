@@ -26,9 +26,10 @@ export interface ZeroSettings {
 
 /** The part of `vscode.WorkspaceConfiguration` the reader needs (keeps it testable). */
 export interface SettingsSource {
-	inspect<T>(key: string):
-		| { defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T }
-		| undefined;
+	inspect<T>(
+		key: string,
+	):
+		{ defaultValue?: T; globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined;
 }
 
 export interface SettingProblem {
@@ -72,7 +73,11 @@ const SPECS = {
 	sendWithEnter: { schema: z.boolean(), fallback: true, hint: 'true or false' },
 	'inspection.presets': {
 		schema: z.array(
-			z.object({ label: z.string().min(1), prompt: z.string().min(1), detail: z.string().optional() }),
+			z.object({
+				label: z.string().min(1),
+				prompt: z.string().min(1),
+				detail: z.string().optional(),
+			}),
 		),
 		fallback: [],
 		hint: 'a list of { "label", "prompt" } objects',
@@ -107,7 +112,10 @@ function readOne<K extends SpecKey>(
 }
 
 /** Reads every `zero.*` setting; invalid values fall back to the default and are listed in `problems`. */
-export function readSettings(source: SettingsSource): { settings: ZeroSettings; problems: SettingProblem[] } {
+export function readSettings(source: SettingsSource): {
+	settings: ZeroSettings;
+	problems: SettingProblem[];
+} {
 	const problems: SettingProblem[] = [];
 	const settings: ZeroSettings = {
 		path: readOne(source, 'path', problems).trim(),

@@ -2,7 +2,16 @@ import * as vscode from 'vscode';
 import type { Logger } from './log';
 import { readSettings, type ZeroSettings } from './settings';
 
-const KEYS = ['path', 'model', 'permissionMode', 'maxTurns', 'extraArgs', 'env', 'sendWithEnter', 'inspection.presets'] as const;
+const KEYS = [
+	'path',
+	'model',
+	'permissionMode',
+	'maxTurns',
+	'extraArgs',
+	'env',
+	'sendWithEnter',
+	'inspection.presets',
+] as const;
 
 /** The current `zero.*` settings; invalid values are reported once (naming the setting) and replaced by defaults. */
 export class SettingsWatcher implements vscode.Disposable {
@@ -40,11 +49,13 @@ export class SettingsWatcher implements vscode.Disposable {
 			this.reported.add(key);
 			this.problems.push(problem.message);
 			this.log.warn(problem.message);
-			void vscode.window.showWarningMessage(`Zero: ${problem.message}`, 'Open Settings').then((choice) => {
-				if (choice) {
-					void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
-				}
-			});
+			void vscode.window
+				.showWarningMessage(`Zero: ${problem.message}`, 'Open Settings')
+				.then((choice) => {
+					if (choice) {
+						void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
+					}
+				});
 		}
 		return settings;
 	}

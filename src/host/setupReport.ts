@@ -2,30 +2,56 @@ import type { ReadinessReport } from './readiness';
 import type { ZeroSettings } from './settings';
 
 /** The "Check Setup" report: what was found and what it means, with nothing secret in it. */
-export function setupReportMarkdown(report: ReadinessReport, settings: ZeroSettings, logLocation: string): string {
+export function setupReportMarkdown(
+	report: ReadinessReport,
+	settings: ZeroSettings,
+	logLocation: string,
+): string {
 	const { view, located, probe } = report;
-	const lines = [`# Zero setup check`, '', `Checked ${new Date(report.checkedAt).toLocaleString()}.`, '', `**State: ${view.title}**${view.detail ? ` \u2014 ${view.detail}` : ''}`, '', '## zero binary', ''];
+	const lines = [
+		`# Zero setup check`,
+		'',
+		`Checked ${new Date(report.checkedAt).toLocaleString()}.`,
+		'',
+		`**State: ${view.title}**${view.detail ? ` \u2014 ${view.detail}` : ''}`,
+		'',
+		'## zero binary',
+		'',
+	];
 	if (!located) {
 		lines.push('- Not checked (the workspace is not trusted).');
 	} else if (located.found) {
-		lines.push(`- Path: \`${located.path}\``, `- Found through: ${located.source}${located.source === 'setting' ? ' (`zero.path`)' : ''}`);
+		lines.push(
+			`- Path: \`${located.path}\``,
+			`- Found through: ${located.source}${located.source === 'setting' ? ' (`zero.path`)' : ''}`,
+		);
 	} else {
-		lines.push(`- Not found. ${located.settingProblem ?? ''}`, '- Searched:', ...located.searched.slice(0, 30).map((place) => `  - \`${place}\``));
+		lines.push(
+			`- Not found. ${located.settingProblem ?? ''}`,
+			'- Searched:',
+			...located.searched.slice(0, 30).map((place) => `  - \`${place}\``),
+		);
 	}
 	if (probe) {
 		switch (probe.version.kind) {
 			case 'ok':
-				lines.push(`- Version: ${probe.version.version}${probe.version.comparable ? '' : ' (a source build; its protocol was checked instead)'}`);
+				lines.push(
+					`- Version: ${probe.version.version}${probe.version.comparable ? '' : ' (a source build; its protocol was checked instead)'}`,
+				);
 				break;
 			case 'too_old':
 				lines.push(`- Version: ${probe.version.version} (too old)`);
 				break;
 			case 'not_zero':
-				lines.push(`- Not zero: \`--version\` said ${probe.version.output ? `\`${probe.version.output}\`` : 'nothing useful'}`);
+				lines.push(
+					`- Not zero: \`--version\` said ${probe.version.output ? `\`${probe.version.output}\`` : 'nothing useful'}`,
+				);
 				break;
 		}
 		if (probe.protocol) {
-			lines.push(`- stream-json protocol: ${probe.protocol.kind === 'ok' ? 'schema 2 (supported)' : `not supported: ${probe.protocol.detail}`}`);
+			lines.push(
+				`- stream-json protocol: ${probe.protocol.kind === 'ok' ? 'schema 2 (supported)' : `not supported: ${probe.protocol.detail}`}`,
+			);
 		}
 	}
 	lines.push('', '## Model provider', '');
@@ -41,7 +67,12 @@ export function setupReportMarkdown(report: ReadinessReport, settings: ZeroSetti
 	} else {
 		lines.push(`- ${provider.detail}`);
 	}
-	lines.push('', '## Permissions and sandbox', '', `- Chat permission mode (\`zero.permissionMode\`): ${settings.permissionMode}; inspections always use plan (read-only).`);
+	lines.push(
+		'',
+		'## Permissions and sandbox',
+		'',
+		`- Chat permission mode (\`zero.permissionMode\`): ${settings.permissionMode}; inspections always use plan (read-only).`,
+	);
 	const sandbox = probe?.sandbox;
 	if (sandbox) {
 		lines.push(
@@ -59,7 +90,13 @@ export function setupReportMarkdown(report: ReadinessReport, settings: ZeroSetti
 		`- Model override (\`zero.model\`): ${settings.model || 'none (zero\u2019s configured model)'}`,
 		`- Max turns (\`zero.maxTurns\`): ${settings.maxTurns ?? 'zero\u2019s default'}`,
 		`- Extra arguments (\`zero.extraArgs\`): ${settings.extraArgs.length > 0 ? `\`${settings.extraArgs.join(' ')}\`` : 'none'}`,
-		`- Extra environment (\`zero.env\`): ${Object.keys(settings.env).length > 0 ? Object.keys(settings.env).map((key) => `\`${key}\``).join(', ') + ' (values not shown)' : 'none'}`,
+		`- Extra environment (\`zero.env\`): ${
+			Object.keys(settings.env).length > 0
+				? Object.keys(settings.env)
+						.map((key) => `\`${key}\``)
+						.join(', ') + ' (values not shown)'
+				: 'none'
+		}`,
 		`- Log: ${logLocation} (**Zero: Show Log**)`,
 		'',
 	);

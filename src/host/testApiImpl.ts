@@ -41,18 +41,28 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		currentTranscript: () => parts.chats.current.transcript,
 		currentChatId: () => parts.chats.current.id,
 		isRunning: () => parts.chats.current.running,
-		whenIdle: (timeoutMs = 20000) => waitUntil(() => !parts.chats.current.running, timeoutMs, 'the chat to be idle'),
+		whenIdle: (timeoutMs = 20000) =>
+			waitUntil(() => !parts.chats.current.running, timeoutMs, 'the chat to be idle'),
 		readiness: () => parts.readiness.current(),
 		whenReadinessSettled: async (timeoutMs = 20000) => {
-			await waitUntil(() => parts.readiness.current().state !== 'checking', timeoutMs, 'the setup check');
+			await waitUntil(
+				() => parts.readiness.current().state !== 'checking',
+				timeoutMs,
+				'the setup check',
+			);
 			return parts.readiness.current();
 		},
 		attention: () => parts.attention.describe(),
 		send: (text, images) => parts.chats.current.send(text, images),
-		runPermissionAction: (turnId, itemId, actionId) => parts.chats.current.runPermissionAction(turnId, itemId, actionId),
+		runPermissionAction: (turnId, itemId, actionId) =>
+			parts.chats.current.runPermissionAction(turnId, itemId, actionId),
 		permissionActionIds: (turnId, itemId) => {
-			const turn = parts.chats.current.transcript.turns.find((candidate) => candidate.id === turnId);
-			return (parts.chats.current.permissionActionViews(turn).get(`${turnId}/${itemId}`) ?? []).map((action) => action.id);
+			const turn = parts.chats.current.transcript.turns.find(
+				(candidate) => candidate.id === turnId,
+			);
+			return (parts.chats.current.permissionActionViews(turn).get(`${turnId}/${itemId}`) ?? []).map(
+				(action) => action.id,
+			);
 		},
 		answerNextConfirmation: parts.answerNextConfirmation,
 		storagePath: () => parts.storageRoot,

@@ -2,7 +2,14 @@ import { createReadStream } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../shared/protocol';
-import { applyAction, createTranscript, findToolDetails, toViewTranscript, type ToolDetails, type Transcript } from '../shared/transcript';
+import {
+	applyAction,
+	createTranscript,
+	findToolDetails,
+	toViewTranscript,
+	type ToolDetails,
+	type Transcript,
+} from '../shared/transcript';
 import { LineDecoder } from '../zero/lineDecoder';
 import { parseLine } from '../zero/parseLine';
 import type { ChatSource, ChatUiCommands } from './chatService';
@@ -14,7 +21,12 @@ export const TRANSCRIPT_PANEL_TYPE = 'zero.transcriptPanel';
 
 /** Reads a stream-json file into a read-only transcript; each `run_start` after a finished run starts a new turn. */
 export async function readTranscriptFile(file: string, now: number): Promise<Transcript> {
-	const transcript = createTranscript({ id: `file-${now.toString(36)}`, title: path.basename(file), createdAt: now, readOnly: true });
+	const transcript = createTranscript({
+		id: `file-${now.toString(36)}`,
+		title: path.basename(file),
+		createdAt: now,
+		readOnly: true,
+	});
 	let turnNumber = 0;
 	let turnId = '';
 	const startTurn = (): void => {
@@ -27,13 +39,29 @@ export async function readTranscriptFile(file: string, now: number): Promise<Tra
 		line: (text) => {
 			const parsed = parseLine(text);
 			const current = transcript.turns[transcript.turns.length - 1];
-			if (parsed.kind === 'event' && parsed.event.type === 'run_start' && (current.run.phase === 'ended' || current.run.runId !== undefined)) {
+			if (
+				parsed.kind === 'event' &&
+				parsed.event.type === 'run_start' &&
+				(current.run.phase === 'ended' || current.run.runId !== undefined)
+			) {
 				startTurn();
 			}
 			applyAction(transcript, { type: 'run/line', turnId, parsed });
 		},
 		oversize: ({ bytes, excerpt }) =>
-			applyAction(transcript, { type: 'run/line', turnId, parsed: { kind: 'diagnostic', diagnostic: { code: 'line_too_long', message: `A ${(bytes / 1048576).toFixed(1)} MiB line was skipped.`, excerpt, bytes } } }),
+			applyAction(transcript, {
+				type: 'run/line',
+				turnId,
+				parsed: {
+					kind: 'diagnostic',
+					diagnostic: {
+						code: 'line_too_long',
+						message: `A ${(bytes / 1048576).toFixed(1)} MiB line was skipped.`,
+						excerpt,
+						bytes,
+					},
+				},
+			}),
 	});
 	await new Promise<void>((resolve, reject) => {
 		const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
@@ -44,7 +72,14 @@ export async function readTranscriptFile(file: string, now: number): Promise<Tra
 	decoder.end();
 	for (const turn of transcript.turns) {
 		if (turn.run.phase !== 'ended') {
-			applyAction(transcript, { type: 'run/exit', turnId: turn.id, outcome: { kind: 'abandoned', message: 'The file ends before this run finished (no run_end).' } });
+			applyAction(transcript, {
+				type: 'run/exit',
+				turnId: turn.id,
+				outcome: {
+					kind: 'abandoned',
+					message: 'The file ends before this run finished (no run_end).',
+				},
+			});
 		}
 	}
 	return transcript;
@@ -65,7 +100,15 @@ class TranscriptFileSource implements ChatSource {
 		return {
 			type: 'state/snapshot',
 			transcript: toViewTranscript(this.transcript),
-			composer: { permissionMode: 'plan', model: '', sendWithEnter: true, running: false, queue: [], context: [], history: [] },
+			composer: {
+				permissionMode: 'plan',
+				model: '',
+				sendWithEnter: true,
+				running: false,
+				queue: [],
+				context: [],
+				history: [],
+			},
 			readiness: { state: 'ready', title: `Transcript ${path.basename(this.file)}` },
 			permissionActions: {},
 		};
@@ -101,12 +144,22 @@ export class TranscriptViewer implements vscode.Disposable {
 		const started = Date.now();
 		const transcript = await readTranscriptFile(file, started);
 		const items = transcript.turns.reduce((sum, turn) => sum + turn.run.items.length, 0);
-		this.log.info(`Opened transcript ${file}: ${transcript.turns.length} run(s), ${items} items in ${Date.now() - started} ms.`);
+		this.log.info(
+			`Opened transcript ${file}: ${transcript.turns.length} run(s), ${items} items in ${Date.now() - started} ms.`,
+		);
 		const source = new TranscriptFileSource(transcript, file, this.commands);
-		const panel = vscode.window.createWebviewPanel(TRANSCRIPT_PANEL_TYPE, `${path.basename(file)} (transcript)`, vscode.ViewColumn.Active, {
-			enableScripts: true,
-			localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-		});
+		const panel = vscode.window.createWebviewPanel(
+			TRANSCRIPT_PANEL_TYPE,
+			`${path.basename(file)} (transcript)`,
+			vscode.ViewColumn.Active,
+			{
+				enableScripts: true,
+				localResourceRoots: [
+					vscode.Uri.joinPath(this.extensionUri, 'dist'),
+					vscode.Uri.joinPath(this.extensionUri, 'media'),
+				],
+			},
+		);
 		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'zero.svg');
 		const host = new ChatWebviewHost(panel.webview, this.extensionUri, source, this.log);
 		this.open.set(panel, source);

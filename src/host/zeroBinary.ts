@@ -42,7 +42,9 @@ export class ZeroBinaryLocator implements vscode.Disposable {
 		if (result.found) {
 			this.log.info(`Using zero at ${result.path} (found through ${result.source}).`);
 		} else {
-			this.log.warn(`zero not found. ${result.settingProblem ?? `Searched ${result.searched.length} places.`}`);
+			this.log.warn(
+				`zero not found. ${result.settingProblem ?? `Searched ${result.searched.length} places.`}`,
+			);
 		}
 		return result;
 	}

@@ -53,7 +53,10 @@ function normalizeSeverity(value: string | undefined): FindingSeverity {
 
 /** Finds the last `zero-findings` block in zero's answer and reads it; the report is the answer without it. */
 export function parseFindings(answer: string): FindingsParse {
-	const fence = new RegExp('(^|\\n)(`{3,}|~{3,})[ \\t]*' + FINDINGS_FENCE + '[^\\n]*\\n([\\s\\S]*?)\\n\\2[ \\t]*(?=\\n|$)', 'g');
+	const fence = new RegExp(
+		'(^|\\n)(`{3,}|~{3,})[ \\t]*' + FINDINGS_FENCE + '[^\\n]*\\n([\\s\\S]*?)\\n\\2[ \\t]*(?=\\n|$)',
+		'g',
+	);
 	let last: RegExpExecArray | undefined;
 	for (let match = fence.exec(answer); match; match = fence.exec(answer)) {
 		last = match;
@@ -66,7 +69,11 @@ export function parseFindings(answer: string): FindingsParse {
 	try {
 		data = JSON.parse(last[3]);
 	} catch (error) {
-		return { kind: 'malformed', reason: `the findings block is not valid JSON (${(error as Error).message})`, report };
+		return {
+			kind: 'malformed',
+			reason: `the findings block is not valid JSON (${(error as Error).message})`,
+			report,
+		};
 	}
 	if (!Array.isArray(data)) {
 		return { kind: 'malformed', reason: 'the findings block is not a JSON array', report };
@@ -80,7 +87,15 @@ export function parseFindings(answer: string): FindingsParse {
 			continue;
 		}
 		const { file, line, endLine, column, severity, title, detail } = parsed.data;
-		findings.push({ file: file.replace(/^\.\//, ''), line, endLine: Math.max(line, endLine ?? line), column, severity: normalizeSeverity(severity), title, detail });
+		findings.push({
+			file: file.replace(/^\.\//, ''),
+			line,
+			endLine: Math.max(line, endLine ?? line),
+			column,
+			severity: normalizeSeverity(severity),
+			title,
+			detail,
+		});
 	}
 	return { kind: 'ok', findings, skipped, report };
 }

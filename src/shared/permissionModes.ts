@@ -7,7 +7,10 @@ export type RunPermissionMode = ChatPermissionMode | 'unsafe';
 
 export const DEFAULT_CHAT_PERMISSION_MODE: ChatPermissionMode = 'member';
 
-export const PERMISSION_MODE_INFO: Record<RunPermissionMode, { label: string; explanation: string }> = {
+export const PERMISSION_MODE_INFO: Record<
+	RunPermissionMode,
+	{ label: string; explanation: string }
+> = {
 	plan: {
 		label: 'Plan (read-only)',
 		explanation: 'zero can read and search the workspace; every write and command is refused.',

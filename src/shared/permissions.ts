@@ -62,8 +62,10 @@ const HARD_BLOCK_EXPLANATIONS: Record<string, string> = {
 		'A stored zero grant denies this tool. Revoke it (Zero: Manage Sandbox Grants, or `zero sandbox grants revoke <tool>`) if you want zero to use it again.',
 	network:
 		'zero refuses network commands in unsafe mode unless its user config allows them: set "sandbox": {"network": "allow"} in ~/.config/zero/config.json.',
-	denied_permission: 'This tool is marked "deny" in zero\u2019s tool permissions; only zero\u2019s configuration can change that.',
-	denied: 'zero\u2019s sandbox policy refuses this path in every mode; only zero\u2019s sandbox configuration can change that.',
+	denied_permission:
+		'This tool is marked "deny" in zero\u2019s tool permissions; only zero\u2019s configuration can change that.',
+	denied:
+		'zero\u2019s sandbox policy refuses this path in every mode; only zero\u2019s sandbox configuration can change that.',
 	outside_workspace:
 		'The path is outside the workspace and this tool cannot be allowed there headlessly. Add the directory to sandbox.additionalWriteRoots in zero\u2019s user config, or do the change yourself.',
 	context_canceled: 'The run was cancelled while zero was deciding.',
@@ -76,12 +78,19 @@ function parentDir(file: string): string {
 		return cut === 0 ? trimmed.slice(0, 1) : trimmed;
 	}
 	// Keep "C:\" rather than "C:".
-	return /^[A-Za-z]:$/.test(trimmed.slice(0, cut)) ? trimmed.slice(0, cut + 1) : trimmed.slice(0, cut);
+	return /^[A-Za-z]:$/.test(trimmed.slice(0, cut))
+		? trimmed.slice(0, cut + 1)
+		: trimmed.slice(0, cut);
 }
 
 function isShellTool(item: ToolItem): boolean {
 	const sideEffect = item.permission?.sideEffect ?? item.sideEffect;
-	return sideEffect === 'shell' || item.name === 'bash' || item.name === 'exec_command' || (item.permission?.risk?.categories ?? []).includes('shell');
+	return (
+		sideEffect === 'shell' ||
+		item.name === 'bash' ||
+		item.name === 'exec_command' ||
+		(item.permission?.risk?.categories ?? []).includes('shell')
+	);
 }
 
 function resultError(item: ToolItem): string | undefined {
@@ -89,7 +98,10 @@ function resultError(item: ToolItem): string | undefined {
 }
 
 /** Classifies a tool call's permission outcome; undefined when there is nothing to say. */
-export function describePermission(item: ToolItem, context: RunContext): PermissionNotice | undefined {
+export function describePermission(
+	item: ToolItem,
+	context: RunContext,
+): PermissionNotice | undefined {
 	const permission = item.permission;
 	const argSummary = summarizeToolArgs(item.name, item.args);
 	const base = {
@@ -98,17 +110,39 @@ export function describePermission(item: ToolItem, context: RunContext): Permiss
 		riskLevel: permission?.risk?.level,
 		riskCategories: permission?.risk?.categories ?? [],
 		reason: permission?.reason ?? permission?.decisionReason,
-		block: permission?.block ? { code: permission.block.code, path: permission.block.path, recoverable: permission.block.recoverable } : undefined,
-		grant: permission?.grant ? `${permission.grant.decision} ${permission.grant.toolName}${permission.grant.scope ? ` for ${permission.grant.scope}` : ''}` : undefined,
+		block: permission?.block
+			? {
+					code: permission.block.code,
+					path: permission.block.path,
+					recoverable: permission.block.recoverable,
+				}
+			: undefined,
+		grant: permission?.grant
+			? `${permission.grant.decision} ${permission.grant.toolName}${permission.grant.scope ? ` for ${permission.grant.scope}` : ''}`
+			: undefined,
 	};
 	const errorText = resultError(item);
 
 	if (!permission) {
 		if (errorText && /is not available in plan mode/.test(errorText)) {
-			return { ...base, kind: 'mode_refused', tone: 'block', headline: `Blocked: ${item.name} is not available in plan mode`, explanation: 'Plan mode is read-only. Re-running in member mode lets zero edit files inside the workspace.' };
+			return {
+				...base,
+				kind: 'mode_refused',
+				tone: 'block',
+				headline: `Blocked: ${item.name} is not available in plan mode`,
+				explanation:
+					'Plan mode is read-only. Re-running in member mode lets zero edit files inside the workspace.',
+			};
 		}
 		if (errorText && /is not enabled for this run/.test(errorText)) {
-			return { ...base, kind: 'hard_block', tone: 'block', headline: `Blocked: ${item.name} is disabled for this run`, explanation: 'An --enabled-tools/--disabled-tools argument excludes this tool; check "zero.extraArgs".' };
+			return {
+				...base,
+				kind: 'hard_block',
+				tone: 'block',
+				headline: `Blocked: ${item.name} is disabled for this run`,
+				explanation:
+					'An --enabled-tools/--disabled-tools argument excludes this tool; check "zero.extraArgs".',
+			};
 		}
 		return undefined;
 	}
@@ -117,37 +151,95 @@ export function describePermission(item: ToolItem, context: RunContext): Permiss
 		case 'allow': {
 			if (errorText && /Permission required for/.test(errorText)) {
 				// zero's "sandbox disabled" quirk: the audit says allow, the registry still refused.
-				return { ...base, kind: 'needs_approval', tone: 'block', headline: `Blocked: ${item.name} needs approval`, explanation: 'zero allowed the call in its audit record but the tool itself requires approval (this happens when the sandbox is disabled in zero\u2019s config).' };
+				return {
+					...base,
+					kind: 'needs_approval',
+					tone: 'block',
+					headline: `Blocked: ${item.name} needs approval`,
+					explanation:
+						'zero allowed the call in its audit record but the tool itself requires approval (this happens when the sandbox is disabled in zero\u2019s config).',
+				};
 			}
 			if (permission.grantMatched) {
-				return { ...base, kind: 'allowed_grant', tone: 'quiet', headline: `Allowed by a stored grant${base.grant ? ` (${base.grant})` : ''}` };
+				return {
+					...base,
+					kind: 'allowed_grant',
+					tone: 'quiet',
+					headline: `Allowed by a stored grant${base.grant ? ` (${base.grant})` : ''}`,
+				};
 			}
-			if (permission.permissionMode === 'unsafe' || (permission.permissionGranted && context.permissionMode === 'unsafe')) {
-				return { ...base, kind: 'allowed_unsafe', tone: 'quiet', headline: 'Allowed: unsafe permissions for this run' };
+			if (
+				permission.permissionMode === 'unsafe' ||
+				(permission.permissionGranted && context.permissionMode === 'unsafe')
+			) {
+				return {
+					...base,
+					kind: 'allowed_unsafe',
+					tone: 'quiet',
+					headline: 'Allowed: unsafe permissions for this run',
+				};
 			}
 			if (permission.permissionGranted === false || permission.reason) {
-				return { ...base, kind: 'allowed_auto', tone: 'quiet', headline: `Allowed automatically${permission.reason ? `: ${permission.reason}` : ''}` };
+				return {
+					...base,
+					kind: 'allowed_auto',
+					tone: 'quiet',
+					headline: `Allowed automatically${permission.reason ? `: ${permission.reason}` : ''}`,
+				};
 			}
 			return { ...base, kind: 'allowed', tone: 'quiet', headline: 'Allowed' };
 		}
 		case 'prompt': {
 			const block = permission.block;
 			if (block?.code === 'outside_workspace' && block.recoverable !== false) {
-				return { ...base, kind: 'outside_workspace', tone: 'block', headline: `Blocked: ${item.name} outside the workspace${block.path ? ` (${block.path})` : ''}`, explanation: 'zero only writes inside the workspace unless you add the directory for a run.' };
+				return {
+					...base,
+					kind: 'outside_workspace',
+					tone: 'block',
+					headline: `Blocked: ${item.name} outside the workspace${block.path ? ` (${block.path})` : ''}`,
+					explanation:
+						'zero only writes inside the workspace unless you add the directory for a run.',
+				};
 			}
-			return { ...base, kind: 'needs_approval', tone: 'block', headline: `Blocked: ${item.name} needs approval`, explanation: needsApprovalExplanation(item) };
+			return {
+				...base,
+				kind: 'needs_approval',
+				tone: 'block',
+				headline: `Blocked: ${item.name} needs approval`,
+				explanation: needsApprovalExplanation(item),
+			};
 		}
 		case 'deny': {
 			const block = permission.block;
 			if (block && block.recoverable !== true) {
-				return { ...base, kind: 'hard_block', tone: 'block', headline: `Blocked: ${item.name} (${block.code.replace(/_/g, ' ')})`, explanation: HARD_BLOCK_EXPLANATIONS[block.code] ?? 'zero\u2019s sandbox refused this call in every mode; only zero\u2019s configuration can change that.' };
+				return {
+					...base,
+					kind: 'hard_block',
+					tone: 'block',
+					headline: `Blocked: ${item.name} (${block.code.replace(/_/g, ' ')})`,
+					explanation:
+						HARD_BLOCK_EXPLANATIONS[block.code] ??
+						'zero\u2019s sandbox refused this call in every mode; only zero\u2019s configuration can change that.',
+				};
 			}
-			return { ...base, kind: 'denied_while_running', tone: 'block', headline: `Denied: ${item.name} was stopped by the sandbox`, explanation: 'zero\u2019s sandbox restricted the command while it ran and there was no one to approve a retry outside the sandbox.' };
+			return {
+				...base,
+				kind: 'denied_while_running',
+				tone: 'block',
+				headline: `Denied: ${item.name} was stopped by the sandbox`,
+				explanation:
+					'zero\u2019s sandbox restricted the command while it ran and there was no one to approve a retry outside the sandbox.',
+			};
 		}
 		case 'cancel':
 			return { ...base, kind: 'cancelled', tone: 'block', headline: `Cancelled: ${item.name}` };
 		default:
-			return { ...base, kind: 'allowed', tone: 'quiet', headline: `Permission "${permission.action}"` };
+			return {
+				...base,
+				kind: 'allowed',
+				tone: 'quiet',
+				headline: `Permission "${permission.action}"`,
+			};
 	}
 }
 
@@ -166,11 +258,17 @@ const UNSAFE_RISK =
 	'Unsafe mode lets zero run every command and write anywhere without asking, outside any sandbox, for the whole re-run (network commands stay refused).';
 
 /** The follow-ups that can succeed for a notice; empty when none can. */
-export function permissionActions(item: ToolItem, notice: PermissionNotice, context: RunContext): PermissionActionSpec[] {
+export function permissionActions(
+	item: ToolItem,
+	notice: PermissionNotice,
+	context: RunContext,
+): PermissionActionSpec[] {
 	const categories = notice.riskCategories;
 	switch (notice.kind) {
 		case 'mode_refused':
-			return context.permissionMode === 'plan' ? [{ id: 'rerun-mode', label: 'Re-run in member mode', mode: 'member' }] : [];
+			return context.permissionMode === 'plan'
+				? [{ id: 'rerun-mode', label: 'Re-run in member mode', mode: 'member' }]
+				: [];
 		case 'outside_workspace': {
 			const target = notice.block?.path;
 			if (!target) {
@@ -187,15 +285,26 @@ export function permissionActions(item: ToolItem, notice: PermissionNotice, cont
 			}
 			const actions: PermissionActionSpec[] = [];
 			if (context.permissionMode !== 'unsafe') {
-				actions.push({ id: 'rerun-unsafe', label: 'Re-run with unsafe permissions', risk: UNSAFE_RISK });
+				actions.push({
+					id: 'rerun-unsafe',
+					label: 'Re-run with unsafe permissions',
+					risk: UNSAFE_RISK,
+				});
 			}
 			if (!categories.includes('destructive') && !categories.includes('piped_installer')) {
-				actions.push({ id: 'grant-and-rerun', label: `Always allow ${item.name}`, tool: item.name, risk: `zero will run ${item.name} without asking in every future run, in every workspace (zero still refuses network and destructive commands), until you revoke the grant.` });
+				actions.push({
+					id: 'grant-and-rerun',
+					label: `Always allow ${item.name}`,
+					tool: item.name,
+					risk: `zero will run ${item.name} without asking in every future run, in every workspace (zero still refuses network and destructive commands), until you revoke the grant.`,
+				});
 			}
 			return actions;
 		}
 		case 'denied_while_running':
-			return context.permissionMode === 'unsafe' ? [] : [{ id: 'rerun-unsafe', label: 'Re-run with unsafe permissions', risk: UNSAFE_RISK }];
+			return context.permissionMode === 'unsafe'
+				? []
+				: [{ id: 'rerun-unsafe', label: 'Re-run with unsafe permissions', risk: UNSAFE_RISK }];
 		default:
 			return [];
 	}

@@ -59,7 +59,12 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('open/file'), path: z.string(), line: z.number().int().optional() }),
 	z.object({ type: z.literal('open/toolOutput'), turnId: z.string(), itemId: z.string() }),
 	/** Request (answered by `tool/details` with the same id): a card's arguments and output. */
-	z.object({ type: z.literal('tool/details/request'), id: z.number().int(), turnId: z.string(), itemId: z.string() }),
+	z.object({
+		type: z.literal('tool/details/request'),
+		id: z.number().int(),
+		turnId: z.string(),
+		itemId: z.string(),
+	}),
 	z.object({ type: z.literal('command/run'), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) }),
 	z.object({ type: z.literal('clipboard/copy'), text: z.string() }),
 	z.object({ type: z.literal('ui/error'), message: z.string().max(4000) }),
@@ -68,7 +73,16 @@ export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
 /** Where zero stands; the chat shows a setup state instead of a broken composer when not ready. */
 export const ReadinessView = z.object({
-	state: z.enum(['checking', 'ready', 'not_found', 'not_zero', 'too_old', 'no_provider', 'untrusted', 'error']),
+	state: z.enum([
+		'checking',
+		'ready',
+		'not_found',
+		'not_zero',
+		'too_old',
+		'no_provider',
+		'untrusted',
+		'error',
+	]),
 	title: z.string(),
 	detail: z.string().optional(),
 	version: z.string().optional(),
@@ -76,7 +90,9 @@ export const ReadinessView = z.object({
 	primaryAction: z
 		.object({ label: z.string(), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) })
 		.optional(),
-	secondaryActions: z.array(z.object({ label: z.string(), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) })).optional(),
+	secondaryActions: z
+		.array(z.object({ label: z.string(), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) }))
+		.optional(),
 	/** Shell commands shown for copying (install instructions). */
 	commands: z.array(z.object({ label: z.string(), command: z.string() })).optional(),
 });
@@ -112,7 +128,6 @@ export const PermissionActionView = z.object({
 });
 export type PermissionActionView = z.infer<typeof PermissionActionView>;
 
-
 export const HostToWebviewSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('hello/ack'), protocolMajor: z.number().int() }),
 	z.object({
@@ -136,17 +151,27 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 		type: z.literal('tool/details'),
 		id: z.number().int(),
 		details: z
-			.object({ args: z.string(), output: z.string(), argsLength: z.number(), outputLength: z.number() })
+			.object({
+				args: z.string(),
+				output: z.string(),
+				argsLength: z.number(),
+				outputLength: z.number(),
+			})
 			.optional(),
 	}),
 	z.object({ type: z.literal('notice'), level: z.enum(['info', 'error']), message: z.string() }),
 ]);
 type HostFrame = z.infer<typeof HostToWebviewSchema>;
-type SnapshotFrame = Omit<Extract<HostFrame, { type: 'state/snapshot' }>, 'transcript'> & { transcript: Transcript };
+type SnapshotFrame = Omit<Extract<HostFrame, { type: 'state/snapshot' }>, 'transcript'> & {
+	transcript: Transcript;
+};
 type ActionsFrame = { type: 'transcript/actions'; actions: TranscriptAction[] };
 
 /**
  * Host → webview frames. Transcripts and actions are typed with the reducer's own types; the
  * schema checks their structure at the boundary.
  */
-export type HostToWebview = Exclude<HostFrame, { type: 'state/snapshot' | 'transcript/actions' }> | SnapshotFrame | ActionsFrame;
+export type HostToWebview =
+	| Exclude<HostFrame, { type: 'state/snapshot' | 'transcript/actions' }>
+	| SnapshotFrame
+	| ActionsFrame;

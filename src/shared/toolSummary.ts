@@ -26,7 +26,9 @@ function oneLine(value: string): string {
 }
 
 function patchTargets(patch: string): string | undefined {
-	const files = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\+\+\+ (?:b\/)?(.+)$/gm)]
+	const files = [
+		...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\+\+\+ (?:b\/)?(.+)$/gm),
+	]
 		.map((match) => (match[1] ?? match[2] ?? '').trim())
 		.filter((file) => file !== '' && file !== '/dev/null');
 	return files.length > 0 ? [...new Set(files)].join(', ') : undefined;

@@ -102,7 +102,13 @@ export type TranscriptItem =
 	  }
 	| { kind: 'warning'; id: string; message: string }
 	| { kind: 'error'; id: string; code?: string; message: string }
-	| { kind: 'diagnostic'; id: string; code: ProtocolDiagnosticCode; message: string; excerpt: string }
+	| {
+			kind: 'diagnostic';
+			id: string;
+			code: ProtocolDiagnosticCode;
+			message: string;
+			excerpt: string;
+	  }
 	| { kind: 'unrecognized'; id: string; type: string; excerpt: string }
 	| { kind: 'notice'; id: string; message: string };
 
@@ -110,14 +116,28 @@ export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>;
 
 /** How the zero process ended, as the host observed it. */
 export type ProcessOutcome =
-	| { kind: 'exited'; exitCode: number | null; signal: string | null; stderrTail: string; stopRequested: boolean; killed: boolean }
+	| {
+			kind: 'exited';
+			exitCode: number | null;
+			signal: string | null;
+			stderrTail: string;
+			stopRequested: boolean;
+			killed: boolean;
+	  }
 	| { kind: 'spawn_failed'; reason: 'not_found' | 'not_executable' | 'other'; message: string }
 	| { kind: 'abandoned'; message: string };
 
 /** The classified end of a run. */
 export type RunEnd =
 	| { kind: 'run_end'; status: string; exitCode?: number; stopRequested: boolean }
-	| { kind: 'no_run_end'; exitCode: number | null; signal: string | null; stderrTail: string; killed: boolean; stopRequested: boolean }
+	| {
+			kind: 'no_run_end';
+			exitCode: number | null;
+			signal: string | null;
+			stderrTail: string;
+			killed: boolean;
+			stopRequested: boolean;
+	  }
 	| { kind: 'spawn_failed'; reason: 'not_found' | 'not_executable' | 'other'; message: string }
 	| { kind: 'abandoned'; message: string };
 
@@ -174,7 +194,13 @@ export function emptyUsage(): UsageTotals {
 	return { promptTokens: 0, completionTokens: 0, totalTokens: 0, requests: 0 };
 }
 
-export function createTranscript(init: { id: string; title: string; createdAt: number; readOnly?: boolean; sessionId?: string }): Transcript {
+export function createTranscript(init: {
+	id: string;
+	title: string;
+	createdAt: number;
+	readOnly?: boolean;
+	sessionId?: string;
+}): Transcript {
 	return {
 		formatVersion: TRANSCRIPT_FORMAT_VERSION,
 		id: init.id,
@@ -188,7 +214,13 @@ export function createTranscript(init: { id: string; title: string; createdAt: n
 }
 
 export function createRunState(): RunState {
-	return { phase: 'starting', stopRequested: false, items: [], usage: emptyUsage(), nextItemNumber: 1 };
+	return {
+		phase: 'starting',
+		stopRequested: false,
+		items: [],
+		usage: emptyUsage(),
+		nextItemNumber: 1,
+	};
 }
 
 export function findTurn(transcript: Transcript, turnId: string): Turn | undefined {
@@ -253,7 +285,12 @@ export function forgetRunUsage(transcript: Transcript, run: RunState): void {
 	transcript.usage.requests -= run.usage.requests;
 }
 
-function addUsage(total: UsageTotals, prompt: number, completion: number, totalTokens: number): void {
+function addUsage(
+	total: UsageTotals,
+	prompt: number,
+	completion: number,
+	totalTokens: number,
+): void {
 	total.promptTokens += prompt;
 	total.completionTokens += completion;
 	total.totalTokens += totalTokens;
@@ -278,7 +315,12 @@ function permissionInfo(event: PermissionEventAny): PermissionInfo {
 	};
 }
 
-function applyEvent(transcript: Transcript, run: RunState, event: ZeroEvent, at: number | undefined): void {
+function applyEvent(
+	transcript: Transcript,
+	run: RunState,
+	event: ZeroEvent,
+	at: number | undefined,
+): void {
 	if (run.phase === 'starting') {
 		run.phase = 'running';
 	}
@@ -307,7 +349,11 @@ function applyEvent(transcript: Transcript, run: RunState, event: ZeroEvent, at:
 				last.text += delta;
 			} else {
 				settleText(last);
-				run.items.push({ kind: event.type, id: nextId(run, event.type === 'text' ? 't' : 'r'), text: delta });
+				run.items.push({
+					kind: event.type,
+					id: nextId(run, event.type === 'text' ? 't' : 'r'),
+					text: delta,
+				});
 			}
 			return;
 		}
@@ -405,22 +451,42 @@ function applyEvent(transcript: Transcript, run: RunState, event: ZeroEvent, at:
 			run.items.push({ kind: 'warning', id: nextId(run, 'w'), message: event.message });
 			return;
 		case 'error':
-			run.items.push({ kind: 'error', id: nextId(run, 'e'), code: event.code, message: event.message });
+			run.items.push({
+				kind: 'error',
+				id: nextId(run, 'e'),
+				code: event.code,
+				message: event.message,
+			});
 			return;
 		case 'run_end':
 			run.phase = 'ended';
-			run.end = { kind: 'run_end', status: event.status, exitCode: event.exitCode, stopRequested: run.stopRequested };
+			run.end = {
+				kind: 'run_end',
+				status: event.status,
+				exitCode: event.exitCode,
+				stopRequested: run.stopRequested,
+			};
 			return;
 	}
 }
 
-function applyLine(transcript: Transcript, run: RunState, parsed: ParsedLine, at: number | undefined): void {
+function applyLine(
+	transcript: Transcript,
+	run: RunState,
+	parsed: ParsedLine,
+	at: number | undefined,
+): void {
 	switch (parsed.kind) {
 		case 'event':
 			applyEvent(transcript, run, parsed.event, at);
 			return;
 		case 'unrecognized':
-			run.items.push({ kind: 'unrecognized', id: nextId(run, 'u'), type: parsed.type, excerpt: parsed.excerpt });
+			run.items.push({
+				kind: 'unrecognized',
+				id: nextId(run, 'u'),
+				type: parsed.type,
+				excerpt: parsed.excerpt,
+			});
 			return;
 		case 'diagnostic':
 			run.items.push({
@@ -497,7 +563,10 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 }
 
 /** Reduces a whole action list into a fresh transcript. */
-export function reduceTranscript(init: Parameters<typeof createTranscript>[0], actions: Iterable<TranscriptAction>): Transcript {
+export function reduceTranscript(
+	init: Parameters<typeof createTranscript>[0],
+	actions: Iterable<TranscriptAction>,
+): Transcript {
 	const transcript = createTranscript(init);
 	for (const action of actions) {
 		applyAction(transcript, action);
@@ -507,12 +576,19 @@ export function reduceTranscript(init: Parameters<typeof createTranscript>[0], a
 
 /** True when a permission event means the tool was not run (blocked, needs approval, or denied). */
 export function isBlockingPermission(permission: PermissionInfo | undefined): boolean {
-	return permission !== undefined && (permission.action === 'prompt' || permission.action === 'deny' || permission.action === 'cancel');
+	return (
+		permission !== undefined &&
+		(permission.action === 'prompt' ||
+			permission.action === 'deny' ||
+			permission.action === 'cancel')
+	);
 }
 
 /** Tool calls of a run that a permission check refused. */
 export function blockedTools(run: RunState): ToolItem[] {
-	return run.items.filter((item): item is ToolItem => item.kind === 'tool' && isBlockingPermission(item.permission));
+	return run.items.filter(
+		(item): item is ToolItem => item.kind === 'tool' && isBlockingPermission(item.permission),
+	);
 }
 
 export type RunOutcomeSummary = {
@@ -533,23 +609,49 @@ export function describeRunEnd(run: RunState): RunOutcomeSummary | undefined {
 				case 'success':
 					return { tone: 'success', title: 'Finished' };
 				case 'interrupted':
-					return { tone: 'warning', title: 'Interrupted', detail: end.stopRequested ? 'Stopped at your request (exit 130).' : `zero was interrupted (exit ${end.exitCode ?? 130}).` };
+					return {
+						tone: 'warning',
+						title: 'Interrupted',
+						detail: end.stopRequested
+							? 'Stopped at your request (exit 130).'
+							: `zero was interrupted (exit ${end.exitCode ?? 130}).`,
+					};
 				case 'incomplete':
-					return { tone: 'warning', title: 'Incomplete', detail: `zero stopped with work left to do (exit ${end.exitCode ?? 4}).` };
+					return {
+						tone: 'warning',
+						title: 'Incomplete',
+						detail: `zero stopped with work left to do (exit ${end.exitCode ?? 4}).`,
+					};
 				case 'error':
-					return { tone: 'error', title: `Failed with exit code ${end.exitCode ?? '?'}`, detail: exitCodeMeaning(end.exitCode) };
+					return {
+						tone: 'error',
+						title: `Failed with exit code ${end.exitCode ?? '?'}`,
+						detail: exitCodeMeaning(end.exitCode),
+					};
 				case 'spec_review_required':
 					return { tone: 'info', title: 'Spec ready for review' };
 				default:
-					return { tone: 'info', title: `Ended with status "${end.status}"`, detail: end.exitCode === undefined ? undefined : `Exit code ${end.exitCode}.` };
+					return {
+						tone: 'info',
+						title: `Ended with status "${end.status}"`,
+						detail: end.exitCode === undefined ? undefined : `Exit code ${end.exitCode}.`,
+					};
 			}
 		case 'no_run_end': {
 			const how = end.signal ? `signal ${end.signal}` : `exit code ${end.exitCode ?? '?'}`;
 			if (end.killed) {
-				return { tone: 'warning', title: 'Stopped (killed)', detail: `zero did not stop after SIGINT and was killed (${how}).` };
+				return {
+					tone: 'warning',
+					title: 'Stopped (killed)',
+					detail: `zero did not stop after SIGINT and was killed (${how}).`,
+				};
 			}
 			if (end.stopRequested) {
-				return { tone: 'warning', title: 'Stopped', detail: `zero exited on the stop signal before it could report the end of the run (${how}).` };
+				return {
+					tone: 'warning',
+					title: 'Stopped',
+					detail: `zero exited on the stop signal before it could report the end of the run (${how}).`,
+				};
 			}
 			return {
 				tone: 'error',
@@ -591,14 +693,18 @@ export function exitCodeMeaning(exitCode: number | undefined): string | undefine
  * that failed before it started, a missing provider, or rejected credentials.
  */
 export function providerSetupProblem(run: RunState): string | undefined {
-	const error = run.items.find((item): item is Extract<TranscriptItem, { kind: 'error' }> => item.kind === 'error' && item.code === 'provider_error');
+	const error = run.items.find(
+		(item): item is Extract<TranscriptItem, { kind: 'error' }> =>
+			item.kind === 'error' && item.code === 'provider_error',
+	);
 	if (!error) {
 		return undefined;
 	}
 	const failedBeforeStart = run.runId === undefined;
-	return failedBeforeStart || /^(No provider configured|auth error:)/i.test(error.message) ? error.message : undefined;
+	return failedBeforeStart || /^(No provider configured|auth error:)/i.test(error.message)
+		? error.message
+		: undefined;
 }
-
 
 /** Longest tool output or argument string a chat view shows; the full text opens in an editor. */
 export const VIEW_PREVIEW_CHARS = 4000;
@@ -637,7 +743,12 @@ export interface ToolDetails {
 }
 
 export function toolDetails(item: ToolItem): ToolDetails {
-	const args = typeof item.args === 'string' ? item.args : item.args === undefined ? '' : JSON.stringify(item.args, null, 2);
+	const args =
+		typeof item.args === 'string'
+			? item.args
+			: item.args === undefined
+				? ''
+				: JSON.stringify(item.args, null, 2);
 	const output = item.result?.output ?? '';
 	return {
 		args: previewString(args, VIEW_PREVIEW_CHARS),
@@ -647,7 +758,11 @@ export function toolDetails(item: ToolItem): ToolDetails {
 	};
 }
 
-export function findToolDetails(transcript: Transcript, turnId: string, itemId: string): ToolDetails | undefined {
+export function findToolDetails(
+	transcript: Transcript,
+	turnId: string,
+	itemId: string,
+): ToolDetails | undefined {
 	const item = findTurn(transcript, turnId)?.run.items.find((candidate) => candidate.id === itemId);
 	return item?.kind === 'tool' ? toolDetails(item) : undefined;
 }
@@ -672,7 +787,11 @@ export function toViewTranscript(transcript: Transcript): Transcript {
 								args: summaryArgs(item.args),
 								detailsOmitted: true,
 								// The start of the output stays: permission notices read zero's refusal text.
-								result: item.result && { ...item.result, output: previewString(item.result.output, SNAPSHOT_ARG_CHARS), fullLength: item.result.output.length },
+								result: item.result && {
+									...item.result,
+									output: previewString(item.result.output, SNAPSHOT_ARG_CHARS),
+									fullLength: item.result.output.length,
+								},
 							}
 						: item,
 				),

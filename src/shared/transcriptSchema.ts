@@ -8,7 +8,13 @@ import { EVENT_SCHEMAS } from '../zero/events';
 const [firstEvent, ...otherEvents] = Object.values(EVENT_SCHEMAS);
 export const ZeroEventSchema = z.discriminatedUnion('type', [firstEvent, ...otherEvents]);
 
-const DiagnosticCode = z.enum(['invalid_json', 'not_an_object', 'schema_version', 'invalid_event', 'line_too_long']);
+const DiagnosticCode = z.enum([
+	'invalid_json',
+	'not_an_object',
+	'schema_version',
+	'invalid_event',
+	'line_too_long',
+]);
 
 export const ParsedLineSchema = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('event'), event: ZeroEventSchema }),
@@ -66,9 +72,19 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		prompt: TurnPromptSchema.optional(),
 		command: TurnCommandSchema.optional(),
 	}),
-	z.object({ type: z.literal('run/line'), turnId: z.string(), at: z.number().optional(), parsed: ParsedLineSchema }),
+	z.object({
+		type: z.literal('run/line'),
+		turnId: z.string(),
+		at: z.number().optional(),
+		parsed: ParsedLineSchema,
+	}),
 	z.object({ type: z.literal('run/stopping'), turnId: z.string() }),
-	z.object({ type: z.literal('run/exit'), turnId: z.string(), at: z.number().optional(), outcome: ProcessOutcomeSchema }),
+	z.object({
+		type: z.literal('run/exit'),
+		turnId: z.string(),
+		at: z.number().optional(),
+		outcome: ProcessOutcomeSchema,
+	}),
 	z.object({ type: z.literal('chat/rename'), title: z.string() }),
 ]);
 
@@ -81,7 +97,16 @@ const UsageSchema = z.object({
 
 /** Items are checked for the fields every renderer relies on; the rest stays as the reducer wrote it. */
 const ItemSchema = z.looseObject({
-	kind: z.enum(['text', 'reasoning', 'tool', 'warning', 'error', 'diagnostic', 'unrecognized', 'notice']),
+	kind: z.enum([
+		'text',
+		'reasoning',
+		'tool',
+		'warning',
+		'error',
+		'diagnostic',
+		'unrecognized',
+		'notice',
+	]),
 	id: z.string(),
 });
 

@@ -1,5 +1,9 @@
 /** The message composer: text, attachments, queue, mode and model, send and stop. */
-import { CHAT_PERMISSION_MODES, PERMISSION_MODE_INFO, type ChatPermissionMode } from '../shared/permissionModes';
+import {
+	CHAT_PERMISSION_MODES,
+	PERMISSION_MODE_INFO,
+	type ChatPermissionMode,
+} from '../shared/permissionModes';
 import type { ComposerView, ImageAttachment } from '../shared/protocol';
 import { h, icon } from './dom';
 import { post } from './vscodeApi';
@@ -26,16 +30,53 @@ export class Composer {
 	private images: ImageAttachment[] = [];
 	private historyIndex = -1;
 
-	constructor(private readonly callbacks: ComposerCallbacks, draft: string) {
-		this.textarea = h('textarea', { class: 'composer-input', rows: 3, placeholder: 'Ask zero\u2026', 'aria-label': 'Message to zero' });
+	constructor(
+		private readonly callbacks: ComposerCallbacks,
+		draft: string,
+	) {
+		this.textarea = h('textarea', {
+			class: 'composer-input',
+			rows: 3,
+			placeholder: 'Ask zero\u2026',
+			'aria-label': 'Message to zero',
+		});
 		this.textarea.value = draft;
-		this.sendButton = h('button', { type: 'button', class: 'button primary send', title: 'Send', 'aria-label': 'Send' }, icon('send'), ' Send');
-		this.stopButton = h('button', { type: 'button', class: 'button secondary stop', title: 'Stop the run', 'aria-label': 'Stop' }, icon('debug-stop'), ' Stop');
-		this.modeSelect = h('select', { class: 'mode-select', 'aria-label': 'Permission mode', title: 'Permission mode for this chat' });
+		this.sendButton = h(
+			'button',
+			{ type: 'button', class: 'button primary send', title: 'Send', 'aria-label': 'Send' },
+			icon('send'),
+			' Send',
+		);
+		this.stopButton = h(
+			'button',
+			{
+				type: 'button',
+				class: 'button secondary stop',
+				title: 'Stop the run',
+				'aria-label': 'Stop',
+			},
+			icon('debug-stop'),
+			' Stop',
+		);
+		this.modeSelect = h('select', {
+			class: 'mode-select',
+			'aria-label': 'Permission mode',
+			title: 'Permission mode for this chat',
+		});
 		for (const mode of CHAT_PERMISSION_MODES) {
-			this.modeSelect.append(h('option', { value: mode, title: PERMISSION_MODE_INFO[mode].explanation }, PERMISSION_MODE_INFO[mode].label));
+			this.modeSelect.append(
+				h(
+					'option',
+					{ value: mode, title: PERMISSION_MODE_INFO[mode].explanation },
+					PERMISSION_MODE_INFO[mode].label,
+				),
+			);
 		}
-		this.modelButton = h('button', { type: 'button', class: 'link-button model-button', title: 'Model for this chat (--model)' });
+		this.modelButton = h('button', {
+			type: 'button',
+			class: 'link-button model-button',
+			title: 'Model for this chat (--model)',
+		});
 		this.chips = h('div', { class: 'chips composer-chips', 'aria-label': 'Attached context' });
 		this.queueList = h('div', { class: 'queue', 'aria-label': 'Queued messages' });
 		this.hint = h('div', { class: 'mode-hint muted' });
@@ -45,16 +86,31 @@ export class Composer {
 			this.queueList,
 			this.chips,
 			this.textarea,
-			h('div', { class: 'composer-bar' }, this.modeSelect, this.modelButton, h('span', { class: 'spacer' }), this.stopButton, this.sendButton),
+			h(
+				'div',
+				{ class: 'composer-bar' },
+				this.modeSelect,
+				this.modelButton,
+				h('span', { class: 'spacer' }),
+				this.stopButton,
+				this.sendButton,
+			),
 			this.hint,
 		);
 		this.sendButton.addEventListener('click', () => this.send());
 		this.stopButton.addEventListener('click', () => post({ type: 'chat/stop' }));
-		this.modeSelect.addEventListener('change', () => post({ type: 'composer/setMode', mode: this.modeSelect.value as ChatPermissionMode }));
-		this.modelButton.addEventListener('click', () => post({ type: 'command/run', command: 'zero.selectModel' }));
+		this.modeSelect.addEventListener('change', () =>
+			post({ type: 'composer/setMode', mode: this.modeSelect.value as ChatPermissionMode }),
+		);
+		this.modelButton.addEventListener('click', () =>
+			post({ type: 'command/run', command: 'zero.selectModel' }),
+		);
 		this.textarea.addEventListener('keydown', (event) => this.onKey(event));
 		this.textarea.addEventListener('input', () => callbacks.draftChanged(this.textarea.value));
-		this.textarea.addEventListener('paste', (event) => void this.addFiles(event.clipboardData?.files));
+		this.textarea.addEventListener(
+			'paste',
+			(event) => void this.addFiles(event.clipboardData?.files),
+		);
 		this.element.addEventListener('dragover', (event) => event.preventDefault());
 		this.element.addEventListener('drop', (event) => {
 			event.preventDefault();
@@ -87,11 +143,36 @@ export class Composer {
 		this.hint.textContent = PERMISSION_MODE_INFO[view.permissionMode].explanation;
 		this.modelButton.replaceChildren(icon('sparkle'), ` ${view.model || 'default model'}`);
 		this.stopButton.hidden = !view.running;
-		this.sendButton.replaceChildren(icon(view.running ? 'list-ordered' : 'send'), view.running ? ' Queue' : ' Send');
+		this.sendButton.replaceChildren(
+			icon(view.running ? 'list-ordered' : 'send'),
+			view.running ? ' Queue' : ' Send',
+		);
 		this.sendButton.title = view.running ? 'Send when the current run ends' : 'Send';
-		this.textarea.placeholder = view.running ? 'zero is working; your message will be sent when it finishes\u2026' : view.sendWithEnter ? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)' : 'Ask zero\u2026 (Ctrl+Enter to send)';
+		this.textarea.placeholder = view.running
+			? 'zero is working; your message will be sent when it finishes\u2026'
+			: view.sendWithEnter
+				? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)'
+				: 'Ask zero\u2026 (Ctrl+Enter to send)';
 		this.queueList.replaceChildren(
-			...view.queue.map((text, index) => h('div', { class: 'queued' }, icon('clock'), h('span', { class: 'queued-text' }, text || '(attachments only)'), h('button', { type: 'button', class: 'icon-button', title: 'Remove from queue', 'aria-label': 'Remove from queue', 'data-queue': index }, icon('close')))),
+			...view.queue.map((text, index) =>
+				h(
+					'div',
+					{ class: 'queued' },
+					icon('clock'),
+					h('span', { class: 'queued-text' }, text || '(attachments only)'),
+					h(
+						'button',
+						{
+							type: 'button',
+							class: 'icon-button',
+							title: 'Remove from queue',
+							'aria-label': 'Remove from queue',
+							'data-queue': index,
+						},
+						icon('close'),
+					),
+				),
+			),
 		);
 		this.renderChips();
 	}
@@ -103,8 +184,47 @@ export class Composer {
 	private renderChips(): void {
 		const context = this.view?.context ?? [];
 		this.chips.replaceChildren(
-			...context.map((chip) => h('span', { class: `chip chip-${chip.kind}`, title: chip.note ? `${chip.label} (${chip.note})` : chip.label }, chip.label, chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined, h('button', { type: 'button', class: 'chip-remove', title: 'Remove', 'aria-label': `Remove ${chip.label}`, 'data-chip': chip.id }, icon('close')))),
-			...this.images.map((image, index) => h('span', { class: 'chip chip-image' }, icon('file-media'), ` ${image.name}`, h('button', { type: 'button', class: 'chip-remove', title: 'Remove', 'aria-label': `Remove ${image.name}`, 'data-chip': `image:${index}` }, icon('close')))),
+			...context.map((chip) =>
+				h(
+					'span',
+					{
+						class: `chip chip-${chip.kind}`,
+						title: chip.note ? `${chip.label} (${chip.note})` : chip.label,
+					},
+					chip.label,
+					chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
+					h(
+						'button',
+						{
+							type: 'button',
+							class: 'chip-remove',
+							title: 'Remove',
+							'aria-label': `Remove ${chip.label}`,
+							'data-chip': chip.id,
+						},
+						icon('close'),
+					),
+				),
+			),
+			...this.images.map((image, index) =>
+				h(
+					'span',
+					{ class: 'chip chip-image' },
+					icon('file-media'),
+					` ${image.name}`,
+					h(
+						'button',
+						{
+							type: 'button',
+							class: 'chip-remove',
+							title: 'Remove',
+							'aria-label': `Remove ${image.name}`,
+							'data-chip': `image:${index}`,
+						},
+						icon('close'),
+					),
+				),
+			),
 		);
 	}
 
@@ -134,9 +254,15 @@ export class Composer {
 		const history = this.view?.history ?? [];
 		const atStart = this.textarea.selectionStart === 0 && this.textarea.selectionEnd === 0;
 		const atEnd = this.textarea.selectionStart === this.textarea.value.length;
-		if (event.key === 'ArrowUp' && atStart && history.length > 0 && (this.textarea.value === '' || this.historyIndex >= 0)) {
+		if (
+			event.key === 'ArrowUp' &&
+			atStart &&
+			history.length > 0 &&
+			(this.textarea.value === '' || this.historyIndex >= 0)
+		) {
 			event.preventDefault();
-			this.historyIndex = this.historyIndex < 0 ? history.length - 1 : Math.max(0, this.historyIndex - 1);
+			this.historyIndex =
+				this.historyIndex < 0 ? history.length - 1 : Math.max(0, this.historyIndex - 1);
 			this.textarea.value = history[this.historyIndex];
 		} else if (event.key === 'ArrowDown' && atEnd && this.historyIndex >= 0) {
 			event.preventDefault();
@@ -153,15 +279,23 @@ export class Composer {
 	private async addFiles(files: FileList | undefined | null): Promise<void> {
 		for (const file of Array.from(files ?? [])) {
 			if (!IMAGE_TYPES.includes(file.type)) {
-				this.callbacks.showError(`${file.name || 'That file'} is not an image zero accepts (PNG, JPEG, GIF or WebP).`);
+				this.callbacks.showError(
+					`${file.name || 'That file'} is not an image zero accepts (PNG, JPEG, GIF or WebP).`,
+				);
 				continue;
 			}
 			if (file.size > MAX_IMAGE_BYTES) {
-				this.callbacks.showError(`${file.name || 'The image'} is ${(file.size / 1048576).toFixed(1)} MiB; zero accepts images up to 10 MiB.`);
+				this.callbacks.showError(
+					`${file.name || 'The image'} is ${(file.size / 1048576).toFixed(1)} MiB; zero accepts images up to 10 MiB.`,
+				);
 				continue;
 			}
 			const data = await readBase64(file);
-			this.images.push({ name: file.name || `pasted.${file.type.slice(6)}`, mediaType: file.type, data });
+			this.images.push({
+				name: file.name || `pasted.${file.type.slice(6)}`,
+				mediaType: file.type,
+				data,
+			});
 		}
 		this.renderChips();
 	}

@@ -3,7 +3,11 @@
 type Attrs = Record<string, string | number | boolean | undefined>;
 type Child = Node | string | undefined | null | false;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+	tag: K,
+	attrs: Attrs = {},
+	...children: Child[]
+): HTMLElementTagNameMap[K] {
 	const element = document.createElement(tag);
 	for (const [name, value] of Object.entries(attrs)) {
 		if (value === undefined || value === false) {
@@ -29,7 +33,12 @@ export function append(parent: Node, children: Child[]): void {
 }
 
 export function icon(name: string, label?: string): HTMLElement {
-	const element = h('span', { class: `codicon codicon-${name}`, 'aria-hidden': label ? undefined : 'true', 'aria-label': label, role: label ? 'img' : undefined });
+	const element = h('span', {
+		class: `codicon codicon-${name}`,
+		'aria-hidden': label ? undefined : 'true',
+		'aria-label': label,
+		role: label ? 'img' : undefined,
+	});
 	return element;
 }
 

@@ -13,7 +13,14 @@ import {
 	type PermissionActionView,
 	type ReadinessView,
 } from '../shared/protocol';
-import { applyAction, toolDetails as toolDetailsOf, type ToolDetails, type ToolItem, type Transcript, type Turn } from '../shared/transcript';
+import {
+	applyAction,
+	toolDetails as toolDetailsOf,
+	type ToolDetails,
+	type ToolItem,
+	type Transcript,
+	type Turn,
+} from '../shared/transcript';
 import { Composer } from './composer';
 import { formatTokens, h, icon } from './dom';
 import { estimateRowHeight, renderRow, type RenderContext } from './renderRow';
@@ -31,7 +38,9 @@ function loadUiState(): SavedUiState {
 	const state = getState() as Partial<SavedUiState> | undefined;
 	return {
 		draft: typeof state?.draft === 'string' ? state.draft : '',
-		expanded: Array.isArray(state?.expanded) ? state.expanded.filter((key): key is string => typeof key === 'string').slice(-500) : [],
+		expanded: Array.isArray(state?.expanded)
+			? state.expanded.filter((key): key is string => typeof key === 'string').slice(-500)
+			: [],
 	};
 }
 
@@ -61,13 +70,26 @@ class ChatApp {
 		this.expanded = new Set(this.ui.expanded);
 		this.header = h('header', { class: 'chat-header' });
 		this.banner = h('div', { class: 'banner', role: 'alert', hidden: true });
-		this.scroller = h('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation with zero', tabindex: 0 });
+		this.scroller = h('div', {
+			class: 'transcript',
+			role: 'log',
+			'aria-live': 'polite',
+			'aria-label': 'Conversation with zero',
+			tabindex: 0,
+		});
 		this.footer = h('footer', { class: 'chat-footer' });
-		this.composer = new Composer({ draftChanged: (draft) => this.saveUi({ draft }), showError: (message) => this.showBanner(message) }, this.ui.draft);
+		this.composer = new Composer(
+			{
+				draftChanged: (draft) => this.saveUi({ draft }),
+				showError: (message) => this.showBanner(message),
+			},
+			this.ui.draft,
+		);
 		const context: RenderContext = {
 			isExpanded: (key) => this.expanded.has(key),
 			toolDetails: (turn, item) => this.toolDetails(turn, item),
-			permissionActions: (turnId, itemId) => this.permissionActions.get(`${turnId}/${itemId}`) ?? [],
+			permissionActions: (turnId, itemId) =>
+				this.permissionActions.get(`${turnId}/${itemId}`) ?? [],
 			isReadOnly: () => this.transcript?.readOnly ?? false,
 			now: () => Date.now(),
 		};
@@ -77,7 +99,9 @@ class ChatApp {
 				rowSignature(
 					row,
 					this.expanded.has(row.key),
-					row.kind === 'item' && row.item.kind === 'tool' ? `${this.permissionActions.get(`${row.turn.id}/${row.item.id}`)?.length ?? 0}${this.details.has(row.key) ? 'd' : ''}` : '',
+					row.kind === 'item' && row.item.kind === 'tool'
+						? `${this.permissionActions.get(`${row.turn.id}/${row.item.id}`)?.length ?? 0}${this.details.has(row.key) ? 'd' : ''}`
+						: '',
 				),
 			render: (row, previous) => renderRow(row, context, previous),
 		});
@@ -95,7 +119,10 @@ class ChatApp {
 	private receive(data: unknown): void {
 		const parsed = HostToWebviewSchema.safeParse(data);
 		if (!parsed.success) {
-			post({ type: 'ui/error', message: `Ignored an invalid message from the extension: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}` });
+			post({
+				type: 'ui/error',
+				message: `Ignored an invalid message from the extension: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`,
+			});
 			return;
 		}
 		// Validated above; the reducer's own types describe the same structure.
@@ -118,7 +145,11 @@ class ChatApp {
 				if (this.transcript) {
 					for (const action of message.actions) {
 						applyAction(this.transcript, action);
-						if (action.type === 'run/line' && action.parsed.kind === 'event' && action.parsed.event.type === 'tool_result') {
+						if (
+							action.type === 'run/line' &&
+							action.parsed.kind === 'event' &&
+							action.parsed.event.type === 'tool_result'
+						) {
 							// Details fetched before the result arrived are stale now.
 							this.details.clear();
 						}
@@ -196,7 +227,14 @@ class ChatApp {
 		const readOnly = this.transcript?.readOnly ?? false;
 		this.root.dataset.readiness = readiness?.state ?? 'unknown';
 		if (readOnly) {
-			this.footer.replaceChildren(h('div', { class: 'readonly-note muted' }, icon('lock'), ' Read-only transcript. Use Zero: Export Run as JSONL to save the exact lines.'));
+			this.footer.replaceChildren(
+				h(
+					'div',
+					{ class: 'readonly-note muted' },
+					icon('lock'),
+					' Read-only transcript. Use Zero: Export Run as JSONL to save the exact lines.',
+				),
+			);
 		} else if (readiness && readiness.state !== 'ready') {
 			this.footer.replaceChildren(renderSetupState(readiness));
 		} else {
@@ -226,19 +264,62 @@ class ChatApp {
 			h(
 				'div',
 				{ class: 'chat-meta muted' },
-				transcript.model ? h('span', { title: transcript.provider ? `Provider: ${transcript.provider}` : undefined }, icon('sparkle'), ` ${transcript.model}`) : undefined,
-				transcript.sessionId ? h('span', { class: 'session-id', title: `zero session ${transcript.sessionId}` }, icon('link'), ` ${transcript.sessionId.length > 24 ? `\u2026${transcript.sessionId.slice(-20)}` : transcript.sessionId}`) : undefined,
-				usage.requests > 0 ? h('span', { title: `${usage.promptTokens} in, ${usage.completionTokens} out over ${usage.requests} requests` }, icon('dashboard'), ` ${formatTokens(usage.totalTokens)} tokens this chat`) : undefined,
+				transcript.model
+					? h(
+							'span',
+							{ title: transcript.provider ? `Provider: ${transcript.provider}` : undefined },
+							icon('sparkle'),
+							` ${transcript.model}`,
+						)
+					: undefined,
+				transcript.sessionId
+					? h(
+							'span',
+							{ class: 'session-id', title: `zero session ${transcript.sessionId}` },
+							icon('link'),
+							` ${transcript.sessionId.length > 24 ? `\u2026${transcript.sessionId.slice(-20)}` : transcript.sessionId}`,
+						)
+					: undefined,
+				usage.requests > 0
+					? h(
+							'span',
+							{
+								title: `${usage.promptTokens} in, ${usage.completionTokens} out over ${usage.requests} requests`,
+							},
+							icon('dashboard'),
+							` ${formatTokens(usage.totalTokens)} tokens this chat`,
+						)
+					: undefined,
 			),
 		);
 		if (transcript.turns.length === 0 && !transcript.readOnly) {
-			this.header.append(h('div', { class: 'empty-hint muted' }, 'Ask zero about this workspace. Select code and run "Zero: Ask About Selection" to attach it.'));
+			this.header.append(
+				h(
+					'div',
+					{ class: 'empty-hint muted' },
+					'Ask zero about this workspace. Select code and run "Zero: Ask About Selection" to attach it.',
+				),
+			);
 		}
 	}
 
 	private showBanner(message: string): void {
 		this.banner.hidden = false;
-		this.banner.replaceChildren(icon('error'), ` ${message}`, h('button', { type: 'button', class: 'icon-button', 'data-action': 'dismiss-banner', title: 'Dismiss', 'aria-label': 'Dismiss' }, icon('close')));
+		this.banner.replaceChildren(
+			icon('error'),
+			` ${message}`,
+			h(
+				'button',
+				{
+					type: 'button',
+					class: 'icon-button',
+					'data-action': 'dismiss-banner',
+					title: 'Dismiss',
+					'aria-label': 'Dismiss',
+				},
+				icon('close'),
+			),
+		);
 	}
 
 	private saveUi(change: Partial<SavedUiState>): void {
@@ -282,7 +363,12 @@ class ChatApp {
 				post({ type: 'open/toolOutput', turnId: data.turn ?? '', itemId: data.item ?? '' });
 				return;
 			case 'permission':
-				post({ type: 'permission/action', turnId: data.turn ?? '', itemId: data.item ?? '', actionId: data.actionId ?? '' });
+				post({
+					type: 'permission/action',
+					turnId: data.turn ?? '',
+					itemId: data.item ?? '',
+					actionId: data.actionId ?? '',
+				});
 				return;
 			case 'copy-code': {
 				const code = actionElement.closest('pre')?.querySelector('code')?.textContent ?? '';

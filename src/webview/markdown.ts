@@ -21,7 +21,23 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 
-for (const [name, language] of Object.entries({ bash, css, diff, go, java, javascript, json, markdown: markdownLang, python, rust, shell, sql, typescript, xml, yaml })) {
+for (const [name, language] of Object.entries({
+	bash,
+	css,
+	diff,
+	go,
+	java,
+	javascript,
+	json,
+	markdown: markdownLang,
+	python,
+	rust,
+	shell,
+	sql,
+	typescript,
+	xml,
+	yaml,
+})) {
 	hljs.registerLanguage(name, language);
 }
 hljs.registerAliases(['sh', 'zsh', 'console'], { languageName: 'bash' });
@@ -38,7 +54,35 @@ const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typograph
 const ALLOWED_SCHEMES = /^(https?:|mailto:|file:|#|\.{0,2}\/|[^:/?#]+(?:[/?#]|$))/i;
 
 const SANITIZE = {
-	ALLOWED_TAGS: ['a', 'p', 'br', 'hr', 'em', 'strong', 's', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span'],
+	ALLOWED_TAGS: [
+		'a',
+		'p',
+		'br',
+		'hr',
+		'em',
+		'strong',
+		's',
+		'del',
+		'code',
+		'pre',
+		'blockquote',
+		'ul',
+		'ol',
+		'li',
+		'h1',
+		'h2',
+		'h3',
+		'h4',
+		'h5',
+		'h6',
+		'table',
+		'thead',
+		'tbody',
+		'tr',
+		'th',
+		'td',
+		'span',
+	],
 	ALLOWED_ATTR: ['href', 'title', 'class', 'start', 'align'],
 	ALLOW_DATA_ATTR: false,
 	ALLOWED_URI_REGEXP: ALLOWED_SCHEMES,
@@ -88,7 +132,10 @@ function highlightCode(code: HTMLElement): void {
 	}
 	const result = hljs.highlight(code.textContent ?? '', { language, ignoreIllegals: true });
 	// highlight.js escapes the source; sanitize anyway so only spans with classes survive.
-	code.innerHTML = DOMPurify.sanitize(result.value, { ALLOWED_TAGS: ['span'], ALLOWED_ATTR: ['class'] });
+	code.innerHTML = DOMPurify.sanitize(result.value, {
+		ALLOWED_TAGS: ['span'],
+		ALLOWED_ATTR: ['class'],
+	});
 }
 
 /**

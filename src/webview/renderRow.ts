@@ -3,7 +3,14 @@ import { PERMISSION_MODE_INFO, type RunPermissionMode } from '../shared/permissi
 import { describePermission, type PermissionNotice } from '../shared/permissions';
 import type { PermissionActionView } from '../shared/protocol';
 import { summarizeToolArgs } from '../shared/toolSummary';
-import { blockedTools, describeRunEnd, type ToolDetails, type ToolItem, type TranscriptItem, type Turn } from '../shared/transcript';
+import {
+	blockedTools,
+	describeRunEnd,
+	type ToolDetails,
+	type ToolItem,
+	type TranscriptItem,
+	type Turn,
+} from '../shared/transcript';
 import { formatDuration, formatTokens, h, icon } from './dom';
 import { renderMarkdownHtml, renderMarkdownInto, stableSplit } from './markdown';
 import type { Row } from './rows';
@@ -60,10 +67,21 @@ export function renderRow(row: Row, context: RenderContext, previous?: HTMLEleme
 		case 'item': {
 			const streaming = row.last && row.turn.run.phase !== 'ended';
 			const item = row.item;
-			if (previous && streaming && item.kind === 'text' && updateStreamingText(previous, item.text)) {
+			if (
+				previous &&
+				streaming &&
+				item.kind === 'text' &&
+				updateStreamingText(previous, item.text)
+			) {
 				return previous;
 			}
-			if (previous && streaming && item.kind === 'reasoning' && !context.isExpanded(`${row.turn.id}:${item.id}`) && updateLiveReasoning(previous, item.text)) {
+			if (
+				previous &&
+				streaming &&
+				item.kind === 'reasoning' &&
+				!context.isExpanded(`${row.turn.id}:${item.id}`) &&
+				updateLiveReasoning(previous, item.text)
+			) {
 				return previous;
 			}
 			return renderItem(row.turn, item, streaming, context);
@@ -76,16 +94,42 @@ function renderPrompt(turn: Turn): HTMLElement {
 	const mode = command?.permissionMode as RunPermissionMode | undefined;
 	const element = h(
 		'div',
-		{ class: `row prompt-row${command?.kind === 'rerun' ? ' rerun' : ''}`, 'data-kind': 'prompt', 'data-turn': turn.id },
+		{
+			class: `row prompt-row${command?.kind === 'rerun' ? ' rerun' : ''}`,
+			'data-kind': 'prompt',
+			'data-turn': turn.id,
+		},
 		turn.prompt ? h('div', { class: 'prompt-text' }, turn.prompt.text) : undefined,
 		turn.prompt && turn.prompt.context.length > 0
-			? h('div', { class: 'chips' }, ...turn.prompt.context.map((chip) => h('span', { class: `chip chip-${chip.kind}`, title: chip.note ?? chip.label }, icon(chipIcon(chip.kind)), chip.label, chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined)))
+			? h(
+					'div',
+					{ class: 'chips' },
+					...turn.prompt.context.map((chip) =>
+						h(
+							'span',
+							{ class: `chip chip-${chip.kind}`, title: chip.note ?? chip.label },
+							icon(chipIcon(chip.kind)),
+							chip.label,
+							chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
+						),
+					),
+				)
 			: undefined,
 		command
 			? h(
 					'details',
 					{ class: 'run-command' },
-					h('summary', {}, h('span', { class: `mode-badge mode-${mode}` }, mode ? PERMISSION_MODE_INFO[mode].label : ''), command.model ? h('span', { class: 'muted' }, ` \u00b7 ${command.model}`) : undefined, command.kind === 'rerun' ? h('span', { class: 'muted' }, ' \u00b7 re-run') : undefined),
+					h(
+						'summary',
+						{},
+						h(
+							'span',
+							{ class: `mode-badge mode-${mode}` },
+							mode ? PERMISSION_MODE_INFO[mode].label : '',
+						),
+						command.model ? h('span', { class: 'muted' }, ` \u00b7 ${command.model}`) : undefined,
+						command.kind === 'rerun' ? h('span', { class: 'muted' }, ' \u00b7 re-run') : undefined,
+					),
 					h('code', { class: 'command-line' }, command.display),
 				)
 			: undefined,
@@ -108,7 +152,12 @@ function chipIcon(kind: string): string {
 	}
 }
 
-function renderItem(turn: Turn, item: TranscriptItem, streaming: boolean, context: RenderContext): HTMLElement {
+function renderItem(
+	turn: Turn,
+	item: TranscriptItem,
+	streaming: boolean,
+	context: RenderContext,
+): HTMLElement {
 	const key = `${turn.id}:${item.id}`;
 	switch (item.kind) {
 		case 'text':
@@ -118,27 +167,66 @@ function renderItem(turn: Turn, item: TranscriptItem, streaming: boolean, contex
 		case 'tool':
 			return renderTool(turn, item, context);
 		case 'warning':
-			return h('div', { class: 'row notice-row warning', 'data-kind': 'warning', role: 'status' }, icon('warning'), h('span', {}, item.message));
+			return h(
+				'div',
+				{ class: 'row notice-row warning', 'data-kind': 'warning', role: 'status' },
+				icon('warning'),
+				h('span', {}, item.message),
+			);
 		case 'error':
 			if (item.code === 'interrupted' && turn.run.stopRequested) {
 				// zero's own report of the stop the user asked for: not an alarm.
-				return h('div', { class: 'row notice-row muted', 'data-kind': 'error', 'data-code': 'interrupted' }, icon('debug-stop'), h('span', {}, `zero: ${item.message}`));
+				return h(
+					'div',
+					{ class: 'row notice-row muted', 'data-kind': 'error', 'data-code': 'interrupted' },
+					icon('debug-stop'),
+					h('span', {}, `zero: ${item.message}`),
+				);
 			}
-			return h('div', { class: 'row notice-row error', 'data-kind': 'error', 'data-code': item.code ?? '', role: 'alert' }, icon('error'), h('span', {}, item.code ? `${item.code}: ` : '', item.message));
+			return h(
+				'div',
+				{
+					class: 'row notice-row error',
+					'data-kind': 'error',
+					'data-code': item.code ?? '',
+					role: 'alert',
+				},
+				icon('error'),
+				h('span', {}, item.code ? `${item.code}: ` : '', item.message),
+			);
 		case 'notice':
-			return h('div', { class: 'row notice-row muted', 'data-kind': 'notice' }, icon('info'), h('span', {}, item.message));
+			return h(
+				'div',
+				{ class: 'row notice-row muted', 'data-kind': 'notice' },
+				icon('info'),
+				h('span', {}, item.message),
+			);
 		case 'diagnostic':
 			return h(
 				'details',
 				{ class: 'row diagnostic-row', 'data-kind': 'diagnostic', 'data-code': item.code },
-				h('summary', {}, icon('debug-disconnect'), ` Protocol problem (${item.code.replace(/_/g, ' ')}): ${item.message}`),
+				h(
+					'summary',
+					{},
+					icon('debug-disconnect'),
+					` Protocol problem (${item.code.replace(/_/g, ' ')}): ${item.message}`,
+				),
 				h('pre', { class: 'excerpt' }, item.excerpt),
 			);
 		case 'unrecognized':
 			return h(
 				'details',
-				{ class: 'row diagnostic-row unrecognized', 'data-kind': 'unrecognized', 'data-type': item.type },
-				h('summary', {}, icon('question'), ` Unrecognized event "${item.type}" (shown as zero sent it)`),
+				{
+					class: 'row diagnostic-row unrecognized',
+					'data-kind': 'unrecognized',
+					'data-type': item.type,
+				},
+				h(
+					'summary',
+					{},
+					icon('question'),
+					` Unrecognized event "${item.type}" (shown as zero sent it)`,
+				),
 				h('pre', { class: 'excerpt' }, item.excerpt),
 			);
 	}
@@ -160,7 +248,16 @@ function cachedMarkdown(text: string): string {
 
 function renderText(text: string, streaming: boolean, turnId: string, itemId: string): HTMLElement {
 	const body = h('div', { class: 'markdown' });
-	const row = h('div', { class: `row text-row${streaming ? ' streaming' : ''}`, 'data-kind': 'text', 'data-turn': turnId, 'data-item': itemId }, body);
+	const row = h(
+		'div',
+		{
+			class: `row text-row${streaming ? ' streaming' : ''}`,
+			'data-kind': 'text',
+			'data-turn': turnId,
+			'data-item': itemId,
+		},
+		body,
+	);
 	if (streaming) {
 		// The settled prefix renders once; only the growing tail is re-rendered per frame.
 		const split = stableSplit(text);
@@ -200,11 +297,23 @@ function updateLiveReasoning(element: HTMLElement, text: string): boolean {
 	return true;
 }
 
-function renderReasoning(text: string, streaming: boolean, expanded: boolean, turnId: string, itemId: string): HTMLElement {
+function renderReasoning(
+	text: string,
+	streaming: boolean,
+	expanded: boolean,
+	turnId: string,
+	itemId: string,
+): HTMLElement {
 	const key = `${turnId}:${itemId}`;
 	const header = h(
 		'button',
-		{ class: 'reasoning-toggle', type: 'button', 'aria-expanded': expanded ? 'true' : 'false', 'data-action': 'toggle', 'data-key': key },
+		{
+			class: 'reasoning-toggle',
+			type: 'button',
+			'aria-expanded': expanded ? 'true' : 'false',
+			'data-action': 'toggle',
+			'data-key': key,
+		},
 		icon(expanded ? 'chevron-down' : 'chevron-right'),
 		icon(streaming ? 'loading' : 'lightbulb'),
 		streaming ? ' Thinking\u2026' : ' Reasoning',
@@ -215,18 +324,29 @@ function renderReasoning(text: string, streaming: boolean, expanded: boolean, tu
 	}
 	return h(
 		'div',
-		{ class: `row reasoning-row${streaming ? ' live' : ''}`, 'data-kind': 'reasoning', 'data-turn': turnId, 'data-item': itemId },
+		{
+			class: `row reasoning-row${streaming ? ' live' : ''}`,
+			'data-kind': 'reasoning',
+			'data-turn': turnId,
+			'data-item': itemId,
+		},
 		header,
 		expanded ? h('div', { class: 'reasoning-text' }, text) : undefined,
 	);
 }
 
-function toolState(turn: Turn, item: ToolItem, notice: PermissionNotice | undefined): { state: string; label: string; iconName: string } {
+function toolState(
+	turn: Turn,
+	item: ToolItem,
+	notice: PermissionNotice | undefined,
+): { state: string; label: string; iconName: string } {
 	if (notice?.tone === 'block') {
 		return { state: 'blocked', label: 'blocked', iconName: 'shield' };
 	}
 	if (item.result) {
-		return item.result.status === 'ok' ? { state: 'ok', label: 'ok', iconName: 'pass' } : { state: 'error', label: 'error', iconName: 'error' };
+		return item.result.status === 'ok'
+			? { state: 'ok', label: 'ok', iconName: 'pass' }
+			: { state: 'error', label: 'error', iconName: 'error' };
 	}
 	if (turn.run.phase === 'ended') {
 		return { state: 'unfinished', label: 'no result', iconName: 'circle-slash' };
@@ -241,7 +361,10 @@ function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLEle
 	const notice = describePermission(item, { permissionMode: mode });
 	const state = toolState(turn, item, notice);
 	const summary = summarizeToolArgs(item.name, item.args);
-	const duration = item.startedAt !== undefined && item.endedAt !== undefined ? formatDuration(item.endedAt - item.startedAt) : undefined;
+	const duration =
+		item.startedAt !== undefined && item.endedAt !== undefined
+			? formatDuration(item.endedAt - item.startedAt)
+			: undefined;
 	const sideEffect = item.sideEffect ?? 'unknown';
 	const stateIcon = icon(state.iconName);
 	if (state.state === 'running') {
@@ -249,13 +372,23 @@ function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLEle
 	}
 	const header = h(
 		'button',
-		{ class: 'tool-header', type: 'button', 'aria-expanded': expanded ? 'true' : 'false', 'data-action': 'toggle', 'data-key': key },
+		{
+			class: 'tool-header',
+			type: 'button',
+			'aria-expanded': expanded ? 'true' : 'false',
+			'data-action': 'toggle',
+			'data-key': key,
+		},
 		icon(expanded ? 'chevron-down' : 'chevron-right'),
 		icon(SIDE_EFFECT_ICONS[sideEffect] ?? 'tools'),
 		h('span', { class: 'tool-name' }, item.name),
 		h('span', { class: 'tool-summary' }, summary),
 		h('span', { class: `badge side-effect side-${sideEffect}` }, sideEffect),
-		h('span', { class: `tool-state state-${state.state}`, title: state.label, 'aria-label': state.label }, stateIcon),
+		h(
+			'span',
+			{ class: `tool-state state-${state.state}`, title: state.label, 'aria-label': state.label },
+			stateIcon,
+		),
 		duration ? h('span', { class: 'muted duration' }, duration) : undefined,
 	);
 	const card = h(
@@ -282,13 +415,33 @@ function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLEle
 				{ class: 'changed-files' },
 				icon('diff'),
 				' Changed: ',
-				...item.result.changedFiles.flatMap((file, index) => [index > 0 ? ', ' : '', h('a', { href: '#', class: 'file-link', 'data-action': 'open-file', 'data-path': file }, file)]),
-				item.checkpoint ? h('span', { class: 'muted' }, ` \u00b7 checkpoint #${item.checkpoint.sequence ?? '?'} saved before the change`) : undefined,
+				...item.result.changedFiles.flatMap((file, index) => [
+					index > 0 ? ', ' : '',
+					h(
+						'a',
+						{ href: '#', class: 'file-link', 'data-action': 'open-file', 'data-path': file },
+						file,
+					),
+				]),
+				item.checkpoint
+					? h(
+							'span',
+							{ class: 'muted' },
+							` \u00b7 checkpoint #${item.checkpoint.sequence ?? '?'} saved before the change`,
+						)
+					: undefined,
 			),
 		);
 	} else if (item.checkpoint && item.result?.status !== 'error') {
 		// zero saves the checkpoint before it decides; a refused call changed nothing, so say nothing.
-		card.append(h('div', { class: 'changed-files muted' }, icon('history'), ` Checkpoint #${item.checkpoint.sequence ?? '?'} of ${(item.checkpoint.files ?? []).join(', ') || 'files'} saved before the change`));
+		card.append(
+			h(
+				'div',
+				{ class: 'changed-files muted' },
+				icon('history'),
+				` Checkpoint #${item.checkpoint.sequence ?? '?'} of ${(item.checkpoint.files ?? []).join(', ') || 'files'} saved before the change`,
+			),
+		);
 	}
 	if (expanded) {
 		card.append(renderToolDetails(turn, item, context));
@@ -300,15 +453,38 @@ function renderToolDetails(turn: Turn, item: ToolItem, context: RenderContext): 
 	const details = context.toolDetails(turn, item);
 	const container = h('div', { class: 'tool-details' });
 	if (details === 'loading' || details === 'unavailable') {
-		container.append(h('div', { class: 'muted' }, details === 'loading' ? 'Loading the arguments and output\u2026' : 'The arguments and output are not available.'));
+		container.append(
+			h(
+				'div',
+				{ class: 'muted' },
+				details === 'loading'
+					? 'Loading the arguments and output\u2026'
+					: 'The arguments and output are not available.',
+			),
+		);
 		return container;
 	}
-	container.append(h('div', { class: 'section-label' }, 'Arguments'), h('pre', { class: 'tool-args' }, details.args || '(none)'));
+	container.append(
+		h('div', { class: 'section-label' }, 'Arguments'),
+		h('pre', { class: 'tool-args' }, details.args || '(none)'),
+	);
 	if (item.result) {
-		const markers = [item.result.truncated ? 'truncated by zero' : '', item.result.redacted ? 'secrets redacted by zero' : ''].filter(Boolean);
+		const markers = [
+			item.result.truncated ? 'truncated by zero' : '',
+			item.result.redacted ? 'secrets redacted by zero' : '',
+		].filter(Boolean);
 		container.append(
-			h('div', { class: 'section-label' }, 'Output', ...markers.map((marker) => h('span', { class: 'badge marker' }, marker))),
-			h('pre', { class: `tool-output${item.result.status === 'error' ? ' error' : ''}` }, details.output || '(empty)'),
+			h(
+				'div',
+				{ class: 'section-label' },
+				'Output',
+				...markers.map((marker) => h('span', { class: 'badge marker' }, marker)),
+			),
+			h(
+				'pre',
+				{ class: `tool-output${item.result.status === 'error' ? ' error' : ''}` },
+				details.output || '(empty)',
+			),
 		);
 		const exitCode = item.result.meta?.exit_code;
 		if (exitCode !== undefined) {
@@ -319,30 +495,72 @@ function renderToolDetails(turn: Turn, item: ToolItem, context: RenderContext): 
 		}
 	}
 	if (details.outputLength > details.output.length || details.argsLength > details.args.length) {
-		container.append(h('button', { type: 'button', class: 'link-button', 'data-action': 'open-output', 'data-turn': turn.id, 'data-item': item.id }, 'Open full arguments and output in an editor'));
+		container.append(
+			h(
+				'button',
+				{
+					type: 'button',
+					class: 'link-button',
+					'data-action': 'open-output',
+					'data-turn': turn.id,
+					'data-item': item.id,
+				},
+				'Open full arguments and output in an editor',
+			),
+		);
 	}
 	return container;
 }
 
-function renderNotice(turn: Turn, item: ToolItem, notice: PermissionNotice, context: RenderContext): HTMLElement {
+function renderNotice(
+	turn: Turn,
+	item: ToolItem,
+	notice: PermissionNotice,
+	context: RenderContext,
+): HTMLElement {
 	if (notice.tone === 'quiet') {
-		return h('div', { class: 'permission-notice quiet', 'data-kind': 'permission', 'data-notice': notice.kind }, icon('shield'), ` ${notice.headline}`, notice.riskLevel ? h('span', { class: `risk risk-${notice.riskLevel}` }, ` ${notice.riskLevel} risk`) : undefined);
+		return h(
+			'div',
+			{ class: 'permission-notice quiet', 'data-kind': 'permission', 'data-notice': notice.kind },
+			icon('shield'),
+			` ${notice.headline}`,
+			notice.riskLevel
+				? h('span', { class: `risk risk-${notice.riskLevel}` }, ` ${notice.riskLevel} risk`)
+				: undefined,
+		);
 	}
 	const actions = context.isReadOnly() ? [] : context.permissionActions(turn.id, item.id);
 	const facts: (HTMLElement | undefined)[] = [
-		notice.riskLevel ? h('span', { class: `risk risk-${notice.riskLevel}` }, `${notice.riskLevel} risk`) : undefined,
-		notice.riskCategories.length > 0 ? h('span', { class: 'muted' }, notice.riskCategories.join(', ')) : undefined,
-		notice.block ? h('span', { class: 'muted' }, `block: ${notice.block.code}${notice.block.recoverable === undefined ? '' : notice.block.recoverable ? ' (recoverable)' : ' (not recoverable)'}`) : undefined,
+		notice.riskLevel
+			? h('span', { class: `risk risk-${notice.riskLevel}` }, `${notice.riskLevel} risk`)
+			: undefined,
+		notice.riskCategories.length > 0
+			? h('span', { class: 'muted' }, notice.riskCategories.join(', '))
+			: undefined,
+		notice.block
+			? h(
+					'span',
+					{ class: 'muted' },
+					`block: ${notice.block.code}${notice.block.recoverable === undefined ? '' : notice.block.recoverable ? ' (recoverable)' : ' (not recoverable)'}`,
+				)
+			: undefined,
 		notice.grant ? h('span', { class: 'muted' }, `grant: ${notice.grant}`) : undefined,
 	];
 	return h(
 		'div',
-		{ class: 'permission-notice block', 'data-kind': 'permission', 'data-notice': notice.kind, role: 'note' },
+		{
+			class: 'permission-notice block',
+			'data-kind': 'permission',
+			'data-notice': notice.kind,
+			role: 'note',
+		},
 		h('div', { class: 'notice-headline' }, icon('shield'), ` ${notice.headline}`),
 		notice.argSummary ? h('code', { class: 'notice-args' }, notice.argSummary) : undefined,
 		h('div', { class: 'notice-facts' }, ...facts),
 		notice.reason ? h('div', { class: 'notice-reason' }, `zero: ${notice.reason}`) : undefined,
-		notice.block?.path ? h('div', { class: 'notice-reason' }, `Path: ${notice.block.path}`) : undefined,
+		notice.block?.path
+			? h('div', { class: 'notice-reason' }, `Path: ${notice.block.path}`)
+			: undefined,
 		notice.explanation ? h('div', { class: 'notice-explanation' }, notice.explanation) : undefined,
 		actions.length > 0
 			? h(
@@ -352,8 +570,24 @@ function renderNotice(turn: Turn, item: ToolItem, notice: PermissionNotice, cont
 						h(
 							'div',
 							{ class: 'notice-action' },
-							h('button', { type: 'button', class: `button${action.kind === 'rerun' ? ' primary' : ' secondary'}`, 'data-action': 'permission', 'data-turn': turn.id, 'data-item': item.id, 'data-action-id': action.id }, action.label, action.needsConfirmation ? '\u2026' : ''),
-							h('code', { class: 'command-line', title: 'The exact command this runs' }, action.commandLine),
+							h(
+								'button',
+								{
+									type: 'button',
+									class: `button${action.kind === 'rerun' ? ' primary' : ' secondary'}`,
+									'data-action': 'permission',
+									'data-turn': turn.id,
+									'data-item': item.id,
+									'data-action-id': action.id,
+								},
+								action.label,
+								action.needsConfirmation ? '\u2026' : '',
+							),
+							h(
+								'code',
+								{ class: 'command-line', title: 'The exact command this runs' },
+								action.commandLine,
+							),
 						),
 					),
 				)
@@ -364,11 +598,17 @@ function renderNotice(turn: Turn, item: ToolItem, notice: PermissionNotice, cont
 }
 
 function runningLabel(turn: Turn): string {
-	return turn.run.stopRequested ? ' Stopping\u2026' : turn.run.phase === 'starting' ? ' Starting zero\u2026' : ' zero is working\u2026';
+	return turn.run.stopRequested
+		? ' Stopping\u2026'
+		: turn.run.phase === 'starting'
+			? ' Starting zero\u2026'
+			: ' zero is working\u2026';
 }
 
 function runningTokens(turn: Turn): string {
-	return turn.run.usage.requests > 0 ? ` \u00b7 ${formatTokens(turn.run.usage.totalTokens)} tokens` : '';
+	return turn.run.usage.requests > 0
+		? ` \u00b7 ${formatTokens(turn.run.usage.totalTokens)} tokens`
+		: '';
 }
 
 /** Updates the words of a running status row, keeping its spinner (a new one restarts the animation). */
@@ -391,7 +631,13 @@ function renderStatus(turn: Turn): HTMLElement {
 		spinner.classList.add('codicon-modifier-spin');
 		return h(
 			'div',
-			{ class: 'row status-row running', 'data-kind': 'status', 'data-turn': turn.id, 'data-phase': run.phase, role: 'status' },
+			{
+				class: 'row status-row running',
+				'data-kind': 'status',
+				'data-turn': turn.id,
+				'data-phase': run.phase,
+				role: 'status',
+			},
 			spinner,
 			h('span', { class: 'status-label' }, runningLabel(turn)),
 			h('span', { class: 'muted status-tokens' }, runningTokens(turn)),
@@ -401,15 +647,57 @@ function renderStatus(turn: Turn): HTMLElement {
 	const blocked = blockedTools(run).length;
 	const element = h(
 		'div',
-		{ class: `row status-row ended tone-${outcome?.tone ?? 'info'}`, 'data-kind': 'status', 'data-turn': turn.id, 'data-phase': 'ended', 'data-end': run.end?.kind ?? '', 'data-status': run.end?.kind === 'run_end' ? run.end.status : '', role: 'status' },
-		h('div', { class: 'status-line' }, icon(outcome?.tone === 'success' ? 'check' : outcome?.tone === 'error' ? 'error' : outcome?.tone === 'warning' ? 'warning' : 'info'), ` ${outcome?.title ?? 'Ended'}`, outcome?.detail ? h('span', { class: 'status-detail' }, ` \u2014 ${outcome.detail}`) : undefined),
-		blocked > 0 ? h('div', { class: 'blocked-count' }, icon('shield'), ` ${blocked} action${blocked === 1 ? ' was' : 's were'} blocked`) : undefined,
+		{
+			class: `row status-row ended tone-${outcome?.tone ?? 'info'}`,
+			'data-kind': 'status',
+			'data-turn': turn.id,
+			'data-phase': 'ended',
+			'data-end': run.end?.kind ?? '',
+			'data-status': run.end?.kind === 'run_end' ? run.end.status : '',
+			role: 'status',
+		},
+		h(
+			'div',
+			{ class: 'status-line' },
+			icon(
+				outcome?.tone === 'success'
+					? 'check'
+					: outcome?.tone === 'error'
+						? 'error'
+						: outcome?.tone === 'warning'
+							? 'warning'
+							: 'info',
+			),
+			` ${outcome?.title ?? 'Ended'}`,
+			outcome?.detail
+				? h('span', { class: 'status-detail' }, ` \u2014 ${outcome.detail}`)
+				: undefined,
+		),
+		blocked > 0
+			? h(
+					'div',
+					{ class: 'blocked-count' },
+					icon('shield'),
+					` ${blocked} action${blocked === 1 ? ' was' : 's were'} blocked`,
+				)
+			: undefined,
 		run.usage.requests > 0
-			? h('div', { class: 'usage muted' }, `Tokens: ${formatTokens(run.usage.promptTokens)} in, ${formatTokens(run.usage.completionTokens)} out, ${formatTokens(run.usage.totalTokens)} total over ${run.usage.requests} request${run.usage.requests === 1 ? '' : 's'}`)
+			? h(
+					'div',
+					{ class: 'usage muted' },
+					`Tokens: ${formatTokens(run.usage.promptTokens)} in, ${formatTokens(run.usage.completionTokens)} out, ${formatTokens(run.usage.totalTokens)} total over ${run.usage.requests} request${run.usage.requests === 1 ? '' : 's'}`,
+				)
 			: undefined,
 	);
 	if (run.end?.kind === 'no_run_end' && run.end.stderrTail) {
-		element.append(h('details', { class: 'stderr-tail' }, h('summary', {}, 'Last stderr lines'), h('pre', {}, run.end.stderrTail)));
+		element.append(
+			h(
+				'details',
+				{ class: 'stderr-tail' },
+				h('summary', {}, 'Last stderr lines'),
+				h('pre', {}, run.end.stderrTail),
+			),
+		);
 	}
 	return element;
 }

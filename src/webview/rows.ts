@@ -14,7 +14,13 @@ export function buildRows(transcript: Transcript): Row[] {
 		}
 		const items = turn.run.items;
 		for (let i = 0; i < items.length; i++) {
-			rows.push({ kind: 'item', key: `${turn.id}:${items[i].id}`, turn, item: items[i], last: i === items.length - 1 });
+			rows.push({
+				kind: 'item',
+				key: `${turn.id}:${items[i].id}`,
+				turn,
+				item: items[i],
+				last: i === items.length - 1,
+			});
 		}
 		rows.push({ kind: 'status', key: `${turn.id}:status`, turn });
 	}

@@ -109,7 +109,10 @@ export class VirtualList<T extends VirtualRow> {
 	}
 
 	private isAtBottom(): boolean {
-		return this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - BOTTOM_SLACK_PX;
+		return (
+			this.scroller.scrollTop + this.scroller.clientHeight >=
+			this.scroller.scrollHeight - BOTTOM_SLACK_PX
+		);
 	}
 
 	private onResize(entries: ResizeObserverEntry[]): void {

@@ -21,8 +21,17 @@ export interface RerunBase {
 	extraArgs?: readonly string[];
 }
 
-export function grantArgs(spec: Extract<PermissionActionSpec, { id: 'grant-and-rerun' }>): string[] {
-	return ['sandbox', 'grants', 'allow', spec.tool, ...(spec.path ? [`--path=${spec.path}`] : []), '--reason=approved in Zero for VS Code'];
+export function grantArgs(
+	spec: Extract<PermissionActionSpec, { id: 'grant-and-rerun' }>,
+): string[] {
+	return [
+		'sandbox',
+		'grants',
+		'allow',
+		spec.tool,
+		...(spec.path ? [`--path=${spec.path}`] : []),
+		'--reason=approved in Zero for VS Code',
+	];
 }
 
 /** Maps a follow-up to exact argv: every re-run resumes the same session (`--resume`). */
@@ -51,5 +60,10 @@ export function actionCommands(spec: PermissionActionSpec, base: RerunBase): Act
 		addDirs,
 		extraArgs: base.extraArgs,
 	};
-	return { grant: spec.id === 'grant-and-rerun' ? grantArgs(spec) : undefined, exec: buildExecArgs(options), permissionMode, addDirs };
+	return {
+		grant: spec.id === 'grant-and-rerun' ? grantArgs(spec) : undefined,
+		exec: buildExecArgs(options),
+		permissionMode,
+		addDirs,
+	};
 }

@@ -30,8 +30,18 @@ export function runZeroCli(
 					maxBuffer: 8 * 1024 * 1024,
 				},
 				(error, stdout, stderr) => {
-					const code = error && typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : error ? null : 0;
-					const startError = error && typeof (error as NodeJS.ErrnoException).code === 'string' ? `${error.message}` : error?.killed ? `timed out after ${options.timeoutMs ?? 15000} ms` : undefined;
+					const code =
+						error && typeof (error as NodeJS.ErrnoException).code === 'number'
+							? Number((error as NodeJS.ErrnoException).code)
+							: error
+								? null
+								: 0;
+					const startError =
+						error && typeof (error as NodeJS.ErrnoException).code === 'string'
+							? `${error.message}`
+							: error?.killed
+								? `timed out after ${options.timeoutMs ?? 15000} ms`
+								: undefined;
 					resolve({ exitCode: code, stdout, stderr, error: startError });
 				},
 			);

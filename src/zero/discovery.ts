@@ -34,7 +34,9 @@ function splitPath(value: string | undefined, platform: NodeJS.Platform): string
 }
 
 /** The usual places installers put zero. */
-export function installLocations(host: Pick<DiscoveryHost, 'platform' | 'env' | 'homedir'>): string[] {
+export function installLocations(
+	host: Pick<DiscoveryHost, 'platform' | 'env' | 'homedir'>,
+): string[] {
 	const p = host.platform === 'win32' ? path.win32 : path.posix;
 	const dirs = [
 		host.env.GOBIN,
@@ -52,7 +54,11 @@ export function installLocations(host: Pick<DiscoveryHost, 'platform' | 'env' | 
 	return dirs.filter((dir): dir is string => typeof dir === 'string' && dir !== '');
 }
 
-async function firstExecutable(dirs: string[], host: DiscoveryHost, searched: string[]): Promise<string | undefined> {
+async function firstExecutable(
+	dirs: string[],
+	host: DiscoveryHost,
+	searched: string[],
+): Promise<string | undefined> {
 	const p = host.platform === 'win32' ? path.win32 : path.posix;
 	for (const dir of dirs) {
 		for (const name of executableNames(host.platform, host.env)) {
@@ -70,10 +76,15 @@ async function firstExecutable(dirs: string[], host: DiscoveryHost, searched: st
  * Finds the zero binary: the `zero.path` setting, then PATH, then the login shell's PATH, then the
  * usual install locations (including the npm global bin).
  */
-export async function discoverZero(configuredPath: string, host: DiscoveryHost): Promise<DiscoveryResult> {
+export async function discoverZero(
+	configuredPath: string,
+	host: DiscoveryHost,
+): Promise<DiscoveryResult> {
 	const searched: string[] = [];
 	if (configuredPath !== '') {
-		const expanded = configuredPath.startsWith('~') ? path.join(host.homedir, configuredPath.slice(1)) : configuredPath;
+		const expanded = configuredPath.startsWith('~')
+			? path.join(host.homedir, configuredPath.slice(1))
+			: configuredPath;
 		if (await host.isExecutableFile(expanded)) {
 			return { found: true, path: expanded, source: 'setting' };
 		}
@@ -83,7 +94,11 @@ export async function discoverZero(configuredPath: string, host: DiscoveryHost):
 			settingProblem: `"zero.path" is set to ${configuredPath}, but no executable file is there.`,
 		};
 	}
-	const fromPath = await firstExecutable(splitPath(host.env.PATH ?? host.env.Path, host.platform), host, searched);
+	const fromPath = await firstExecutable(
+		splitPath(host.env.PATH ?? host.env.Path, host.platform),
+		host,
+		searched,
+	);
 	if (fromPath) {
 		return { found: true, path: fromPath, source: 'PATH' };
 	}
@@ -95,19 +110,33 @@ export async function discoverZero(configuredPath: string, host: DiscoveryHost):
 		}
 	}
 	const npmBin = await host.npmGlobalBin();
-	const fromInstall = await firstExecutable([...installLocations(host), ...(npmBin ? [npmBin] : [])], host, searched);
+	const fromInstall = await firstExecutable(
+		[...installLocations(host), ...(npmBin ? [npmBin] : [])],
+		host,
+		searched,
+	);
 	if (fromInstall) {
 		return { found: true, path: fromInstall, source: 'install location' };
 	}
 	return { found: false, searched: [...new Set(searched)] };
 }
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string | undefined> {
+function run(
+	file: string,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	timeoutMs: number,
+): Promise<string | undefined> {
 	return new Promise((resolve) => {
 		try {
-			execFile(file, args, { env, timeout: timeoutMs, windowsHide: true, maxBuffer: 1024 * 1024 }, (error, stdout) => {
-				resolve(error ? undefined : stdout);
-			});
+			execFile(
+				file,
+				args,
+				{ env, timeout: timeoutMs, windowsHide: true, maxBuffer: 1024 * 1024 },
+				(error, stdout) => {
+					resolve(error ? undefined : stdout);
+				},
+			);
 		} catch {
 			// Windows refuses to run batch files without a shell; treat it as "not available".
 			resolve(undefined);
@@ -141,12 +170,19 @@ export function nodeDiscoveryHost(env: NodeJS.ProcessEnv = process.env): Discove
 		async loginShellPath() {
 			const shell = env.SHELL || '/bin/sh';
 			// Markers keep banners printed by rc files out of the answer.
-			const out = await run(shell, ['-ilc', `printf '%s%s%s' ${PATH_MARKER} "$PATH" ${PATH_MARKER}`], env, 4000);
+			const out = await run(
+				shell,
+				['-ilc', `printf '%s%s%s' ${PATH_MARKER} "$PATH" ${PATH_MARKER}`],
+				env,
+				4000,
+			);
 			const match = out?.match(new RegExp(`${PATH_MARKER}(.*)${PATH_MARKER}`, 's'));
 			return match?.[1];
 		},
 		async npmGlobalBin() {
-			const prefix = (await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['prefix', '-g'], env, 4000))?.trim();
+			const prefix = (
+				await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['prefix', '-g'], env, 4000)
+			)?.trim();
 			if (!prefix) {
 				return undefined;
 			}

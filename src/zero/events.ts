@@ -104,7 +104,11 @@ export const RunStartEvent = z.object({
 });
 
 /** zero omits empty strings, so a delta may be absent. */
-export const TextEvent = z.object({ ...envelope, type: z.literal('text'), delta: z.string().optional() });
+export const TextEvent = z.object({
+	...envelope,
+	type: z.literal('text'),
+	delta: z.string().optional(),
+});
 export const ReasoningEvent = z.object({
 	...envelope,
 	type: z.literal('reasoning'),
@@ -195,7 +199,11 @@ export const FinalEvent = z.object({
 	meta: z.record(z.string(), z.string()).optional(),
 });
 
-export const WarningEvent = z.object({ ...envelope, type: z.literal('warning'), message: z.string() });
+export const WarningEvent = z.object({
+	...envelope,
+	type: z.literal('warning'),
+	message: z.string(),
+});
 
 export const ErrorEvent = z.object({
 	...envelope,

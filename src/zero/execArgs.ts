@@ -41,7 +41,9 @@ export function buildExecArgs(options: ExecOptions): string[] {
 		'--no-notify',
 		'--no-completion-gate',
 		...permissionArgs(options.permissionMode),
-		options.session.kind === 'new' ? `--init-session-id=${options.session.id}` : `--resume=${options.session.id}`,
+		options.session.kind === 'new'
+			? `--init-session-id=${options.session.id}`
+			: `--resume=${options.session.id}`,
 	];
 	if (options.model) {
 		args.push(`--model=${options.model}`);

@@ -37,7 +37,9 @@ export class LineDecoder {
 	) {}
 
 	push(chunk: Uint8Array): void {
-		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+		const buffer = Buffer.isBuffer(chunk)
+			? chunk
+			: Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 		let start = 0;
 		const firstLf = buffer.indexOf(LF, 0);
 		if (firstLf === -1) {
@@ -108,7 +110,10 @@ export class LineDecoder {
 	private emitLineBytes(buffer: Buffer, start: number, end: number): void {
 		const length = end - start;
 		if (length > this.maxLineBytes) {
-			this.sink.oversize({ bytes: length, excerpt: buffer.toString('utf8', start, start + OVERSIZE_EXCERPT_BYTES) });
+			this.sink.oversize({
+				bytes: length,
+				excerpt: buffer.toString('utf8', start, start + OVERSIZE_EXCERPT_BYTES),
+			});
 			return;
 		}
 		let stop = end;
@@ -150,7 +155,8 @@ export class LineDecoder {
 			this.sink.oversize({ bytes, excerpt });
 			return;
 		}
-		const line = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+		const line =
+			this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
 		this.pending = [];
 		this.pendingBytes = 0;
 		this.emitLineBytes(line, 0, line.length);

@@ -4,11 +4,7 @@ import { EVENT_SCHEMAS, SUPPORTED_SCHEMA_VERSION, isZeroEventType, type ZeroEven
 export const DIAGNOSTIC_EXCERPT_CHARS = 2000;
 
 export type ProtocolDiagnosticCode =
-	| 'invalid_json'
-	| 'not_an_object'
-	| 'schema_version'
-	| 'invalid_event'
-	| 'line_too_long';
+	'invalid_json' | 'not_an_object' | 'schema_version' | 'invalid_event' | 'line_too_long';
 
 /** Something on zero's stdout that is not a valid event; shown to the user, never dropped silently. */
 export interface ProtocolDiagnostic {

@@ -16,18 +16,31 @@ function quoteForCmd(arg: string): string {
 	return quoted;
 }
 
-export function planSpawn(file: string, args: readonly string[], platform: NodeJS.Platform, comSpec?: string): SpawnPlan {
+export function planSpawn(
+	file: string,
+	args: readonly string[],
+	platform: NodeJS.Platform,
+	comSpec?: string,
+): SpawnPlan {
 	const ext = path.extname(file).toLowerCase();
 	if (platform === 'win32' && (ext === '.cmd' || ext === '.bat')) {
 		// Node refuses to run batch files without a shell; run cmd.exe ourselves with exact quoting.
 		const commandLine = [file, ...args].map(quoteForCmd).join(' ');
-		return { file: comSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${commandLine}"`], windowsVerbatimArguments: true };
+		return {
+			file: comSpec ?? 'cmd.exe',
+			args: ['/d', '/s', '/c', `"${commandLine}"`],
+			windowsVerbatimArguments: true,
+		};
 	}
 	return { file, args: [...args], windowsVerbatimArguments: false };
 }
 
 /** Spawns without a shell; on POSIX the child leads its own process group so the whole tree can be signalled. */
-export function spawnTree(plan: SpawnPlan, options: Omit<SpawnOptions, 'shell' | 'detached'>, platform = process.platform): ChildProcess {
+export function spawnTree(
+	plan: SpawnPlan,
+	options: Omit<SpawnOptions, 'shell' | 'detached'>,
+	platform = process.platform,
+): ChildProcess {
 	return spawn(plan.file, plan.args, {
 		...options,
 		shell: false,
@@ -38,7 +51,11 @@ export function spawnTree(plan: SpawnPlan, options: Omit<SpawnOptions, 'shell' |
 }
 
 /** Sends a signal to the child's whole process group (POSIX) or kills the tree (Windows). */
-export function signalTree(child: ChildProcess, signal: NodeJS.Signals, platform = process.platform): void {
+export function signalTree(
+	child: ChildProcess,
+	signal: NodeJS.Signals,
+	platform = process.platform,
+): void {
 	const pid = child.pid;
 	if (pid === undefined) {
 		return;
@@ -46,7 +63,10 @@ export function signalTree(child: ChildProcess, signal: NodeJS.Signals, platform
 	if (platform === 'win32') {
 		if (signal === 'SIGKILL' || signal === 'SIGTERM') {
 			// Windows has no signals for console children; taskkill /T takes the tree down.
-			spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => undefined);
+			spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
+				windowsHide: true,
+				stdio: 'ignore',
+			}).on('error', () => undefined);
 		} else {
 			child.kill(signal);
 		}

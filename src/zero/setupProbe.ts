@@ -27,7 +27,12 @@ export function checkVersionOutput(stdout: string, exitCode: number | null): Ver
 	}
 	const [minMajor, minMinor, minPatch] = MINIMUM_ZERO_VERSION.split('.').map(Number);
 	const [major, minor, patch] = numbers.slice(1).map(Number);
-	const older = major !== minMajor ? major < minMajor : minor !== minMinor ? minor < minMinor : patch < minPatch;
+	const older =
+		major !== minMajor
+			? major < minMajor
+			: minor !== minMinor
+				? minor < minMinor
+				: patch < minPatch;
 	return older ? { kind: 'too_old', version } : { kind: 'ok', version, comparable: true };
 }
 
@@ -37,7 +42,10 @@ export type ProtocolCheck = { kind: 'ok' } | { kind: 'mismatch'; detail: string 
 export function checkProtocolOutput(result: CliResult): ProtocolCheck {
 	const lines = result.stdout.split('\n').filter((line) => line.trim() !== '');
 	if (lines.length === 0) {
-		return { kind: 'mismatch', detail: `zero exec wrote no stream-json (${(result.stderr || result.error || `exit ${result.exitCode}`).trim().slice(0, 300)})` };
+		return {
+			kind: 'mismatch',
+			detail: `zero exec wrote no stream-json (${(result.stderr || result.error || `exit ${result.exitCode}`).trim().slice(0, 300)})`,
+		};
 	}
 	for (const line of lines) {
 		const parsed = parseLine(line);
@@ -46,7 +54,9 @@ export function checkProtocolOutput(result: CliResult): ProtocolCheck {
 		}
 	}
 	const first = JSON.parse(lines[0]) as { schemaVersion?: unknown };
-	return first.schemaVersion === SUPPORTED_SCHEMA_VERSION ? { kind: 'ok' } : { kind: 'mismatch', detail: 'unexpected schema version' };
+	return first.schemaVersion === SUPPORTED_SCHEMA_VERSION
+		? { kind: 'ok' }
+		: { kind: 'mismatch', detail: 'unexpected schema version' };
 }
 
 const ProvidersCurrent = z.object({
@@ -72,18 +82,27 @@ export type ProviderCheck =
 /** Reads `zero providers current --json` (`{"provider": null}` when nothing is configured). */
 export function checkProviderOutput(result: CliResult): ProviderCheck {
 	if (result.exitCode !== 0) {
-		return { kind: 'unknown', detail: (result.stderr || result.error || `exit ${result.exitCode}`).trim().slice(0, 300) };
+		return {
+			kind: 'unknown',
+			detail: (result.stderr || result.error || `exit ${result.exitCode}`).trim().slice(0, 300),
+		};
 	}
 	try {
 		const parsed = ProvidersCurrent.safeParse(JSON.parse(result.stdout));
 		if (!parsed.success) {
-			return { kind: 'unknown', detail: 'zero providers current --json gave an unexpected answer.' };
+			return {
+				kind: 'unknown',
+				detail: 'zero providers current --json gave an unexpected answer.',
+			};
 		}
 		if (parsed.data.provider === null) {
 			return { kind: 'none', detail: 'zero has no model provider configured.' };
 		}
 		if (parsed.data.provider.status && parsed.data.provider.status !== 'ok') {
-			return { kind: 'none', detail: `zero's provider ${parsed.data.provider.name ?? ''} is not usable (${parsed.data.provider.status}).` };
+			return {
+				kind: 'none',
+				detail: `zero's provider ${parsed.data.provider.name ?? ''} is not usable (${parsed.data.provider.status}).`,
+			};
 		}
 		return { kind: 'ok', provider: parsed.data.provider };
 	} catch {
@@ -92,7 +111,13 @@ export function checkProviderOutput(result: CliResult): ProviderCheck {
 }
 
 const SandboxPolicy = z.looseObject({
-	backend: z.looseObject({ name: z.string().optional(), available: z.boolean().optional(), message: z.string().optional() }).optional(),
+	backend: z
+		.looseObject({
+			name: z.string().optional(),
+			available: z.boolean().optional(),
+			message: z.string().optional(),
+		})
+		.optional(),
 });
 export interface SandboxInfo {
 	available: boolean;
@@ -110,7 +135,11 @@ export function checkSandboxOutput(result: CliResult): SandboxInfo | undefined {
 		if (!parsed.success || !parsed.data.backend) {
 			return undefined;
 		}
-		return { available: parsed.data.backend.available === true, backend: parsed.data.backend.name ?? 'unknown', message: parsed.data.backend.message };
+		return {
+			available: parsed.data.backend.available === true,
+			backend: parsed.data.backend.name ?? 'unknown',
+			message: parsed.data.backend.message,
+		};
 	} catch {
 		return undefined;
 	}
@@ -124,21 +153,36 @@ export interface ProbeResult {
 }
 
 /** Runs the checks in order, stopping at the first that rules zero out. */
-export async function probeZero(binary: string, env: NodeJS.ProcessEnv, cwd: string): Promise<ProbeResult> {
+export async function probeZero(
+	binary: string,
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+): Promise<ProbeResult> {
 	const versionResult = await runZeroCli(binary, ['--version'], { env, cwd, timeoutMs: 10000 });
-	const version = versionResult.error && versionResult.exitCode === null
-		? ({ kind: 'not_zero', output: versionResult.error } as const)
-		: checkVersionOutput(versionResult.stdout, versionResult.exitCode);
+	const version =
+		versionResult.error && versionResult.exitCode === null
+			? ({ kind: 'not_zero', output: versionResult.error } as const)
+			: checkVersionOutput(versionResult.stdout, versionResult.exitCode);
 	if (version.kind !== 'ok') {
 		return { version };
 	}
-	const protocol = checkProtocolOutput(await runZeroCli(binary, ['exec', '-o', 'stream-json', '--list-tools', `--cwd=${cwd}`], { env, cwd, timeoutMs: 15000 }));
+	const protocol = checkProtocolOutput(
+		await runZeroCli(binary, ['exec', '-o', 'stream-json', '--list-tools', `--cwd=${cwd}`], {
+			env,
+			cwd,
+			timeoutMs: 15000,
+		}),
+	);
 	if (protocol.kind !== 'ok') {
 		return { version, protocol };
 	}
 	const [provider, sandbox] = await Promise.all([
-		runZeroCli(binary, ['providers', 'current', '--json'], { env, cwd, timeoutMs: 10000 }).then(checkProviderOutput),
-		runZeroCli(binary, ['sandbox', 'policy', '--json'], { env, cwd, timeoutMs: 10000 }).then(checkSandboxOutput),
+		runZeroCli(binary, ['providers', 'current', '--json'], { env, cwd, timeoutMs: 10000 }).then(
+			checkProviderOutput,
+		),
+		runZeroCli(binary, ['sandbox', 'policy', '--json'], { env, cwd, timeoutMs: 10000 }).then(
+			checkSandboxOutput,
+		),
 	]);
 	return { version, protocol, provider, sandbox };
 }

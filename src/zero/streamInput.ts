@@ -23,16 +23,23 @@ export function base64DecodedBytes(data: string): number {
 	return Math.floor((data.length * 3) / 4) - padding;
 }
 
-export function validateImage(image: { mediaType: string; data: string }, name = 'image'): InputImage {
+export function validateImage(
+	image: { mediaType: string; data: string },
+	name = 'image',
+): InputImage {
 	if (!(IMAGE_MEDIA_TYPES as readonly string[]).includes(image.mediaType)) {
-		throw new InputError(`${name}: ${image.mediaType || 'unknown type'} is not supported; use PNG, JPEG, GIF or WebP.`);
+		throw new InputError(
+			`${name}: ${image.mediaType || 'unknown type'} is not supported; use PNG, JPEG, GIF or WebP.`,
+		);
 	}
 	if (!/^[A-Za-z0-9+/]*={0,2}$/.test(image.data) || image.data.length % 4 !== 0) {
 		throw new InputError(`${name}: the image data is not valid base64.`);
 	}
 	const bytes = base64DecodedBytes(image.data);
 	if (bytes > MAX_IMAGE_BYTES) {
-		throw new InputError(`${name}: ${(bytes / 1024 / 1024).toFixed(1)} MiB is over zero's 10 MiB image limit.`);
+		throw new InputError(
+			`${name}: ${(bytes / 1024 / 1024).toFixed(1)} MiB is over zero's 10 MiB image limit.`,
+		);
 	}
 	return { mediaType: image.mediaType as ImageMediaType, data: image.data };
 }
@@ -42,7 +49,13 @@ export function buildUserMessage(content: string, images: readonly InputImage[] 
 	if (content.trim() === '' && images.length === 0) {
 		throw new InputError('A message needs text or an image.');
 	}
-	const message: { schemaVersion: 2; type: 'message'; role: 'user'; content: string; images?: InputImage[] } = {
+	const message: {
+		schemaVersion: 2;
+		type: 'message';
+		role: 'user';
+		content: string;
+		images?: InputImage[];
+	} = {
 		schemaVersion: 2,
 		type: 'message',
 		role: 'user',

@@ -85,9 +85,17 @@ function spawnFailure(error: NodeJS.ErrnoException, binary: string): ProcessOutc
 		};
 	}
 	if (error.code === 'EACCES') {
-		return { kind: 'spawn_failed', reason: 'not_executable', message: `${binary} is not executable (${error.message}).` };
+		return {
+			kind: 'spawn_failed',
+			reason: 'not_executable',
+			message: `${binary} is not executable (${error.message}).`,
+		};
 	}
-	return { kind: 'spawn_failed', reason: 'other', message: `zero could not be started: ${error.message}` };
+	return {
+		kind: 'spawn_failed',
+		reason: 'other',
+		message: `zero could not be started: ${error.message}`,
+	};
 }
 
 /**
@@ -182,7 +190,11 @@ export class ZeroRun {
 			let child: ChildProcess;
 			try {
 				const plan = planSpawn(spec.binary, spec.args, this.platform, spec.env.ComSpec);
-				child = spawnTree(plan, { cwd: spec.cwd, env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] }, this.platform);
+				child = spawnTree(
+					plan,
+					{ cwd: spec.cwd, env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] },
+					this.platform,
+				);
 			} catch (error) {
 				settle(spawnFailure(error as NodeJS.ErrnoException, spec.binary));
 				return;

@@ -104,11 +104,17 @@ function main(): void {
 	}
 	const baseRate = mb / (median(baseTimes) / 1000);
 	const fullRate = mb / (median(fullTimes) / 1000);
-	console.log(`Baseline  split + JSON.parse:                      ${baseRate.toFixed(1)} MB/s (median of ${ROUNDS})`);
-	console.log(`Zero      framing + parse + zod validation + reduce: ${fullRate.toFixed(1)} MB/s (median of ${ROUNDS})`);
+	console.log(
+		`Baseline  split + JSON.parse:                      ${baseRate.toFixed(1)} MB/s (median of ${ROUNDS})`,
+	);
+	console.log(
+		`Zero      framing + parse + zod validation + reduce: ${fullRate.toFixed(1)} MB/s (median of ${ROUNDS})`,
+	);
 	console.log(`Ratio (ours / baseline): ${(fullRate / baseRate).toFixed(2)}`);
 	const huge = hugeLineCheck();
-	console.log(`64 MiB line: skipped with one diagnostic; memory grew ${huge.peakMiB.toFixed(1)} MiB (cap ${huge.capMiB} MiB, ${(huge.peakMiB / huge.capMiB).toFixed(2)}x the cap)`);
+	console.log(
+		`64 MiB line: skipped with one diagnostic; memory grew ${huge.peakMiB.toFixed(1)} MiB (cap ${huge.capMiB} MiB, ${(huge.peakMiB / huge.capMiB).toFixed(2)}x the cap)`,
+	);
 }
 
 main();

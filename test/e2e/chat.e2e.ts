@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { runCommand, screenshot } from '../harness/workbench.mjs';
-import { flag, send, startFakeChat, step, waitForRunEnd, waitUntil, type FakeChatSession } from './fakeChat.ts';
+import {
+	flag,
+	send,
+	startFakeChat,
+	step,
+	waitForRunEnd,
+	waitUntil,
+	type FakeChatSession,
+} from './fakeChat.ts';
 
 let session: FakeChatSession;
 let frame: Frame;
@@ -26,7 +34,10 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 		await send(frame, 'What does this project do? [scenario:answer]');
 		await waitForRunEnd(frame, 'What does this project do?');
 		await frame.locator('[data-kind="reasoning"]').first().waitFor();
-		assert.match(await frame.locator('[data-kind="text"]').last().innerText(), /It exposes a sum function/);
+		assert.match(
+			await frame.locator('[data-kind="text"]').last().innerText(),
+			/It exposes a sum function/,
+		);
 		assert.equal(await frame.locator('[data-kind="text"] pre code').count(), 1);
 		assert.match(await frame.locator('.chat-meta').innerText(), /fake-model/);
 		await screenshot(session.page, 'chat-1-first-answer');
@@ -34,11 +45,19 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 		await send(frame, 'Find the bug and write a note [scenario:tools]');
 		await waitForRunEnd(frame, 'Find the bug and write a note');
 		const cards = frame.locator('[data-kind="tool"]');
-		assert.deepEqual(await cards.evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('data-tool'), node.getAttribute('data-status')])), [
-			['read_file', 'ok'],
-			['write_file', 'ok'],
-		]);
-		assert.match(await cards.nth(1).locator('.permission-notice.quiet').innerText(), /Allowed automatically: workspace write is allowed/);
+		assert.deepEqual(
+			await cards.evaluateAll((nodes) =>
+				nodes.map((node) => [node.getAttribute('data-tool'), node.getAttribute('data-status')]),
+			),
+			[
+				['read_file', 'ok'],
+				['write_file', 'ok'],
+			],
+		);
+		assert.match(
+			await cards.nth(1).locator('.permission-notice.quiet').innerText(),
+			/Allowed automatically: workspace write is allowed/,
+		);
 		assert.match(await cards.nth(1).locator('.changed-files').innerText(), /src\/notes\.txt/);
 		await cards.nth(0).locator('.tool-header').click();
 		await frame.locator('.tool-output').first().waitFor();
@@ -50,19 +69,28 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 		const sessionId = flag(first.argv, '--init-session-id');
 		assert.ok(sessionId);
 		assert.equal(flag(second.argv, '--resume'), sessionId);
-		assert.match(await frame.locator('.session-id').getAttribute('title') ?? '', new RegExp(sessionId));
+		assert.match(
+			(await frame.locator('.session-id').getAttribute('title')) ?? '',
+			new RegExp(sessionId),
+		);
 	});
 });
 
 test('the same chat opens in an editor tab', async () => {
 	await step(session.page, 'chat-editor-tab', async () => {
 		await runCommand(session.page, 'Zero: Open Chat in Editor Tab');
-		await session.page.locator('.tabs-container .tab', { hasText: 'Zero Chat' }).first().waitFor({ timeout: 20_000 });
+		await session.page
+			.locator('.tabs-container .tab', { hasText: 'Zero Chat' })
+			.first()
+			.waitFor({ timeout: 20_000 });
 		await waitUntil(
 			async () => {
 				let chats = 0;
 				for (const candidate of session.page.frames()) {
-					const title = await candidate.locator('#app[data-state="ready"] .chat-title').textContent({ timeout: 500 }).catch(() => null);
+					const title = await candidate
+						.locator('#app[data-state="ready"] .chat-title')
+						.textContent({ timeout: 500 })
+						.catch(() => null);
 					if (title && /What does this project do/.test(title)) {
 						chats++;
 					}
@@ -81,7 +109,11 @@ test('Stop mid-run shows "interrupted"', async () => {
 	await step(session.page, 'chat-stop', async () => {
 		await send(frame, 'Take your time [scenario:slow]');
 		await frame.locator('[data-kind="text"]', { hasText: 'word3 ' }).waitFor();
-		await waitUntil(async () => (await frame.locator('#app').getAttribute('data-running')) === 'true', 10_000, 'the run');
+		await waitUntil(
+			async () => (await frame.locator('#app').getAttribute('data-running')) === 'true',
+			10_000,
+			'the run',
+		);
 		await frame.locator('button.stop').click();
 		const status = await waitForRunEnd(frame, 'Take your time');
 		assert.equal(await status.getAttribute('data-status'), 'interrupted');
@@ -95,11 +127,25 @@ test('an unknown event and a malformed line are shown as diagnostics', async () 
 		await send(frame, 'Odd output [scenario:drift]');
 		await waitForRunEnd(frame, 'Odd output');
 		await frame.locator('[data-kind="unrecognized"][data-type="subagent_progress"]').waitFor();
-		assert.equal(await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"]').count(), 1);
-		assert.equal(await frame.locator('[data-kind="diagnostic"][data-code="schema_version"]').count(), 1);
+		assert.equal(
+			await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"]').count(),
+			1,
+		);
+		assert.equal(
+			await frame.locator('[data-kind="diagnostic"][data-code="schema_version"]').count(),
+			1,
+		);
 		await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"] summary').click();
-		assert.match(await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"] .excerpt').innerText(), /this is not json \{/);
-		assert.match(await frame.locator('[data-kind="status"]').last().innerText(), /Ended with status "paused_for_review"/);
+		assert.match(
+			await frame
+				.locator('[data-kind="diagnostic"][data-code="invalid_json"] .excerpt')
+				.innerText(),
+			/this is not json \{/,
+		);
+		assert.match(
+			await frame.locator('[data-kind="status"]').last().innerText(),
+			/Ended with status "paused_for_review"/,
+		);
 		await screenshot(session.page, 'chat-4-drift-diagnostics');
 	});
 });
@@ -122,9 +168,16 @@ test('a window reload restores the chat', async () => {
 		await runCommand(session.page, 'Developer: Reload Window');
 		await session.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
 		frame = await session.chat();
-		await waitUntil(async () => (await frame.locator('[data-kind="prompt"]').count()) >= Math.min(before, 1), 30_000, 'the restored chat');
+		await waitUntil(
+			async () => (await frame.locator('[data-kind="prompt"]').count()) >= Math.min(before, 1),
+			30_000,
+			'the restored chat',
+		);
 		assert.match(await frame.locator('.chat-title').innerText(), /What does this project do/);
-		assert.match(await frame.locator('[data-kind="status"]').last().innerText(), /zero ended without finishing the run/);
+		assert.match(
+			await frame.locator('[data-kind="status"]').last().innerText(),
+			/zero ended without finishing the run/,
+		);
 		await screenshot(session.page, 'chat-6-restored-after-reload');
 		// Restored cards fetch their arguments and output from the extension when expanded.
 		const card = frame.locator('[data-kind="tool"][data-tool="read_file"]').last();
@@ -147,23 +200,49 @@ test('model text and tool output with script, handlers, javascript: links and co
 		assert.match(rendered, /<script>window\.__xss=1<\/script>/);
 		assert.match(rendered, /<!-- hidden comment -->/);
 		assert.match(rendered, /<img src=x onerror="window\.__xss=3">/);
-		assert.match(await frame.locator('.tool-output').first().innerText(), /<script>window\.__xss=1<\/script>/);
-		assert.match(await frame.locator('[data-kind="tool"] .tool-summary').first().innerText(), /<img src=x onerror=alert\(1\)>\.md/);
+		assert.match(
+			await frame.locator('.tool-output').first().innerText(),
+			/<script>window\.__xss=1<\/script>/,
+		);
+		assert.match(
+			await frame.locator('[data-kind="tool"] .tool-summary').first().innerText(),
+			/<img src=x onerror=alert\(1\)>\.md/,
+		);
 		const dangerous = await frame.evaluate(() => ({
 			scripts: document.querySelectorAll('.transcript script').length,
 			images: document.querySelectorAll('.transcript img').length,
 			iframes: document.querySelectorAll('iframe').length,
-			handlers: Array.from(document.querySelectorAll('.transcript *')).filter((node) => Array.from(node.attributes).some((attribute) => attribute.name.startsWith('on'))).length,
-			javascriptLinks: Array.from(document.querySelectorAll('a')).filter((link) => /^\s*javascript:/i.test(link.getAttribute('href') ?? '')).length,
-			comments: document.createNodeIterator(document.querySelector('.transcript') ?? document.body, NodeFilter.SHOW_COMMENT).nextNode() !== null,
+			handlers: Array.from(document.querySelectorAll('.transcript *')).filter((node) =>
+				Array.from(node.attributes).some((attribute) => attribute.name.startsWith('on')),
+			).length,
+			javascriptLinks: Array.from(document.querySelectorAll('a')).filter((link) =>
+				/^\s*javascript:/i.test(link.getAttribute('href') ?? ''),
+			).length,
+			comments:
+				document
+					.createNodeIterator(
+						document.querySelector('.transcript') ?? document.body,
+						NodeFilter.SHOW_COMMENT,
+					)
+					.nextNode() !== null,
 		}));
-		assert.deepEqual(dangerous, { scripts: 0, images: 0, iframes: 0, handlers: 0, javascriptLinks: 0, comments: false });
+		assert.deepEqual(dangerous, {
+			scripts: 0,
+			images: 0,
+			iframes: 0,
+			handlers: 0,
+			javascriptLinks: 0,
+			comments: false,
+		});
 		await text.hover();
 		const links = frame.locator('[data-kind="text"] a');
 		for (let i = 0; i < (await links.count()); i++) {
 			await links.nth(i).click();
 		}
-		assert.equal(await frame.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), undefined);
+		assert.equal(
+			await frame.evaluate(() => (window as unknown as { __xss?: unknown }).__xss),
+			undefined,
+		);
 		assert.match(await frame.evaluate(() => location.href), /^vscode-webview:|^https?:/);
 		await screenshot(session.page, 'chat-7-xss-inert');
 	});

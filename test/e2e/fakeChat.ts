@@ -22,13 +22,21 @@ export interface FakeChatSession {
 	close(): Promise<void>;
 }
 
-export async function startFakeChat(name: string, extraEnv: Record<string, string> = {}, settings: Record<string, unknown> = {}): Promise<FakeChatSession> {
+export async function startFakeChat(
+	name: string,
+	extraEnv: Record<string, string> = {},
+	settings: Record<string, unknown> = {},
+): Promise<FakeChatSession> {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), `zero-e2e-${name}-`));
 	const recordDir = path.join(root, 'records');
 	const stateDir = path.join(root, 'state');
 	const wb = await startZeroWorkbench({
 		name,
-		settings: { 'zero.path': FAKE_ZERO, 'zero.env': { FAKE_ZERO_RECORD_DIR: recordDir, FAKE_ZERO_STATE_DIR: stateDir, ...extraEnv }, ...settings },
+		settings: {
+			'zero.path': FAKE_ZERO,
+			'zero.env': { FAKE_ZERO_RECORD_DIR: recordDir, FAKE_ZERO_STATE_DIR: stateDir, ...extraEnv },
+			...settings,
+		},
 	});
 	const chat = async (): Promise<Frame> => {
 		const frame = await findWebviewFrame(wb.page, '#app[data-state="ready"]', 60_000);

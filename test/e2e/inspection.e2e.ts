@@ -5,13 +5,22 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openCommandPalette, problemCounts, readNotifications, readProblems, screenshot } from '../harness/workbench.mjs';
+import {
+	openCommandPalette,
+	problemCounts,
+	readNotifications,
+	readProblems,
+	screenshot,
+} from '../harness/workbench.mjs';
 import { flag, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat.ts';
 
 let session: FakeChatSession;
 
 before(async () => {
-	session = await startFakeChat('inspection', { FAKE_ZERO_SCENARIO: 'inspection', FAKE_ZERO_DELAY_MS: '120' });
+	session = await startFakeChat('inspection', {
+		FAKE_ZERO_SCENARIO: 'inspection',
+		FAKE_ZERO_DELAY_MS: '120',
+	});
 });
 
 after(async () => {
@@ -24,22 +33,57 @@ test('Inspect Workspace from the palette: progress, report, Problems panel', asy
 		await session.chat();
 		await openCommandPalette(page);
 		await page.locator('.quick-input-widget input').fill('>Zero: Inspect Workspace');
-		await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Inspect Workspace...' }).first().click();
-		await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Find bugs' }).first().waitFor();
+		await page
+			.locator('.quick-input-list .monaco-list-row', { hasText: 'Inspect Workspace...' })
+			.first()
+			.click();
+		await page
+			.locator('.quick-input-list .monaco-list-row', { hasText: 'Find bugs' })
+			.first()
+			.waitFor();
 		await screenshot(page, 'inspection-1-presets');
-		await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Find bugs' }).first().click();
+		await page
+			.locator('.quick-input-list .monaco-list-row', { hasText: 'Find bugs' })
+			.first()
+			.click();
 
 		// The progress notification names the current step while zero works.
-		await waitUntil(async () => (await readNotifications(page)).some((notification) => /Zero: Find bugs/.test(notification.message)), 15_000, 'the progress notification');
+		await waitUntil(
+			async () =>
+				(await readNotifications(page)).some((notification) =>
+					/Zero: Find bugs/.test(notification.message),
+				),
+			15_000,
+			'the progress notification',
+		);
 		await page.locator('.notification-toast', { hasText: 'Zero: Find bugs' }).waitFor();
-		await waitUntil(async () => /read_file|list_directory|Writing the report|Thinking/.test(await page.locator('.notification-toast', { hasText: 'Zero: Find bugs' }).innerText().catch(() => '')), 15_000, 'a step in the progress notification');
+		await waitUntil(
+			async () =>
+				/read_file|list_directory|Writing the report|Thinking/.test(
+					await page
+						.locator('.notification-toast', { hasText: 'Zero: Find bugs' })
+						.innerText()
+						.catch(() => ''),
+				),
+			15_000,
+			'a step in the progress notification',
+		);
 		await screenshot(page, 'inspection-2-progress');
 
-		await waitUntil(async () => (await readNotifications(page)).some((notification) => /Zero inspection finished: 2 findings in the Problems panel/.test(notification.message)), 30_000, 'the finished notification');
+		await waitUntil(
+			async () =>
+				(await readNotifications(page)).some((notification) =>
+					/Zero inspection finished: 2 findings in the Problems panel/.test(notification.message),
+				),
+			30_000,
+			'the finished notification',
+		);
 		const argv = session.execRecords()[0].argv;
 		assert.equal(flag(argv, '--permission-mode'), 'plan');
 
-		const preview = page.locator('.editor-group-container .tab', { hasText: /Preview .*find-bugs/ });
+		const preview = page.locator('.editor-group-container .tab', {
+			hasText: /Preview .*find-bugs/,
+		});
 		await preview.first().waitFor({ timeout: 15_000 });
 		await screenshot(page, 'inspection-3-report');
 

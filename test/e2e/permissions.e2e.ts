@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { runCommand, screenshot } from '../harness/workbench.mjs';
-import { flag, send, startFakeChat, step, waitForRunEnd, waitUntil, type FakeChatSession } from './fakeChat.ts';
+import {
+	flag,
+	send,
+	startFakeChat,
+	step,
+	waitForRunEnd,
+	waitUntil,
+	type FakeChatSession,
+} from './fakeChat.ts';
 
 let session: FakeChatSession;
 let frame: Frame;
@@ -24,7 +32,11 @@ after(async () => {
 async function newChat(): Promise<void> {
 	await runCommand(session.page, 'Zero: New Chat');
 	frame = await session.chat();
-	await waitUntil(async () => (await frame.locator('[data-kind="prompt"]').count()) === 0, 10_000, 'an empty chat');
+	await waitUntil(
+		async () => (await frame.locator('[data-kind="prompt"]').count()) === 0,
+		10_000,
+		'an empty chat',
+	);
 }
 
 /** The workbench's modal dialog (VS Code draws it outside the webview). */
@@ -55,7 +67,10 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 		assert.match(await status.innerText(), /1 action was blocked/);
 		const rerun = notice.locator('[data-action-id="rerun-unsafe"]');
 		const commandLine = await rerun.locator('xpath=following-sibling::code').innerText();
-		assert.match(commandLine, /exec -o stream-json -i stream-json .*--skip-permissions-unsafe --resume=vscode-/);
+		assert.match(
+			commandLine,
+			/exec -o stream-json -i stream-json .*--skip-permissions-unsafe --resume=vscode-/,
+		);
 		await screenshot(session.page, 'permissions-1-shell-notice');
 
 		await rerun.click();
@@ -73,7 +88,10 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 		assert.equal(flag(argv, '--resume'), flag(session.execRecords()[0].argv, '--init-session-id'));
 		const ran = frame.locator('[data-kind="tool"][data-tool="bash"]').last();
 		assert.equal(await ran.getAttribute('data-status'), 'ok');
-		assert.match(await ran.locator('.permission-notice').innerText(), /Allowed: unsafe permissions for this run/);
+		assert.match(
+			await ran.locator('.permission-notice').innerText(),
+			/Allowed: unsafe permissions for this run/,
+		);
 		assert.match(await frame.locator('[data-kind="prompt"]').last().innerText(), /Unsafe/);
 		await screenshot(session.page, 'permissions-2-shell-rerun-unsafe');
 	});
@@ -84,7 +102,9 @@ test('an outside-workspace block re-runs with --add-dir', async () => {
 		await newChat();
 		await send(frame, 'Write the report [scenario:outside-workspace]');
 		await waitForRunEnd(frame, 'Write the report');
-		const notice = frame.locator('[data-kind="tool"][data-tool="write_file"] .permission-notice.block').first();
+		const notice = frame
+			.locator('[data-kind="tool"][data-tool="write_file"] .permission-notice.block')
+			.first();
 		assert.equal(await notice.getAttribute('data-notice'), 'outside_workspace');
 		const noticeText = await notice.innerText();
 		assert.match(noticeText, /outside the workspace \(\/var\/tmp\/zero-outside\/report\.txt\)/);
@@ -98,7 +118,13 @@ test('an outside-workspace block re-runs with --add-dir', async () => {
 		await waitUntil(async () => session.execRecords().length === before + 1, 10_000, 'the re-run');
 		await waitForRunEnd(frame, 'Your previous attempt to use write_file');
 		assert.equal(flag(session.execRecords()[before].argv, '--add-dir'), '/var/tmp/zero-outside');
-		assert.equal(await frame.locator('[data-kind="tool"][data-tool="write_file"]').last().getAttribute('data-status'), 'ok');
+		assert.equal(
+			await frame
+				.locator('[data-kind="tool"][data-tool="write_file"]')
+				.last()
+				.getAttribute('data-status'),
+			'ok',
+		);
 		await screenshot(session.page, 'permissions-4-outside-rerun');
 	});
 });

@@ -26,7 +26,11 @@ after(async () => {
 
 function readMachineSetting(key: string): unknown {
 	try {
-		return (JSON.parse(fs.readFileSync(path.join(wb.server.userDataDir, 'Machine', 'settings.json'), 'utf8')) as Record<string, unknown>)[key];
+		return (
+			JSON.parse(
+				fs.readFileSync(path.join(wb.server.userDataDir, 'Machine', 'settings.json'), 'utf8'),
+			) as Record<string, unknown>
+		)[key];
 	} catch {
 		return undefined;
 	}
@@ -35,7 +39,9 @@ function readMachineSetting(key: string): unknown {
 /** Points Zero at a binary the way a user does: "Locate zero..." and VS Code's file dialog. */
 async function locateZero(page: Page, binary: string, viaButton?: Frame): Promise<void> {
 	if (viaButton) {
-		await viaButton.locator('[data-setup-state] .button.primary', { hasText: 'Locate zero' }).click();
+		await viaButton
+			.locator('[data-setup-state] .button.primary', { hasText: 'Locate zero' })
+			.click();
 	} else {
 		await runCommand(page, 'Zero: Locate zero...');
 	}
@@ -45,12 +51,19 @@ async function locateZero(page: Page, binary: string, viaButton?: Frame): Promis
 	await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
 	await input.fill(binary);
 	// The dialog checks the typed path before it accepts it.
-	await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(binary) }).first().waitFor({ timeout: 10_000 });
+	await page
+		.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(binary) })
+		.first()
+		.waitFor({ timeout: 10_000 });
 	await page.locator('.quick-input-widget').getByRole('button', { name: 'Use this zero' }).click();
 	await input.waitFor({ state: 'hidden', timeout: 15_000 });
 	// zero.path is machine-scoped: in a remote window (code-server) VS Code keeps it in the
 	// remote machine's settings, next to the zero binary.
-	await waitUntil(async () => readMachineSetting('zero.path') === binary, 10_000, 'zero.path in the machine settings');
+	await waitUntil(
+		async () => readMachineSetting('zero.path') === binary,
+		10_000,
+		'zero.path in the machine settings',
+	);
 }
 
 async function chatFrame(page: Page): Promise<Frame> {
@@ -59,10 +72,14 @@ async function chatFrame(page: Page): Promise<Frame> {
 
 async function expectState(page: Page, state: string): Promise<Frame> {
 	let frame = await chatFrame(page);
-	await waitUntil(async () => {
-		frame = await chatFrame(page);
-		return (await frame.locator('#app').getAttribute('data-readiness')) === state;
-	}, 30_000, `the "${state}" state`);
+	await waitUntil(
+		async () => {
+			frame = await chatFrame(page);
+			return (await frame.locator('#app').getAttribute('data-readiness')) === state;
+		},
+		30_000,
+		`the "${state}" state`,
+	);
 	return frame;
 }
 
@@ -73,13 +90,33 @@ test('zero not found: install commands and "Locate zero..."; the Get started wal
 		const section = frame.locator('[data-setup-state="not_found"]');
 		assert.match(await section.locator('h2').innerText(), /zero is not installed/);
 		assert.equal(await section.locator('.button.primary').innerText(), 'Locate zero\u2026');
-		assert.match(await section.locator('.install-commands').innerText(), /npm install -g @gitlawb\/zero[\s\S]*go install github\.com\/Gitlawb\/zero\/cmd\/zero@latest/);
+		assert.match(
+			await section.locator('.install-commands').innerText(),
+			/npm install -g @gitlawb\/zero[\s\S]*go install github\.com\/Gitlawb\/zero\/cmd\/zero@latest/,
+		);
 		assert.equal(await frame.locator('textarea.composer-input').count(), 0, 'no broken composer');
 		await screenshot(wb.page, 'setup-1-not-found');
 		await runCommand(wb.page, 'Welcome: Open Walkthrough...');
-		await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Zero' }).first().click();
-		await wb.page.locator('.tabs-container .tab', { hasText: /Walkthrough: Zero/ }).first().waitFor({ timeout: 30_000 });
-		await waitUntil(async () => /Install zero[\s\S]*Connect a model provider[\s\S]*Ask a first question[\s\S]*Inspect your workspace/.test(await wb.page.locator('.gettingStartedContainer').first().innerText().catch(() => '')), 15_000, 'the walkthrough steps');
+		await wb.page
+			.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Zero' })
+			.first()
+			.click();
+		await wb.page
+			.locator('.tabs-container .tab', { hasText: /Walkthrough: Zero/ })
+			.first()
+			.waitFor({ timeout: 30_000 });
+		await waitUntil(
+			async () =>
+				/Install zero[\s\S]*Connect a model provider[\s\S]*Ask a first question[\s\S]*Inspect your workspace/.test(
+					await wb.page
+						.locator('.gettingStartedContainer')
+						.first()
+						.innerText()
+						.catch(() => ''),
+				),
+			15_000,
+			'the walkthrough steps',
+		);
 		await screenshot(wb.page, 'setup-1b-walkthrough');
 	});
 });
@@ -88,8 +125,14 @@ test('a binary that is not zero', async () => {
 	await step(wb.page, 'setup-not-zero', async () => {
 		await locateZero(wb.page, NOT_ZERO, await chatFrame(wb.page));
 		const frame = await expectState(wb.page, 'not_zero');
-		assert.match(await frame.locator('[data-setup-state="not_zero"]').innerText(), /is not the zero agent[\s\S]*Usage: frobnicate/);
-		assert.equal(await frame.locator('[data-setup-state] .button.primary').innerText(), 'Locate zero\u2026');
+		assert.match(
+			await frame.locator('[data-setup-state="not_zero"]').innerText(),
+			/is not the zero agent[\s\S]*Usage: frobnicate/,
+		);
+		assert.equal(
+			await frame.locator('[data-setup-state] .button.primary').innerText(),
+			'Locate zero\u2026',
+		);
 		await screenshot(wb.page, 'setup-2-not-zero');
 	});
 });
@@ -98,7 +141,10 @@ test('an old zero', async () => {
 	await step(wb.page, 'setup-too-old', async () => {
 		await locateZero(wb.page, `${FAKE_ZERO}-0.7.2`, await chatFrame(wb.page));
 		const frame = await expectState(wb.page, 'too_old');
-		assert.match(await frame.locator('[data-setup-state="too_old"]').innerText(), /zero 0\.7\.2 is too old[\s\S]*zero upgrade/);
+		assert.match(
+			await frame.locator('[data-setup-state="too_old"]').innerText(),
+			/zero 0\.7\.2 is too old[\s\S]*zero upgrade/,
+		);
 		await screenshot(wb.page, 'setup-3-too-old');
 	});
 });
@@ -108,13 +154,28 @@ test('no model provider: run zero\u2019s own setup in a terminal', async () => {
 		await locateZero(wb.page, `${FAKE_ZERO}-no-provider`);
 		const frame = await expectState(wb.page, 'no_provider');
 		const section = frame.locator('[data-setup-state="no_provider"]');
-		assert.match(await section.innerText(), /Connect a model provider[\s\S]*never asks for or stores API keys/);
-		assert.equal(await section.locator('.button.primary').innerText(), 'Run zero setup in a Terminal');
+		assert.match(
+			await section.innerText(),
+			/Connect a model provider[\s\S]*never asks for or stores API keys/,
+		);
+		assert.equal(
+			await section.locator('.button.primary').innerText(),
+			'Run zero setup in a Terminal',
+		);
 		await screenshot(wb.page, 'setup-4-no-provider');
 		await section.locator('.button.primary').click();
-		await wb.page.locator('.terminal-tab, .tabs-list .terminal-tabs-entry, .single-terminal-tab', { hasText: /zero setup/ }).first().waitFor({ timeout: 20_000 }).catch(async () => {
-			await wb.page.locator('.panel', { hasText: /zero setup/ }).first().waitFor({ timeout: 10_000 });
-		});
+		await wb.page
+			.locator('.terminal-tab, .tabs-list .terminal-tabs-entry, .single-terminal-tab', {
+				hasText: /zero setup/,
+			})
+			.first()
+			.waitFor({ timeout: 20_000 })
+			.catch(async () => {
+				await wb.page
+					.locator('.panel', { hasText: /zero setup/ })
+					.first()
+					.waitFor({ timeout: 10_000 });
+			});
 		await screenshot(wb.page, 'setup-5-provider-terminal');
 	});
 });
@@ -126,7 +187,9 @@ test('ready: the composer, and the Check Setup report', async () => {
 		await frame.locator('textarea.composer-input').waitFor();
 		await screenshot(wb.page, 'setup-6-ready');
 		await runCommand(wb.page, 'Zero: Check Setup');
-		const editor = wb.page.locator('.monaco-editor .view-lines', { hasText: 'Zero setup check' }).first();
+		const editor = wb.page
+			.locator('.monaco-editor .view-lines', { hasText: 'Zero setup check' })
+			.first();
 		await editor.waitFor({ timeout: 20_000 });
 		const report = await editor.innerText();
 		// Monaco renders spaces as no-break spaces; \s matches both.
@@ -137,7 +200,11 @@ test('ready: the composer, and the Check Setup report', async () => {
 });
 
 test('an untrusted workspace: nothing runs, the chat explains and offers to manage trust', async () => {
-	const untrusted = await startZeroWorkbench({ name: 'setup-untrusted', workspaceTrust: true, settings: { 'zero.path': FAKE_ZERO } });
+	const untrusted = await startZeroWorkbench({
+		name: 'setup-untrusted',
+		workspaceTrust: true,
+		settings: { 'zero.path': FAKE_ZERO },
+	});
 	try {
 		await step(untrusted.page, 'setup-untrusted', async () => {
 			// A new folder asks for trust; answer as a careful user would.
@@ -149,14 +216,21 @@ test('an untrusted workspace: nothing runs, the chat explains and offers to mana
 			await openZeroView(untrusted.page);
 			const frame = await (async () => {
 				let found = await chatFrame(untrusted.page);
-				await waitUntil(async () => {
-					found = await chatFrame(untrusted.page);
-					return (await found.locator('#app').getAttribute('data-readiness')) === 'untrusted';
-				}, 30_000, 'the untrusted state');
+				await waitUntil(
+					async () => {
+						found = await chatFrame(untrusted.page);
+						return (await found.locator('#app').getAttribute('data-readiness')) === 'untrusted';
+					},
+					30_000,
+					'the untrusted state',
+				);
 				return found;
 			})();
 			const section = frame.locator('[data-setup-state="untrusted"]');
-			assert.match(await section.innerText(), /This workspace is not trusted[\s\S]*never starts the zero agent/);
+			assert.match(
+				await section.innerText(),
+				/This workspace is not trusted[\s\S]*never starts the zero agent/,
+			);
 			assert.equal(await section.locator('.button.primary').innerText(), 'Manage Workspace Trust');
 			await screenshot(untrusted.page, 'setup-8b-untrusted');
 		});

@@ -2,7 +2,11 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import { screenshot } from './workbench.mjs';
 
-export async function waitUntil(check: () => Promise<boolean> | boolean, timeout: number, what: string): Promise<void> {
+export async function waitUntil(
+	check: () => Promise<boolean> | boolean,
+	timeout: number,
+	what: string,
+): Promise<void> {
 	const deadline = Date.now() + timeout;
 	while (!(await check())) {
 		if (Date.now() > deadline) {
@@ -32,7 +36,11 @@ export async function send(frame: Frame, text: string): Promise<void> {
 }
 
 /** Waits until the run of the turn whose prompt contains `promptText` has ended; returns its status row. */
-export async function waitForRunEnd(frame: Frame, promptText: string, timeout = 30_000): Promise<Locator> {
+export async function waitForRunEnd(
+	frame: Frame,
+	promptText: string,
+	timeout = 30_000,
+): Promise<Locator> {
 	const prompt = frame.locator('[data-kind="prompt"]', { hasText: promptText }).last();
 	await prompt.waitFor({ state: 'attached', timeout });
 	const turnId = await prompt.getAttribute('data-turn');

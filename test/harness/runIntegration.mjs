@@ -181,7 +181,10 @@ async function main() {
 		let results;
 		try {
 			results = readResults();
-			fs.copyFileSync(resultsFile, path.join(outDir, `results-${pass.trust ? 'untrusted' : 'trusted'}.json`));
+			fs.copyFileSync(
+				resultsFile,
+				path.join(outDir, `results-${pass.trust ? 'untrusted' : 'trusted'}.json`),
+			);
 			fs.rmSync(resultsFile, { force: true });
 		} catch (err) {
 			return fail(`cannot read ${path.relative(repoRoot, resultsFile)}: ${err.message}`);
@@ -189,7 +192,12 @@ async function main() {
 		merged.passed += results.passed;
 		merged.failed += results.failed;
 		merged.pending += results.pending;
-		merged.tests.push(...results.tests.map((t) => ({ ...t, fullTitle: `[${pass.name}] ${t.fullTitle ?? t.title}` })));
+		merged.tests.push(
+			...results.tests.map((t) => ({
+				...t,
+				fullTitle: `[${pass.name}] ${t.fullTitle ?? t.title}`,
+			})),
+		);
 		if (results.error) {
 			merged.error = `${merged.error ? `${merged.error}; ` : ''}${pass.name}: ${results.error}`;
 		}

@@ -4,7 +4,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToolItem } from '../../src/shared/transcript';
-import { activate, flag, lastTurn, newChat, resetSettings, sendAndWait, useFakeZero, waitFor, workspaceRoot } from './support';
+import {
+	activate,
+	flag,
+	lastTurn,
+	newChat,
+	resetSettings,
+	sendAndWait,
+	useFakeZero,
+	waitFor,
+	workspaceRoot,
+} from './support';
 
 describe('chat with the FAKE zero', function () {
 	this.timeout(60_000);
@@ -23,9 +33,17 @@ describe('chat with the FAKE zero', function () {
 		assert.ok(turn1.argv.includes('--no-completion-gate') && turn1.argv.includes('--no-notify'));
 		const sessionId = flag(turn1.argv, '--init-session-id');
 		assert.match(sessionId ?? '', /^vscode-/);
-		assert.deepEqual(JSON.parse(turn1.stdin), { schemaVersion: 2, type: 'message', role: 'user', content: 'What does this project do? [scenario:answer]' });
+		assert.deepEqual(JSON.parse(turn1.stdin), {
+			schemaVersion: 2,
+			type: 'message',
+			role: 'user',
+			content: 'What does this project do? [scenario:answer]',
+		});
 		assert.equal(first.run.end?.kind, 'run_end');
-		assert.deepEqual(first.run.items.map((item) => item.kind), ['reasoning', 'text']);
+		assert.deepEqual(
+			first.run.items.map((item) => item.kind),
+			['reasoning', 'text'],
+		);
 		assert.equal(api.currentTranscript().sessionId, sessionId);
 		assert.equal(api.currentTranscript().model, 'fake-model');
 
@@ -34,7 +52,13 @@ describe('chat with the FAKE zero', function () {
 		assert.equal(flag(turn2.argv, '--resume'), sessionId);
 		assert.equal(flag(turn2.argv, '--init-session-id'), undefined);
 		const tools = second.run.items.filter((item): item is ToolItem => item.kind === 'tool');
-		assert.deepEqual(tools.map((item) => [item.name, item.result?.status]), [['read_file', 'ok'], ['write_file', 'ok']]);
+		assert.deepEqual(
+			tools.map((item) => [item.name, item.result?.status]),
+			[
+				['read_file', 'ok'],
+				['write_file', 'ok'],
+			],
+		);
 		assert.equal(api.currentTranscript().usage.requests, 4);
 		assert.equal(api.currentTranscript().turns.length, 2);
 	});
@@ -45,9 +69,17 @@ describe('chat with the FAKE zero', function () {
 		const config = vscode.workspace.getConfiguration('zero');
 		await config.update('model', 'fake-model-large', vscode.ConfigurationTarget.Workspace);
 		await config.update('permissionMode', 'ask', vscode.ConfigurationTarget.Workspace);
-		await config.update('extraArgs', ['--reasoning-effort=high'], vscode.ConfigurationTarget.Global);
+		await config.update(
+			'extraArgs',
+			['--reasoning-effort=high'],
+			vscode.ConfigurationTarget.Global,
+		);
 		await config.update('maxTurns', 7, vscode.ConfigurationTarget.Global);
-		await waitFor(() => api.settings().maxTurns === 7 && api.settings().model === 'fake-model-large', 5000, 'the settings');
+		await waitFor(
+			() => api.settings().maxTurns === 7 && api.settings().model === 'fake-model-large',
+			5000,
+			'the settings',
+		);
 		await newChat(api);
 		await sendAndWait(api, 'hi [scenario:answer]');
 		const argv = fake.execRecords()[0].argv;
@@ -63,7 +95,12 @@ describe('chat with the FAKE zero', function () {
 		await useFakeZero();
 		await newChat(api);
 		api.send('slowly [scenario:slow]');
-		await waitFor(() => api.currentTranscript().turns[0]?.run.items.some((item) => item.kind === 'text') ?? false, 10000, 'streaming text');
+		await waitFor(
+			() =>
+				api.currentTranscript().turns[0]?.run.items.some((item) => item.kind === 'text') ?? false,
+			10000,
+			'streaming text',
+		);
 		const stoppedAt = Date.now();
 		await vscode.commands.executeCommand('zero.stopRun');
 		await api.whenIdle(5000);
@@ -79,7 +116,14 @@ describe('chat with the FAKE zero', function () {
 		await newChat(api);
 		const turn = await sendAndWait(api, '[scenario:drift]');
 		const kinds = turn.run.items.map((item) => item.kind);
-		assert.deepEqual(kinds, ['text', 'unrecognized', 'diagnostic', 'diagnostic', 'diagnostic', 'text']);
+		assert.deepEqual(kinds, [
+			'text',
+			'unrecognized',
+			'diagnostic',
+			'diagnostic',
+			'diagnostic',
+			'text',
+		]);
 		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'paused_for_review');
 	});
 
@@ -110,16 +154,30 @@ describe('chat with the FAKE zero', function () {
 		api.send('third [scenario:answer]');
 		await waitFor(() => api.isRunning(), 5000, 'the third run');
 		api.send('fourth [scenario:answer]');
-		await waitFor(() => api.currentTranscript().turns.length === 3, 15000, 'the queued fourth turn');
+		await waitFor(
+			() => api.currentTranscript().turns.length === 3,
+			15000,
+			'the queued fourth turn',
+		);
 		await api.whenIdle(15000);
 		const prompts = fake.execRecords().map((record) => JSON.parse(record.stdin).content);
-		assert.deepEqual(prompts, ['first [scenario:slow]', 'third [scenario:answer]', 'fourth [scenario:answer]']);
+		assert.deepEqual(prompts, [
+			'first [scenario:slow]',
+			'third [scenario:answer]',
+			'fourth [scenario:answer]',
+		]);
 	});
 
 	it('refuses a missing binary with a clear "not found" end', async () => {
 		const api = await activate();
 		await useFakeZero();
-		await vscode.workspace.getConfiguration('zero').update('path', path.join(workspaceRoot(), 'no-such-zero'), vscode.ConfigurationTarget.Global);
+		await vscode.workspace
+			.getConfiguration('zero')
+			.update(
+				'path',
+				path.join(workspaceRoot(), 'no-such-zero'),
+				vscode.ConfigurationTarget.Global,
+			);
 		await waitFor(() => api.settings().path.endsWith('no-such-zero'), 5000, 'zero.path');
 		await newChat(api);
 		const turn = await sendAndWait(api, 'hello');
@@ -163,14 +221,24 @@ describe('chat attention and attachments', function () {
 		const api = await activate();
 		const fake = await useFakeZero({ FAKE_ZERO_SCENARIO: 'answer' });
 		await newChat(api);
-		const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-		assert.equal(api.send('what is this?', [{ name: 'dot.png', mediaType: 'image/png', data: png }]), true);
+		const png =
+			'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+		assert.equal(
+			api.send('what is this?', [{ name: 'dot.png', mediaType: 'image/png', data: png }]),
+			true,
+		);
 		await waitFor(() => fake.execRecords().length === 1, 10_000, 'the run');
 		await api.whenIdle();
 		const input = JSON.parse(fake.execRecords()[0].stdin);
 		assert.deepEqual(input.images, [{ mediaType: 'image/png', data: png }]);
-		assert.deepEqual(api.currentTranscript().turns[0].prompt?.context.map((chip) => [chip.kind, chip.label]), [['image', 'dot.png']]);
-		assert.equal(api.send('and this?', [{ name: 'scan.bmp', mediaType: 'image/bmp', data: 'AAAA' }]), false);
+		assert.deepEqual(
+			api.currentTranscript().turns[0].prompt?.context.map((chip) => [chip.kind, chip.label]),
+			[['image', 'dot.png']],
+		);
+		assert.equal(
+			api.send('and this?', [{ name: 'scan.bmp', mediaType: 'image/bmp', data: 'AAAA' }]),
+			false,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		assert.equal(fake.execRecords().length, 1, 'an unsupported image must not start a run');
 	});

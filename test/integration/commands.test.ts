@@ -4,7 +4,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activate, extensionPath, flag, newChat, resetSettings, sendAndWait, useFakeZero, waitFor, workspaceRoot } from './support';
+import {
+	activate,
+	extensionPath,
+	flag,
+	newChat,
+	resetSettings,
+	sendAndWait,
+	useFakeZero,
+	waitFor,
+	workspaceRoot,
+} from './support';
 
 async function openFile(relative: string): Promise<vscode.TextEditor> {
 	const document = await vscode.workspace.openTextDocument(path.join(workspaceRoot(), relative));
@@ -12,7 +22,9 @@ async function openFile(relative: string): Promise<vscode.TextEditor> {
 }
 
 function zeroDiagnostics(relative: string): vscode.Diagnostic[] {
-	return vscode.languages.getDiagnostics(vscode.Uri.file(path.join(workspaceRoot(), relative))).filter((diagnostic) => diagnostic.source === 'zero');
+	return vscode.languages
+		.getDiagnostics(vscode.Uri.file(path.join(workspaceRoot(), relative)))
+		.filter((diagnostic) => diagnostic.source === 'zero');
 }
 
 describe('commands and editor context', function () {
@@ -28,9 +40,15 @@ describe('commands and editor context', function () {
 		await vscode.commands.executeCommand('zero.askAboutSelection');
 		await sendAndWait(api, 'Why is this wrong? [scenario:answer]');
 		const content: string = JSON.parse(fake.execRecords()[0].stdin).content;
-		assert.match(content, /^Why is this wrong\? \[scenario:answer\]\n\n<context>\nSelection src\/stats\.js#L13-L16:\n```javascript\nfunction average\(values\) \{\n/);
+		assert.match(
+			content,
+			/^Why is this wrong\? \[scenario:answer\]\n\n<context>\nSelection src\/stats\.js#L13-L16:\n```javascript\nfunction average\(values\) \{\n/,
+		);
 		assert.match(content, /return sum\(values\) \/ \(values\.length - 1\);\n\}\n```\n<\/context>$/);
-		assert.deepEqual(api.currentTranscript().turns[0].prompt?.context.map((chip) => chip.label), ['src/stats.js#L13-L16']);
+		assert.deepEqual(
+			api.currentTranscript().turns[0].prompt?.context.map((chip) => chip.label),
+			['src/stats.js#L13-L16'],
+		);
 	});
 
 	it('cuts a huge selection with a visible note', async () => {
@@ -38,8 +56,13 @@ describe('commands and editor context', function () {
 		const fake = await useFakeZero();
 		await newChat(api);
 		const big = path.join(workspaceRoot(), 'big.txt');
-		fs.writeFileSync(big, Array.from({ length: 5000 }, (_, i) => `line ${i} ${'x'.repeat(20)}`).join('\n'));
-		const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(big));
+		fs.writeFileSync(
+			big,
+			Array.from({ length: 5000 }, (_, i) => `line ${i} ${'x'.repeat(20)}`).join('\n'),
+		);
+		const editor = await vscode.window.showTextDocument(
+			await vscode.workspace.openTextDocument(big),
+		);
 		editor.selection = new vscode.Selection(0, 0, 4999, 5);
 		await vscode.commands.executeCommand('zero.askAboutSelection');
 		await sendAndWait(api, 'summarize [scenario:answer]');
@@ -70,7 +93,11 @@ describe('commands and editor context', function () {
 		await newChat(api);
 		const editor = await openFile('src/stats.js');
 		const collection = vscode.languages.createDiagnosticCollection('lint');
-		const diagnostic = new vscode.Diagnostic(new vscode.Range(14, 1, 14, 40), 'Division by length - 1', vscode.DiagnosticSeverity.Error);
+		const diagnostic = new vscode.Diagnostic(
+			new vscode.Range(14, 1, 14, 40),
+			'Division by length - 1',
+			vscode.DiagnosticSeverity.Error,
+		);
 		diagnostic.source = 'eslint';
 		diagnostic.code = 'no-off-by-one';
 		collection.set(editor.document.uri, [diagnostic]);
@@ -79,7 +106,10 @@ describe('commands and editor context', function () {
 		await api.whenIdle();
 		const content: string = JSON.parse(fake.execRecords()[0].stdin).content;
 		assert.match(content, /^Fix the problems listed below in src\/stats\.js\./);
-		assert.match(content, /Problems reported in src\/stats\.js:\n- src\/stats\.js:15:2 error: eslint no-off-by-one: Division by length - 1/);
+		assert.match(
+			content,
+			/Problems reported in src\/stats\.js:\n- src\/stats\.js:15:2 error: eslint no-off-by-one: Division by length - 1/,
+		);
 		collection.dispose();
 	});
 
@@ -88,15 +118,24 @@ describe('commands and editor context', function () {
 		const fake = await useFakeZero();
 		await newChat(api);
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-		await vscode.commands.executeCommand('zero.addFileToChat', vscode.Uri.file(path.join(workspaceRoot(), 'README.md')));
+		await vscode.commands.executeCommand(
+			'zero.addFileToChat',
+			vscode.Uri.file(path.join(workspaceRoot(), 'README.md')),
+		);
 		await sendAndWait(api, 'read it [scenario:answer]');
-		assert.match(JSON.parse(fake.execRecords()[0].stdin).content, /File README\.md \(read it from the workspace\)\./);
+		assert.match(
+			JSON.parse(fake.execRecords()[0].stdin).content,
+			/File README\.md \(read it from the workspace\)\./,
+		);
 	});
 
 	it('an inspection runs in plan mode, fills the Problems panel and is replaced by the next one', async () => {
 		await activate();
 		const fake = await useFakeZero();
-		const result = (await vscode.commands.executeCommand('zero.inspectWorkspace', { label: 'Find bugs', prompt: 'Find bugs [scenario:inspection]' })) as { findings: unknown[]; reportUri: vscode.Uri } | undefined;
+		const result = (await vscode.commands.executeCommand('zero.inspectWorkspace', {
+			label: 'Find bugs',
+			prompt: 'Find bugs [scenario:inspection]',
+		})) as { findings: unknown[]; reportUri: vscode.Uri } | undefined;
 		assert.ok(result);
 		const argv = fake.execRecords()[0].argv;
 		assert.equal(flag(argv, '--permission-mode'), 'plan');
@@ -104,24 +143,47 @@ describe('commands and editor context', function () {
 		assert.match(JSON.parse(fake.execRecords()[0].stdin).content, /zero-findings/);
 		assert.equal(result.findings.length, 2);
 		const diagnostics = zeroDiagnostics('src/stats.js');
-		assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.range.start.line, diagnostic.severity]).sort(), [[12, vscode.DiagnosticSeverity.Warning], [14, vscode.DiagnosticSeverity.Error]]);
+		assert.deepEqual(
+			diagnostics.map((diagnostic) => [diagnostic.range.start.line, diagnostic.severity]).sort(),
+			[
+				[12, vscode.DiagnosticSeverity.Warning],
+				[14, vscode.DiagnosticSeverity.Error],
+			],
+		);
 		const report = fs.readFileSync(result.reportUri.fsPath, 'utf8');
 		assert.match(report, /# Zero inspection: Find bugs/);
-		assert.match(report, /\| error \| `src\/stats\.js:15` \| average\(\) divides by the wrong length/);
+		assert.match(
+			report,
+			/\| error \| `src\/stats\.js:15` \| average\(\) divides by the wrong length/,
+		);
 
-		const second = (await vscode.commands.executeCommand('zero.inspectWorkspace', { label: 'Again', prompt: 'Again [scenario:inspection-malformed]' })) as { findings: unknown[]; reportUri: vscode.Uri; parse: string } | undefined;
+		const second = (await vscode.commands.executeCommand('zero.inspectWorkspace', {
+			label: 'Again',
+			prompt: 'Again [scenario:inspection-malformed]',
+		})) as { findings: unknown[]; reportUri: vscode.Uri; parse: string } | undefined;
 		assert.equal(second?.parse, 'malformed');
 		assert.deepEqual(zeroDiagnostics('src/stats.js'), []);
-		assert.match(fs.readFileSync(second.reportUri.fsPath, 'utf8'), /No findings could be read: the findings block is not valid JSON/);
+		assert.match(
+			fs.readFileSync(second.reportUri.fsPath, 'utf8'),
+			/No findings could be read: the findings block is not valid JSON/,
+		);
 	});
 
 	it('"Ask Zero to fix" on a finding starts a chat turn about it', async () => {
 		const api = await activate();
 		const fake = await useFakeZero();
-		await vscode.commands.executeCommand('zero.inspectWorkspace', { label: 'Find bugs', prompt: 'Find bugs [scenario:inspection]' });
+		await vscode.commands.executeCommand('zero.inspectWorkspace', {
+			label: 'Find bugs',
+			prompt: 'Find bugs [scenario:inspection]',
+		});
 		await newChat(api);
 		const uri = vscode.Uri.file(path.join(workspaceRoot(), 'src/stats.js'));
-		const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(14, 0, 14, 10))) ?? [];
+		const actions =
+			(await vscode.commands.executeCommand<vscode.CodeAction[]>(
+				'vscode.executeCodeActionProvider',
+				uri,
+				new vscode.Range(14, 0, 14, 10),
+			)) ?? [];
 		const fix = actions.find((action) => action.title === 'Ask Zero to fix');
 		assert.ok(fix?.command, `code actions: ${actions.map((action) => action.title).join(', ')}`);
 		await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
@@ -129,14 +191,26 @@ describe('commands and editor context', function () {
 		await api.whenIdle();
 		const content: string = JSON.parse(fake.execRecords()[1].stdin).content;
 		assert.match(content, /^Fix this inspection finding in src\/stats\.js#L15\./);
-		assert.match(content, /Inspection finding at src\/stats\.js#L15:\naverage\(\) divides by the wrong length/);
+		assert.match(
+			content,
+			/Inspection finding at src\/stats\.js#L15:\naverage\(\) divides by the wrong length/,
+		);
 		assert.equal(flag(fake.execRecords()[1].argv, '--permission-mode'), 'member');
 	});
 
 	it('opens a transcript read-only and exports it byte-identical', async () => {
 		await activate();
-		const source = path.join(extensionPath(), 'test', 'fixtures', 'recorded', '03-write-file-member.jsonl');
-		const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-export-')), 'exported.jsonl');
+		const source = path.join(
+			extensionPath(),
+			'test',
+			'fixtures',
+			'recorded',
+			'03-write-file-member.jsonl',
+		);
+		const target = path.join(
+			fs.mkdtempSync(path.join(os.tmpdir(), 'zero-export-')),
+			'exported.jsonl',
+		);
 		await vscode.commands.executeCommand('zero.openRunTranscript', vscode.Uri.file(source));
 		await vscode.commands.executeCommand('zero.exportRun', vscode.Uri.file(target));
 		await waitFor(() => fs.existsSync(target), 5000, 'the export');
@@ -153,8 +227,17 @@ describe('commands and editor context', function () {
 		await vscode.commands.executeCommand('zero.exportRun', vscode.Uri.file(target));
 		await waitFor(() => fs.existsSync(target), 5000, 'the export');
 		const exported = fs.readFileSync(target, 'utf8').trim().split('\n');
-		const scenario = fs.readFileSync(path.join(extensionPath(), 'test', 'fixtures', 'scenarios', 'tools.jsonl'), 'utf8').trim().split('\n');
+		const scenario = fs
+			.readFileSync(
+				path.join(extensionPath(), 'test', 'fixtures', 'scenarios', 'tools.jsonl'),
+				'utf8',
+			)
+			.trim()
+			.split('\n');
 		assert.equal(exported.length, scenario.length);
-		assert.deepEqual(exported.map((line) => JSON.parse(line).type), scenario.map((line) => JSON.parse(line).type));
+		assert.deepEqual(
+			exported.map((line) => JSON.parse(line).type),
+			scenario.map((line) => JSON.parse(line).type),
+		);
 	});
 });

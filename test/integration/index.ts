@@ -105,7 +105,9 @@ export function run(): Promise<void> {
 				// `ZERO_TEST_GREP` narrows the suite while working on one test; `ZERO_TEST_GREP_INVERT`
 				// runs everything that does not match (the runner's passes split on tags like @untrusted).
 				...(process.env.ZERO_TEST_GREP ? { grep: process.env.ZERO_TEST_GREP } : {}),
-				...(process.env.ZERO_TEST_GREP_INVERT ? { grep: process.env.ZERO_TEST_GREP_INVERT, invert: true } : {}),
+				...(process.env.ZERO_TEST_GREP_INVERT
+					? { grep: process.env.ZERO_TEST_GREP_INVERT, invert: true }
+					: {}),
 			});
 			const testsRoot = __dirname;
 			const files = fs

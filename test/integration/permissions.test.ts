@@ -3,10 +3,22 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ToolItem, Turn } from '../../src/shared/transcript';
-import { activate, flag, lastTurn, newChat, resetSettings, sendAndWait, useFakeZero, waitFor } from './support';
+import {
+	activate,
+	flag,
+	lastTurn,
+	newChat,
+	resetSettings,
+	sendAndWait,
+	useFakeZero,
+	waitFor,
+} from './support';
 
 function blockedTool(turn: Turn): ToolItem {
-	const item = turn.run.items.find((candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.permission !== undefined);
+	const item = turn.run.items.find(
+		(candidate): candidate is ToolItem =>
+			candidate.kind === 'tool' && candidate.permission !== undefined,
+	);
 	assert.ok(item, 'no tool with a permission event');
 	return item;
 }
@@ -22,7 +34,10 @@ describe('permission blocks', function () {
 		const refused = await sendAndWait(api, 'run the tests [scenario:shell-blocked]');
 		const bash = blockedTool(refused);
 		assert.equal(bash.permission?.action, 'prompt');
-		assert.deepEqual(api.permissionActionIds(refused.id, bash.id), ['rerun-unsafe', 'grant-and-rerun']);
+		assert.deepEqual(api.permissionActionIds(refused.id, bash.id), [
+			'rerun-unsafe',
+			'grant-and-rerun',
+		]);
 
 		// Declining the confirmation runs nothing.
 		api.answerNextConfirmation(false);
@@ -37,7 +52,10 @@ describe('permission blocks', function () {
 		const rerun = fake.execRecords()[1];
 		assert.equal(flag(rerun.argv, '--resume'), api.currentTranscript().sessionId);
 		assert.ok(rerun.argv.includes('--skip-permissions-unsafe'));
-		assert.match(JSON.parse(rerun.stdin).content, /refused by zero's permission checks\. I approved unsafe permissions for this run\./);
+		assert.match(
+			JSON.parse(rerun.stdin).content,
+			/refused by zero's permission checks\. I approved unsafe permissions for this run\./,
+		);
 		const second = lastTurn(api.currentTranscript());
 		assert.equal(second.command?.kind, 'rerun');
 		assert.equal(second.command?.permissionMode, 'unsafe');
@@ -61,7 +79,12 @@ describe('permission blocks', function () {
 		assert.equal(flag(argv, '--add-dir'), '/var/tmp/zero-outside');
 		assert.equal(flag(argv, '--permission-mode'), 'member');
 		assert.ok(flag(argv, '--resume'));
-		assert.equal(lastTurn(api.currentTranscript()).run.items.find((item): item is ToolItem => item.kind === 'tool')?.result?.status, 'ok');
+		assert.equal(
+			lastTurn(api.currentTranscript()).run.items.find(
+				(item): item is ToolItem => item.kind === 'tool',
+			)?.result?.status,
+			'ok',
+		);
 	});
 
 	it('a hard block offers no re-run', async () => {
@@ -85,9 +108,21 @@ describe('permission blocks', function () {
 		await waitFor(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		const grants = JSON.parse(fs.readFileSync(path.join(fake.stateDir, 'grants.json'), 'utf8'));
-		assert.deepEqual(grants.grants.map((grant: { toolName: string; decision: string }) => [grant.toolName, grant.decision]), [['bash', 'allow']]);
+		assert.deepEqual(
+			grants.grants.map((grant: { toolName: string; decision: string }) => [
+				grant.toolName,
+				grant.decision,
+			]),
+			[['bash', 'allow']],
+		);
 		const grantCall = fake.records().find((record) => record.argv[0] === 'sandbox');
-		assert.deepEqual(grantCall?.argv, ['sandbox', 'grants', 'allow', 'bash', '--reason=approved in Zero for VS Code']);
+		assert.deepEqual(grantCall?.argv, [
+			'sandbox',
+			'grants',
+			'allow',
+			'bash',
+			'--reason=approved in Zero for VS Code',
+		]);
 		const rerun = fake.execRecords()[1];
 		assert.equal(flag(rerun.argv, '--permission-mode'), 'member');
 		assert.match(JSON.parse(rerun.stdin).content, /I stored a zero grant that allows bash/);
@@ -97,7 +132,11 @@ describe('permission blocks', function () {
 		const api = await activate();
 		const fake = await useFakeZero();
 		await newChat(api);
-		await import('vscode').then((vscode) => vscode.workspace.getConfiguration('zero').update('permissionMode', 'plan', vscode.ConfigurationTarget.Workspace));
+		await import('vscode').then((vscode) =>
+			vscode.workspace
+				.getConfiguration('zero')
+				.update('permissionMode', 'plan', vscode.ConfigurationTarget.Workspace),
+		);
 		await waitFor(() => api.settings().permissionMode === 'plan', 5000, 'plan mode');
 		await newChat(api);
 		const refused = await sendAndWait(api, 'fix it [scenario:plan-refused]');

@@ -10,11 +10,23 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startModelServer, type ModelServer } from '../harness/modelServer';
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
-import { activate, extensionPath, newChat, resetSettings, sendAndWait, useFakeZero, waitFor, workspaceRoot } from './support';
+import {
+	activate,
+	extensionPath,
+	newChat,
+	resetSettings,
+	sendAndWait,
+	useFakeZero,
+	waitFor,
+	workspaceRoot,
+} from './support';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('zero');
 
-async function checkedState(env?: Record<string, string>, binary?: string): Promise<ReturnType<Awaited<ReturnType<typeof activate>>['readiness']>> {
+async function checkedState(
+	env?: Record<string, string>,
+	binary?: string,
+): Promise<ReturnType<Awaited<ReturnType<typeof activate>>['readiness']>> {
 	const api = await activate();
 	if (binary !== undefined) {
 		await config().update('path', binary, vscode.ConfigurationTarget.Global);
@@ -22,7 +34,13 @@ async function checkedState(env?: Record<string, string>, binary?: string): Prom
 	if (env !== undefined) {
 		await config().update('env', env, vscode.ConfigurationTarget.Global);
 	}
-	await waitFor(() => (binary === undefined || api.settings().path === binary) && (env === undefined || JSON.stringify(api.settings().env) === JSON.stringify(env)), 5000, 'the settings');
+	await waitFor(
+		() =>
+			(binary === undefined || api.settings().path === binary) &&
+			(env === undefined || JSON.stringify(api.settings().env) === JSON.stringify(env)),
+		5000,
+		'the settings',
+	);
 	await vscode.commands.executeCommand('zero.checkSetup');
 	await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	return api.whenReadinessSettled(30_000);
@@ -30,7 +48,17 @@ async function checkedState(env?: Record<string, string>, binary?: string): Prom
 
 /** Keeps provider variables of the machine running the tests away from a hermetic zero. */
 function hermetic(home: ZeroHome): Record<string, string> {
-	const blank = ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'ZERO_PROVIDER_COMMAND', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL', 'ZERO_PROVIDER'];
+	const blank = [
+		'ANTHROPIC_API_KEY',
+		'ANTHROPIC_BASE_URL',
+		'GEMINI_API_KEY',
+		'GOOGLE_API_KEY',
+		'ZERO_PROVIDER_COMMAND',
+		'OPENAI_API_KEY',
+		'OPENAI_BASE_URL',
+		'OPENAI_MODEL',
+		'ZERO_PROVIDER',
+	];
 	return { ...Object.fromEntries(blank.map((key) => [key, ''])), ...home.env };
 }
 
@@ -45,12 +73,21 @@ describe('setup and readiness', function () {
 		const state = await checkedState({}, path.join(workspaceRoot(), 'nowhere', 'zero'));
 		assert.equal(state.state, 'not_found');
 		assert.equal(state.primaryAction?.command, 'zero.locateBinary');
-		assert.match(state.detail ?? '', /"zero.path" is set to .*nowhere\/zero, but no executable file is there/);
-		assert.deepEqual(state.commands?.map((command) => command.label), ['npm', 'Go', 'Install script']);
+		assert.match(
+			state.detail ?? '',
+			/"zero.path" is set to .*nowhere\/zero, but no executable file is there/,
+		);
+		assert.deepEqual(
+			state.commands?.map((command) => command.label),
+			['npm', 'Go', 'Install script'],
+		);
 	});
 
 	it('a binary that is not zero: "not zero", with Locate zero...', async () => {
-		const state = await checkedState({}, path.join(extensionPath(), 'test', 'fixtures', 'not-zero', 'zero'));
+		const state = await checkedState(
+			{},
+			path.join(extensionPath(), 'test', 'fixtures', 'not-zero', 'zero'),
+		);
 		assert.equal(state.state, 'not_zero');
 		assert.equal(state.primaryAction?.command, 'zero.locateBinary');
 		assert.match(state.detail ?? '', /Usage: frobnicate/);
@@ -79,7 +116,10 @@ describe('setup and readiness', function () {
 		await newChat(api);
 		await sendAndWait(api, 'hello [scenario:provider-error]');
 		await waitFor(() => api.readiness().state === 'no_provider', 5000, 'the provider state');
-		assert.match(api.readiness().detail ?? '', /zero said: No provider configured\. Run `zero setup`/);
+		assert.match(
+			api.readiness().detail ?? '',
+			/zero said: No provider configured\. Run `zero setup`/,
+		);
 	});
 
 	it('a ready FAKE zero: "ready", with the provider and model', async () => {
@@ -90,42 +130,56 @@ describe('setup and readiness', function () {
 		assert.equal(state.detail, 'fake \u00b7 fake-model');
 	});
 
-	(haveRealZero ? it : it.skip)('the REAL zero with an empty configuration: "connect a provider"', async () => {
-		const home = await createZeroHome();
-		try {
-			const state = await checkedState(hermetic(home), realZero);
-			assert.equal(state.state, 'no_provider', JSON.stringify(state));
-			assert.equal(state.primaryAction?.command, 'zero.connectProvider');
-		} finally {
-			await home.cleanup();
-		}
-	});
+	(haveRealZero ? it : it.skip)(
+		'the REAL zero with an empty configuration: "connect a provider"',
+		async () => {
+			const home = await createZeroHome();
+			try {
+				const state = await checkedState(hermetic(home), realZero);
+				assert.equal(state.state, 'no_provider', JSON.stringify(state));
+				assert.equal(state.primaryAction?.command, 'zero.connectProvider');
+			} finally {
+				await home.cleanup();
+			}
+		},
+	);
 
-	(haveRealZero ? it : it.skip)('the REAL zero with the scripted model server: "ready", and a first answer', async () => {
-		let server: ModelServer | undefined;
-		let home: ZeroHome | undefined;
-		try {
-			server = await startModelServer();
-			home = await createZeroHome({ baseUrl: server.baseUrl });
-			const state = await checkedState(hermetic(home), realZero);
-			assert.equal(state.state, 'ready', JSON.stringify(state));
-			assert.equal(state.detail, 'openai \u00b7 fake-model');
-			const api = await activate();
-			await newChat(api);
-			server.script([{ text: ['Hello ', 'from the scripted model.'], usage: { prompt: 10, completion: 5 } }]);
-			const turn = await sendAndWait(api, 'Say hello', 60_000);
-			assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'success', JSON.stringify(turn.run.end));
-			assert.equal(turn.run.finalText, 'Hello from the scripted model.');
-		} finally {
-			await server?.close();
-			await home?.cleanup();
-		}
-	});
+	(haveRealZero ? it : it.skip)(
+		'the REAL zero with the scripted model server: "ready", and a first answer',
+		async () => {
+			let server: ModelServer | undefined;
+			let home: ZeroHome | undefined;
+			try {
+				server = await startModelServer();
+				home = await createZeroHome({ baseUrl: server.baseUrl });
+				const state = await checkedState(hermetic(home), realZero);
+				assert.equal(state.state, 'ready', JSON.stringify(state));
+				assert.equal(state.detail, 'openai \u00b7 fake-model');
+				const api = await activate();
+				await newChat(api);
+				server.script([
+					{ text: ['Hello ', 'from the scripted model.'], usage: { prompt: 10, completion: 5 } },
+				]);
+				const turn = await sendAndWait(api, 'Say hello', 60_000);
+				assert.equal(
+					turn.run.end?.kind === 'run_end' && turn.run.end.status,
+					'success',
+					JSON.stringify(turn.run.end),
+				);
+				assert.equal(turn.run.finalText, 'Hello from the scripted model.');
+			} finally {
+				await server?.close();
+				await home?.cleanup();
+			}
+		},
+	);
 
 	if (!haveRealZero) {
 		it('says why the real-zero readiness tests were skipped', () => {
 			// Not a pass in disguise: this records the reason next to the two skipped tests.
-			console.log(`real zero not found at ${realZero}; the two REAL zero readiness tests are skipped (the Go module proxy refuses github.com/Gitlawb/zero on these machines; see .ci/run).`);
+			console.log(
+				`real zero not found at ${realZero}; the two REAL zero readiness tests are skipped (the Go module proxy refuses github.com/Gitlawb/zero on these machines; see .ci/run).`,
+			);
 		});
 	}
 });
@@ -144,8 +198,15 @@ describe('untrusted workspace @untrusted', function () {
 		const turn = await sendAndWait(api, 'hello [scenario:answer]');
 		assert.equal(turn.run.end?.kind, 'spawn_failed');
 		assert.match(turn.run.end?.kind === 'spawn_failed' ? turn.run.end.message : '', /not trusted/);
-		await vscode.commands.executeCommand('zero.inspectWorkspace', { label: 'Find bugs', prompt: 'x [scenario:inspection]' });
-		assert.deepEqual(fake.records(), [], 'zero (even --version) must never run in an untrusted workspace');
+		await vscode.commands.executeCommand('zero.inspectWorkspace', {
+			label: 'Find bugs',
+			prompt: 'x [scenario:inspection]',
+		});
+		assert.deepEqual(
+			fake.records(),
+			[],
+			'zero (even --version) must never run in an untrusted workspace',
+		);
 		await resetSettings();
 	});
 });

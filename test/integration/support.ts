@@ -46,7 +46,8 @@ export interface FakeZero {
 	execRecords(): { argv: string[]; stdin: string; cwd: string }[];
 }
 
-const configuration = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('zero');
+const configuration = (): vscode.WorkspaceConfiguration =>
+	vscode.workspace.getConfiguration('zero');
 
 /** Points zero.path at the FAKE zero with fresh state and record folders (user settings). */
 export async function useFakeZero(env: Record<string, string> = {}): Promise<FakeZero> {
@@ -55,9 +56,17 @@ export async function useFakeZero(env: Record<string, string> = {}): Promise<Fak
 	const recordDir = path.join(root, 'records');
 	const binary = path.join(extensionPath(), 'test', 'fixtures', 'fake-zero', 'zero');
 	await configuration().update('path', binary, vscode.ConfigurationTarget.Global);
-	await configuration().update('env', { FAKE_ZERO_STATE_DIR: stateDir, FAKE_ZERO_RECORD_DIR: recordDir, ...env }, vscode.ConfigurationTarget.Global);
+	await configuration().update(
+		'env',
+		{ FAKE_ZERO_STATE_DIR: stateDir, FAKE_ZERO_RECORD_DIR: recordDir, ...env },
+		vscode.ConfigurationTarget.Global,
+	);
 	const api = await activate();
-	await waitFor(() => api.settings().path === binary && api.settings().env.FAKE_ZERO_RECORD_DIR === recordDir, 5000, 'the fake zero settings');
+	await waitFor(
+		() => api.settings().path === binary && api.settings().env.FAKE_ZERO_RECORD_DIR === recordDir,
+		5000,
+		'the fake zero settings',
+	);
 	const records = (): { argv: string[]; stdin: string; cwd: string }[] => {
 		if (!fs.existsSync(recordDir)) {
 			return [];
@@ -67,7 +76,13 @@ export async function useFakeZero(env: Record<string, string> = {}): Promise<Fak
 			.sort((a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]))
 			.map((name) => JSON.parse(fs.readFileSync(path.join(recordDir, name), 'utf8')));
 	};
-	return { binary, stateDir, recordDir, records, execRecords: () => records().filter((record) => record.argv[0] !== 'sandbox') };
+	return {
+		binary,
+		stateDir,
+		recordDir,
+		records,
+		execRecords: () => records().filter((record) => record.argv[0] !== 'sandbox'),
+	};
 }
 
 export async function resetSettings(): Promise<void> {
@@ -88,7 +103,11 @@ export async function newChat(api: ZeroTestApi): Promise<string> {
 }
 
 /** Sends a message and waits until the run (and any queued follow-up) has finished. */
-export async function sendAndWait(api: ZeroTestApi, text: string, timeoutMs = 20000): Promise<Turn> {
+export async function sendAndWait(
+	api: ZeroTestApi,
+	text: string,
+	timeoutMs = 20000,
+): Promise<Turn> {
 	const turns = api.currentTranscript().turns.length;
 	api.send(text);
 	await waitFor(() => api.currentTranscript().turns.length > turns, 5000, 'the turn to start');

@@ -15,21 +15,43 @@ describe('chat persistence', () => {
 		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
 		const store = new ChatStore(root, silent);
 		const transcript = createTranscript({ id: 'c1', title: 'Hello', createdAt: 1 });
-		applyAction(transcript, { type: 'turn/start', turnId: 't1', prompt: { text: 'hi', context: [] } });
+		applyAction(transcript, {
+			type: 'turn/start',
+			turnId: 't1',
+			prompt: { text: 'hi', context: [] },
+		});
 		for (const line of readLines(path.join(SCENARIOS, 'tools.jsonl'))) {
 			applyAction(transcript, { type: 'run/line', turnId: 't1', at: 5, parsed: parseLine(line) });
 		}
-		applyAction(transcript, { type: 'run/exit', turnId: 't1', outcome: { kind: 'exited', exitCode: 0, signal: null, stderrTail: '', stopRequested: false, killed: false } });
+		applyAction(transcript, {
+			type: 'run/exit',
+			turnId: 't1',
+			outcome: {
+				kind: 'exited',
+				exitCode: 0,
+				signal: null,
+				stderrTail: '',
+				stopRequested: false,
+				killed: false,
+			},
+		});
 		await store.save(transcript, 2);
 		assert.deepEqual(await store.load('c1'), JSON.parse(JSON.stringify(transcript)));
-		assert.deepEqual((await store.list()).map((entry) => [entry.id, entry.title, entry.turns]), [['c1', 'Hello', 1]]);
+		assert.deepEqual(
+			(await store.list()).map((entry) => [entry.id, entry.title, entry.turns]),
+			[['c1', 'Hello', 1]],
+		);
 	});
 
 	it('rebuilds a run that was cut off from its raw stdout and marks it', async () => {
 		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
 		const store = new ChatStore(root, silent);
 		const transcript = createTranscript({ id: 'c2', title: 'Cut', createdAt: 1 });
-		applyAction(transcript, { type: 'turn/start', turnId: 't1', prompt: { text: 'hi', context: [] } });
+		applyAction(transcript, {
+			type: 'turn/start',
+			turnId: 't1',
+			prompt: { text: 'hi', context: [] },
+		});
 		const lines = readLines(path.join(SCENARIOS, 'answer.jsonl'));
 		// The saved state lags: it only saw run_start, the raw capture has more.
 		applyAction(transcript, { type: 'run/line', turnId: 't1', parsed: parseLine(lines[0]) });
@@ -41,7 +63,10 @@ describe('chat persistence', () => {
 		const run = loaded?.turns[0].run;
 		assert.equal(run?.phase, 'ended');
 		assert.equal(run?.end?.kind, 'abandoned');
-		assert.deepEqual(run?.items.map((item) => item.kind), ['reasoning', 'text']);
+		assert.deepEqual(
+			run?.items.map((item) => item.kind),
+			['reasoning', 'text'],
+		);
 		assert.equal(loaded?.usage.requests, 0);
 	});
 

@@ -20,10 +20,18 @@ describe('inspection findings', () => {
 		const result = parseFindings(finalText('inspection'));
 		assert.equal(result.kind, 'ok');
 		if (result.kind === 'ok') {
-			assert.deepEqual(result.findings.map((finding) => [finding.file, finding.line, finding.endLine, finding.severity]), [
-				['src/stats.js', 15, 15, 'error'],
-				['src/stats.js', 13, 16, 'warning'],
-			]);
+			assert.deepEqual(
+				result.findings.map((finding) => [
+					finding.file,
+					finding.line,
+					finding.endLine,
+					finding.severity,
+				]),
+				[
+					['src/stats.js', 15, 15, 'error'],
+					['src/stats.js', 13, 16, 'warning'],
+				],
+			);
 			assert.doesNotMatch(result.report, /zero-findings/);
 			assert.match(result.report, /Findings/);
 		}
@@ -40,15 +48,24 @@ describe('inspection findings', () => {
 	});
 
 	it('skips bad entries, normalizes severities and paths, and uses the last block', () => {
-		const text = 'x\n```zero-findings\n[]\n```\nmore\n~~~zero-findings\n[{"file":"./a.js","line":"3","severity":"HIGH","title":"t"},{"file":"","line":1,"title":"no file"},{"line":2},{"file":"b.js","line":5,"endLine":1,"title":"u","severity":"low"}]\n~~~\n';
+		const text =
+			'x\n```zero-findings\n[]\n```\nmore\n~~~zero-findings\n[{"file":"./a.js","line":"3","severity":"HIGH","title":"t"},{"file":"","line":1,"title":"no file"},{"line":2},{"file":"b.js","line":5,"endLine":1,"title":"u","severity":"low"}]\n~~~\n';
 		const result = parseFindings(text);
 		assert.equal(result.kind, 'ok');
 		if (result.kind === 'ok') {
 			assert.equal(result.skipped, 2);
-			assert.deepEqual(result.findings.map((finding) => [finding.file, finding.line, finding.endLine, finding.severity]), [
-				['a.js', 3, 3, 'error'],
-				['b.js', 5, 5, 'info'],
-			]);
+			assert.deepEqual(
+				result.findings.map((finding) => [
+					finding.file,
+					finding.line,
+					finding.endLine,
+					finding.severity,
+				]),
+				[
+					['a.js', 3, 3, 'error'],
+					['b.js', 5, 5, 'info'],
+				],
+			);
 			assert.match(result.report, /more/);
 		}
 	});

@@ -8,13 +8,19 @@ export const FAKE_ZERO = path.join(REPO, 'test', 'fixtures', 'fake-zero', 'zero'
 
 /** Every stream-json transcript we have: scripted scenarios and output recorded from the real zero. */
 export function corpusFiles(): string[] {
-	const scenario = readdirSync(SCENARIOS).filter((name) => name.endsWith('.jsonl')).map((name) => path.join(SCENARIOS, name));
-	const recorded = readdirSync(RECORDED).filter((name) => name.endsWith('.jsonl')).map((name) => path.join(RECORDED, name));
+	const scenario = readdirSync(SCENARIOS)
+		.filter((name) => name.endsWith('.jsonl'))
+		.map((name) => path.join(SCENARIOS, name));
+	const recorded = readdirSync(RECORDED)
+		.filter((name) => name.endsWith('.jsonl'))
+		.map((name) => path.join(RECORDED, name));
 	return [...scenario, ...recorded];
 }
 
 export function readLines(file: string): string[] {
-	return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.filter((line) => line.trim() !== '');
 }
 
 /** A small deterministic PRNG (mulberry32) so property tests are reproducible from a seed. */

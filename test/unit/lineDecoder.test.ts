@@ -4,10 +4,16 @@ import { describe, it } from 'node:test';
 import { LineDecoder, type OversizeLine } from '../../src/zero/lineDecoder';
 import { corpusFiles, prng } from './helpers';
 
-function decode(chunks: (string | Buffer)[], max?: number): { lines: string[]; oversize: OversizeLine[] } {
+function decode(
+	chunks: (string | Buffer)[],
+	max?: number,
+): { lines: string[]; oversize: OversizeLine[] } {
 	const lines: string[] = [];
 	const oversize: OversizeLine[] = [];
-	const decoder = new LineDecoder({ line: (line) => lines.push(line), oversize: (info) => oversize.push(info) }, max);
+	const decoder = new LineDecoder(
+		{ line: (line) => lines.push(line), oversize: (info) => oversize.push(info) },
+		max,
+	);
 	for (const chunk of chunks) {
 		decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
 	}
@@ -35,7 +41,12 @@ describe('LineDecoder', () => {
 	it('decodes UTF-8 characters split across chunks', () => {
 		const bytes = Buffer.from('héllo 🚀 wörld\n', 'utf8');
 		const rocket = bytes.indexOf(0xf0);
-		const chunks = [bytes.subarray(0, 2), bytes.subarray(2, rocket + 1), bytes.subarray(rocket + 1, rocket + 3), bytes.subarray(rocket + 3)];
+		const chunks = [
+			bytes.subarray(0, 2),
+			bytes.subarray(2, rocket + 1),
+			bytes.subarray(rocket + 1, rocket + 3),
+			bytes.subarray(rocket + 3),
+		];
 		assert.deepEqual(decode(chunks).lines, ['héllo 🚀 wörld']);
 	});
 
@@ -75,7 +86,7 @@ describe('LineDecoder', () => {
 			const expected = decode([bytes]).lines;
 			for (let round = 0; round < 25; round++) {
 				const chunks: Buffer[] = [];
-				for (let offset = 0; offset < bytes.length; ) {
+				for (let offset = 0; offset < bytes.length;) {
 					const size = 1 + Math.floor(random() * (random() < 0.3 ? 4 : 300));
 					chunks.push(bytes.subarray(offset, offset + size));
 					offset += size;
@@ -92,7 +103,10 @@ describe('LineDecoder', () => {
 		const cap = 16 * 1024 * 1024;
 		const lines: string[] = [];
 		let oversize: OversizeLine | undefined;
-		const decoder = new LineDecoder({ line: (line) => lines.push(line), oversize: (info) => (oversize = info) }, cap);
+		const decoder = new LineDecoder(
+			{ line: (line) => lines.push(line), oversize: (info) => (oversize = info) },
+			cap,
+		);
 		const chunk = Buffer.alloc(1024 * 1024, 0x61);
 		global.gc?.();
 		const before = process.memoryUsage().arrayBuffers + process.memoryUsage().heapUsed;
@@ -106,6 +120,9 @@ describe('LineDecoder', () => {
 		decoder.end();
 		assert.equal(oversize?.bytes, 64 * 1024 * 1024);
 		assert.deepEqual(lines, ['{"after":true}']);
-		assert.ok(peak - before < 3 * cap, `memory grew by ${((peak - before) / 1048576).toFixed(1)} MiB`);
+		assert.ok(
+			peak - before < 3 * cap,
+			`memory grew by ${((peak - before) / 1048576).toFixed(1)} MiB`,
+		);
 	});
 });

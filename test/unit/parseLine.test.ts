@@ -5,32 +5,111 @@ import { DIAGNOSTIC_EXCERPT_CHARS, parseLine } from '../../src/zero/parseLine';
 import { corpusFiles, readLines } from './helpers';
 
 const R = 'run_20261129120000_abcdef';
-const line = (fields: Record<string, unknown>): string => JSON.stringify({ schemaVersion: 2, runId: R, ...fields });
+const line = (fields: Record<string, unknown>): string =>
+	JSON.stringify({ schemaVersion: 2, runId: R, ...fields });
 
 /** Realistic shapes of every event type zero v0.8.0 can write (from the recorded real output). */
 const SAMPLES: Record<keyof typeof EVENT_SCHEMAS, Record<string, unknown>> = {
-	run_start: { type: 'run_start', apiModel: 'fake-model', cwd: '/ws', model: 'fake-model', provider: 'openai-compatible', sessionId: 'zero_20261129_1_1' },
+	run_start: {
+		type: 'run_start',
+		apiModel: 'fake-model',
+		cwd: '/ws',
+		model: 'fake-model',
+		provider: 'openai-compatible',
+		sessionId: 'zero_20261129_1_1',
+	},
 	text: { type: 'text', delta: 'Hello' },
 	reasoning: { type: 'reasoning', delta: '\n[connection lost — reconnecting 1/4…]\n' },
-	tool_call: { type: 'tool_call', id: 'call_1', name: 'write_file', args: { path: 'a.txt', content: 'x' }, sideEffect: 'write' },
-	checkpoint: { type: 'checkpoint', checkpoint: { files: ['a.txt'], sequence: 4, tool: 'write_file' } },
-	restore: { type: 'restore', checkpoint: { filesRestored: 2, filesDeleted: 1, skipped: ['b.txt'] } },
+	tool_call: {
+		type: 'tool_call',
+		id: 'call_1',
+		name: 'write_file',
+		args: { path: 'a.txt', content: 'x' },
+		sideEffect: 'write',
+	},
+	checkpoint: {
+		type: 'checkpoint',
+		checkpoint: { files: ['a.txt'], sequence: 4, tool: 'write_file' },
+	},
+	restore: {
+		type: 'restore',
+		checkpoint: { filesRestored: 2, filesDeleted: 1, skipped: ['b.txt'] },
+	},
 	permission_request: {
-		type: 'permission_request', action: 'prompt', autonomy: 'low', id: 'call_2', name: 'write_file', permission: 'prompt', permissionGranted: false, permissionMode: 'member-auto', reason: 'outside',
-		risk: { categories: ['absolute_path', 'out_of_workspace', 'write'], level: 'critical', reason: 'critical risk: write' },
-		block: { action: 'prompt', code: 'outside_workspace', path: '/var/tmp/x', reason: 'outside', recoverable: true, risk: { level: 'critical' }, toolName: 'write_file' },
-		sessionId: 'zero_1', sideEffect: 'write',
+		type: 'permission_request',
+		action: 'prompt',
+		autonomy: 'low',
+		id: 'call_2',
+		name: 'write_file',
+		permission: 'prompt',
+		permissionGranted: false,
+		permissionMode: 'member-auto',
+		reason: 'outside',
+		risk: {
+			categories: ['absolute_path', 'out_of_workspace', 'write'],
+			level: 'critical',
+			reason: 'critical risk: write',
+		},
+		block: {
+			action: 'prompt',
+			code: 'outside_workspace',
+			path: '/var/tmp/x',
+			reason: 'outside',
+			recoverable: true,
+			risk: { level: 'critical' },
+			toolName: 'write_file',
+		},
+		sessionId: 'zero_1',
+		sideEffect: 'write',
 	},
 	permission_decision: {
-		type: 'permission_decision', action: 'allow', autonomy: 'low', id: 'call_3', name: 'bash', permission: 'prompt', permissionGranted: true, permissionMode: 'unsafe', reason: 'granted',
-		risk: { categories: ['shell'], level: 'high' }, grantMatched: true, grant: { toolName: 'bash', decision: 'allow', approvedAt: '2026-11-29T00:00:00Z', scopeKind: '', session: false }, sessionId: 'zero_1', sideEffect: 'shell',
+		type: 'permission_decision',
+		action: 'allow',
+		autonomy: 'low',
+		id: 'call_3',
+		name: 'bash',
+		permission: 'prompt',
+		permissionGranted: true,
+		permissionMode: 'unsafe',
+		reason: 'granted',
+		risk: { categories: ['shell'], level: 'high' },
+		grantMatched: true,
+		grant: {
+			toolName: 'bash',
+			decision: 'allow',
+			approvedAt: '2026-11-29T00:00:00Z',
+			scopeKind: '',
+			session: false,
+		},
+		sessionId: 'zero_1',
+		sideEffect: 'shell',
 	},
 	permission: { type: 'permission', action: '', id: 'call_4', name: 'x', risk: { level: 'low' } },
-	tool_result: { type: 'tool_result', id: 'call_1', name: 'write_file', status: 'ok', output: 'Wrote a.txt', truncated: false, redacted: true, changedFiles: ['a.txt'], display: { kind: 'file', summary: 'Created a.txt' }, meta: { exit_code: '0' } },
+	tool_result: {
+		type: 'tool_result',
+		id: 'call_1',
+		name: 'write_file',
+		status: 'ok',
+		output: 'Wrote a.txt',
+		truncated: false,
+		redacted: true,
+		changedFiles: ['a.txt'],
+		display: { kind: 'file', summary: 'Created a.txt' },
+		meta: { exit_code: '0' },
+	},
 	usage: { type: 'usage', promptTokens: 100, completionTokens: 20, totalTokens: 120 },
 	final: { type: 'final', text: 'Done.', meta: { status: 'drafted' } },
-	warning: { type: 'warning', message: 'Unsafe permissions are active for this run because --skip-permissions-unsafe was passed.' },
-	error: { type: 'error', code: 'provider_error', message: 'provider error: boom', recoverable: false },
+	warning: {
+		type: 'warning',
+		message:
+			'Unsafe permissions are active for this run because --skip-permissions-unsafe was passed.',
+	},
+	error: {
+		type: 'error',
+		code: 'provider_error',
+		message: 'provider error: boom',
+		recoverable: false,
+	},
 	run_end: { type: 'run_end', status: 'success', exitCode: 0 },
 };
 
@@ -54,7 +133,11 @@ describe('parseLine', () => {
 			}
 			for (const text of readLines(file)) {
 				const parsed = parseLine(text);
-				assert.equal(parsed.kind, 'event', `${file}: ${text.slice(0, 200)} -> ${JSON.stringify(parsed).slice(0, 300)}`);
+				assert.equal(
+					parsed.kind,
+					'event',
+					`${file}: ${text.slice(0, 200)} -> ${JSON.stringify(parsed).slice(0, 300)}`,
+				);
 				events++;
 			}
 		}
@@ -62,7 +145,15 @@ describe('parseLine', () => {
 	});
 
 	it('keeps unknown fields, also in nested objects', () => {
-		const parsed = parseLine(line({ type: 'tool_result', id: 'c', status: 'ok', newField: 1, display: { kind: 'file', preview: 'p' } }));
+		const parsed = parseLine(
+			line({
+				type: 'tool_result',
+				id: 'c',
+				status: 'ok',
+				newField: 1,
+				display: { kind: 'file', preview: 'p' },
+			}),
+		);
 		assert.equal(parsed.kind, 'event');
 		if (parsed.kind === 'event' && parsed.event.type === 'tool_result') {
 			assert.equal((parsed.event as Record<string, unknown>).newField, 1);
@@ -76,13 +167,31 @@ describe('parseLine', () => {
 		if (parsed.kind === 'event' && parsed.event.type === 'run_end') {
 			assert.equal(parsed.event.status, 'paused_for_review');
 		}
-		assert.equal(parseLine(line({ type: 'tool_call', id: 'c', name: 'x', sideEffect: 'teleport' })).kind, 'event');
-		assert.equal(parseLine(line({ type: 'permission_request', id: 'c', name: 'x', action: 'ask_later', risk: { level: 'extreme' } })).kind, 'event');
+		assert.equal(
+			parseLine(line({ type: 'tool_call', id: 'c', name: 'x', sideEffect: 'teleport' })).kind,
+			'event',
+		);
+		assert.equal(
+			parseLine(
+				line({
+					type: 'permission_request',
+					id: 'c',
+					name: 'x',
+					action: 'ask_later',
+					risk: { level: 'extreme' },
+				}),
+			).kind,
+			'event',
+		);
 	});
 
 	it('turns an unknown type into an unrecognized event with an excerpt', () => {
 		const text = line({ type: 'subagent_progress', step: 3 });
-		assert.deepEqual(parseLine(text), { kind: 'unrecognized', type: 'subagent_progress', excerpt: text });
+		assert.deepEqual(parseLine(text), {
+			kind: 'unrecognized',
+			type: 'subagent_progress',
+			excerpt: text,
+		});
 	});
 
 	it('reports a line that is not JSON, with the line', () => {
@@ -102,7 +211,9 @@ describe('parseLine', () => {
 	});
 
 	it('reports another schema major as a visible protocol error', () => {
-		const parsed = parseLine(JSON.stringify({ schemaVersion: 3, type: 'text', runId: R, delta: 'x' }));
+		const parsed = parseLine(
+			JSON.stringify({ schemaVersion: 3, type: 'text', runId: R, delta: 'x' }),
+		);
 		assert.equal(parsed.kind, 'diagnostic');
 		if (parsed.kind === 'diagnostic') {
 			assert.equal(parsed.diagnostic.code, 'schema_version');
@@ -135,7 +246,10 @@ describe('parseLine', () => {
 	});
 
 	it('accepts tool_call args that are a raw string or absent', () => {
-		assert.equal(parseLine(line({ type: 'tool_call', id: 'c', name: 'x', args: '{not json' })).kind, 'event');
+		assert.equal(
+			parseLine(line({ type: 'tool_call', id: 'c', name: 'x', args: '{not json' })).kind,
+			'event',
+		);
 		assert.equal(parseLine(line({ type: 'tool_call', id: 'c', name: 'x' })).kind, 'event');
 	});
 

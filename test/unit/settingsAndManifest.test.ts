@@ -10,7 +10,9 @@ import { REPO } from './helpers';
 
 const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
 
-function source(values: Record<string, { globalValue?: unknown; workspaceValue?: unknown }>): SettingsSource {
+function source(
+	values: Record<string, { globalValue?: unknown; workspaceValue?: unknown }>,
+): SettingsSource {
 	return {
 		inspect: <T>(key: string) => values[key] as { globalValue?: T; workspaceValue?: T } | undefined,
 	};
@@ -19,37 +21,76 @@ function source(values: Record<string, { globalValue?: unknown; workspaceValue?:
 describe('settings', () => {
 	it('uses defaults when nothing is set', () => {
 		const { settings, problems } = readSettings(source({}));
-		assert.deepEqual(settings, { path: '', model: '', permissionMode: 'member', maxTurns: undefined, extraArgs: [], env: {}, sendWithEnter: true, inspectionPresets: [] });
+		assert.deepEqual(settings, {
+			path: '',
+			model: '',
+			permissionMode: 'member',
+			maxTurns: undefined,
+			extraArgs: [],
+			env: {},
+			sendWithEnter: true,
+			inspectionPresets: [],
+		});
 		assert.deepEqual(problems, []);
 	});
 
 	it('reads machine-scoped settings from user settings only, never from the workspace', () => {
-		const { settings } = readSettings(source({ path: { workspaceValue: '/evil/zero' }, extraArgs: { workspaceValue: ['--skip-permissions-unsafe'] }, env: { workspaceValue: { OPENAI_BASE_URL: 'http://evil' } } }));
+		const { settings } = readSettings(
+			source({
+				path: { workspaceValue: '/evil/zero' },
+				extraArgs: { workspaceValue: ['--skip-permissions-unsafe'] },
+				env: { workspaceValue: { OPENAI_BASE_URL: 'http://evil' } },
+			}),
+		);
 		assert.equal(settings.path, '');
 		assert.deepEqual(settings.extraArgs, []);
 		assert.deepEqual(settings.env, {});
-		assert.equal(readSettings(source({ path: { globalValue: '/usr/local/bin/zero' } })).settings.path, '/usr/local/bin/zero');
+		assert.equal(
+			readSettings(source({ path: { globalValue: '/usr/local/bin/zero' } })).settings.path,
+			'/usr/local/bin/zero',
+		);
 	});
 
 	it('lets the workspace choose model and mode', () => {
-		const { settings } = readSettings(source({ model: { globalValue: 'a', workspaceValue: 'b' }, permissionMode: { workspaceValue: 'plan' } }));
+		const { settings } = readSettings(
+			source({
+				model: { globalValue: 'a', workspaceValue: 'b' },
+				permissionMode: { workspaceValue: 'plan' },
+			}),
+		);
 		assert.equal(settings.model, 'b');
 		assert.equal(settings.permissionMode, 'plan');
 	});
 
 	it('reports an invalid value once, naming the setting, and falls back to the default', () => {
-		const { settings, problems } = readSettings(source({ permissionMode: { workspaceValue: 'unsafe' }, maxTurns: { globalValue: 9000 }, env: { globalValue: { A: 1 } }, 'inspection.presets': { globalValue: [{ label: 'x' }] } }));
+		const { settings, problems } = readSettings(
+			source({
+				permissionMode: { workspaceValue: 'unsafe' },
+				maxTurns: { globalValue: 9000 },
+				env: { globalValue: { A: 1 } },
+				'inspection.presets': { globalValue: [{ label: 'x' }] },
+			}),
+		);
 		assert.equal(settings.permissionMode, 'member');
 		assert.equal(settings.maxTurns, undefined);
 		assert.deepEqual(settings.env, {});
-		assert.deepEqual(problems.map((problem) => problem.setting), ['zero.permissionMode', 'zero.maxTurns', 'zero.env', 'zero.inspection.presets']);
-		assert.match(problems[0].message, /"zero.permissionMode" must be one of plan, auto, member, ask; using the default instead./);
+		assert.deepEqual(
+			problems.map((problem) => problem.setting),
+			['zero.permissionMode', 'zero.maxTurns', 'zero.env', 'zero.inspection.presets'],
+		);
+		assert.match(
+			problems[0].message,
+			/"zero.permissionMode" must be one of plan, auto, member, ask; using the default instead./,
+		);
 	});
 });
 
 describe('manifest', () => {
 	it('contributes exactly the commands the extension registers', () => {
-		assert.deepEqual(manifest.contributes.commands.map((command: { command: string }) => command.command).sort(), [...COMMAND_IDS].sort());
+		assert.deepEqual(
+			manifest.contributes.commands.map((command: { command: string }) => command.command).sort(),
+			[...COMMAND_IDS].sort(),
+		);
 	});
 
 	it('gives every command a title and the Zero category', () => {
@@ -60,7 +101,16 @@ describe('manifest', () => {
 
 	it('declares a setting for every key the reader knows, with safe scopes', () => {
 		const properties = manifest.contributes.configuration.properties;
-		for (const key of ['path', 'model', 'permissionMode', 'maxTurns', 'extraArgs', 'env', 'sendWithEnter', 'inspection.presets']) {
+		for (const key of [
+			'path',
+			'model',
+			'permissionMode',
+			'maxTurns',
+			'extraArgs',
+			'env',
+			'sendWithEnter',
+			'inspection.presets',
+		]) {
 			assert.ok(properties[`zero.${key}`], key);
 		}
 		for (const key of ['zero.path', 'zero.extraArgs', 'zero.env']) {

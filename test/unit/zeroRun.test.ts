@@ -13,27 +13,58 @@ import { FAKE_ZERO, SCENARIOS, readLines } from './helpers';
 
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'zero-run-test-'));
 
-function start(scenario: string, extra: { env?: Record<string, string>; args?: string[]; binary?: string; input?: string; maxLineBytes?: number } = {}) {
+function start(
+	scenario: string,
+	extra: {
+		env?: Record<string, string>;
+		args?: string[];
+		binary?: string;
+		input?: string;
+		maxLineBytes?: number;
+	} = {},
+) {
 	const lines: ParsedLine[] = [];
 	const stderr: string[] = [];
 	let stdoutBytes = 0;
 	const run = new ZeroRun(
 		{
 			binary: extra.binary ?? FAKE_ZERO,
-			args: extra.args ?? ['exec', '-o', 'stream-json', '-i', 'stream-json', '--init-session-id=t1'],
+			args: extra.args ?? [
+				'exec',
+				'-o',
+				'stream-json',
+				'-i',
+				'stream-json',
+				'--init-session-id=t1',
+			],
 			cwd: os.tmpdir(),
-			env: { ...process.env, FAKE_ZERO_STATE_DIR: stateDir, FAKE_ZERO_SCENARIO: scenario, ...extra.env },
+			env: {
+				...process.env,
+				FAKE_ZERO_STATE_DIR: stateDir,
+				FAKE_ZERO_SCENARIO: scenario,
+				...extra.env,
+			},
 			input: extra.input ?? buildUserMessage('hello'),
 			maxLineBytes: extra.maxLineBytes,
 		},
-		{ line: (parsed) => lines.push(parsed), stderrLine: (line) => stderr.push(line), stdout: (chunk) => (stdoutBytes += chunk.length) },
+		{
+			line: (parsed) => lines.push(parsed),
+			stderrLine: (line) => stderr.push(line),
+			stdout: (chunk) => (stdoutBytes += chunk.length),
+		},
 		{ interruptGraceMs: 1500, terminateGraceMs: 500 },
 	);
 	return { run, lines, stderr, bytes: () => stdoutBytes };
 }
 
 function eventTypes(lines: ParsedLine[]): string[] {
-	return lines.map((line) => (line.kind === 'event' ? line.event.type : line.kind === 'unrecognized' ? `?${line.type}` : `!${line.diagnostic.code}`));
+	return lines.map((line) =>
+		line.kind === 'event'
+			? line.event.type
+			: line.kind === 'unrecognized'
+				? `?${line.type}`
+				: `!${line.diagnostic.code}`,
+	);
 }
 
 function expectedTypes(scenario: string): string[] {
@@ -80,15 +111,30 @@ describe('ZeroRun with the FAKE zero', () => {
 	it('gives the same events under random byte chunking, CRLF and stderr noise', async () => {
 		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
 		for (const name of ['answer', 'tools']) {
-			writeFileSync(path.join(scenarios, `${name}.jsonl`), readFileSync(path.join(SCENARIOS, `${name}.jsonl`)));
-			writeFileSync(path.join(scenarios, `${name}.fake.json`), JSON.stringify({ chunking: 'random', crlf: true, delayMs: 0, stderr: ['noise: {"type":"text","delta":"not protocol"}', 'more noise'] }));
+			writeFileSync(
+				path.join(scenarios, `${name}.jsonl`),
+				readFileSync(path.join(SCENARIOS, `${name}.jsonl`)),
+			);
+			writeFileSync(
+				path.join(scenarios, `${name}.fake.json`),
+				JSON.stringify({
+					chunking: 'random',
+					crlf: true,
+					delayMs: 0,
+					stderr: ['noise: {"type":"text","delta":"not protocol"}', 'more noise'],
+				}),
+			);
 		}
 		for (const name of ['answer', 'tools']) {
 			const { run, lines, stderr } = start(name, { env: { FAKE_ZERO_SCENARIOS: scenarios } });
 			await run.done;
 			assert.deepEqual(eventTypes(lines), expectedTypes(name), name);
 			assert.ok(stderr.includes('more noise'));
-			const text = lines.flatMap((line) => (line.kind === 'event' && line.event.type === 'text' ? [line.event.delta ?? ''] : [])).join('');
+			const text = lines
+				.flatMap((line) =>
+					line.kind === 'event' && line.event.type === 'text' ? [line.event.delta ?? ''] : [],
+				)
+				.join('');
 			if (name === 'answer') {
 				assert.match(text, /ünïcödé ✓ and emoji 🚀/);
 			}
@@ -104,7 +150,10 @@ describe('ZeroRun with the FAKE zero', () => {
 		const elapsed = Date.now() - stoppedAt;
 		assert.ok(elapsed < 2000, `took ${elapsed} ms`);
 		const last = lines.at(-1);
-		assert.equal(last?.kind === 'event' && last.event.type === 'run_end' && last.event.status, 'interrupted');
+		assert.equal(
+			last?.kind === 'event' && last.event.type === 'run_end' && last.event.status,
+			'interrupted',
+		);
 		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 130);
 		assert.equal(outcome.kind === 'exited' && outcome.stopRequested, true);
 		assert.equal(outcome.kind === 'exited' && outcome.killed, false);
@@ -122,17 +171,34 @@ describe('ZeroRun with the FAKE zero', () => {
 		assert.equal(outcome.kind, 'exited');
 		if (outcome.kind === 'exited') {
 			assert.equal(outcome.killed, true);
-			assert.ok(outcome.signal === 'SIGKILL' || outcome.signal === 'SIGTERM', String(outcome.signal));
+			assert.ok(
+				outcome.signal === 'SIGKILL' || outcome.signal === 'SIGTERM',
+				String(outcome.signal),
+			);
 		}
-		await waitFor(() => tree.every((member) => !processExists(member) || readFileSync(`/proc/${member}/stat`, 'utf8').includes(') Z ')), 2000);
-		const leftovers = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((row) => tree.includes(Number(row.trim().split(' ')[0])) && !row.includes('<defunct>'));
+		await waitFor(
+			() =>
+				tree.every(
+					(member) =>
+						!processExists(member) || readFileSync(`/proc/${member}/stat`, 'utf8').includes(') Z '),
+				),
+			2000,
+		);
+		const leftovers = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+			.split('\n')
+			.filter(
+				(row) => tree.includes(Number(row.trim().split(' ')[0])) && !row.includes('<defunct>'),
+			);
 		assert.deepEqual(leftovers, []);
 	});
 
 	it('classifies a crash without run_end and keeps the stderr tail', async () => {
 		const { run, lines } = start('crash');
 		const outcome = await run.done;
-		assert.equal(lines.some((line) => line.kind === 'event' && line.event.type === 'run_end'), false);
+		assert.equal(
+			lines.some((line) => line.kind === 'event' && line.event.type === 'run_end'),
+			false,
+		);
 		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 1);
 		assert.match(outcome.kind === 'exited' ? outcome.stderrTail : '', /panic: runtime error/);
 	});
@@ -146,22 +212,37 @@ describe('ZeroRun with the FAKE zero', () => {
 
 	it('skips a line over the cap with a diagnostic and keeps streaming', async () => {
 		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-huge-'));
-		writeFileSync(path.join(scenarios, 'huge.jsonl'), readFileSync(path.join(SCENARIOS, 'answer.jsonl')));
-		writeFileSync(path.join(scenarios, 'huge.fake.json'), JSON.stringify({ hugeLineBytes: 3 * 1024 * 1024, delayMs: 0 }));
-		const { run, lines } = start('huge', { env: { FAKE_ZERO_SCENARIOS: scenarios }, maxLineBytes: 1024 * 1024 });
+		writeFileSync(
+			path.join(scenarios, 'huge.jsonl'),
+			readFileSync(path.join(SCENARIOS, 'answer.jsonl')),
+		);
+		writeFileSync(
+			path.join(scenarios, 'huge.fake.json'),
+			JSON.stringify({ hugeLineBytes: 3 * 1024 * 1024, delayMs: 0 }),
+		);
+		const { run, lines } = start('huge', {
+			env: { FAKE_ZERO_SCENARIOS: scenarios },
+			maxLineBytes: 1024 * 1024,
+		});
 		await run.done;
 		const types = eventTypes(lines);
 		assert.deepEqual(types, ['run_start', '!line_too_long', ...expectedTypes('answer').slice(1)]);
 	});
 
 	it('survives a child that exits without reading its input (EPIPE)', async () => {
-		const { run } = start('answer', { binary: '/bin/true', args: [], input: 'x'.repeat(4 * 1024 * 1024) });
+		const { run } = start('answer', {
+			binary: '/bin/true',
+			args: [],
+			input: 'x'.repeat(4 * 1024 * 1024),
+		});
 		const outcome = await run.done;
 		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 0);
 	});
 
 	it('reports zero rejecting its input as a usage error run', async () => {
-		const { run, lines } = start('answer', { input: `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: 'x', extra: 1 })}\n` });
+		const { run, lines } = start('answer', {
+			input: `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: 'x', extra: 1 })}\n`,
+		});
 		const outcome = await run.done;
 		assert.deepEqual(eventTypes(lines), ['error', 'run_end']);
 		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 2);
