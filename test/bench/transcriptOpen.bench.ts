@@ -11,8 +11,7 @@ import { generateTranscriptLines } from './corpus';
 
 async function main(): Promise<void> {
 	const { startZeroWorkbench } = await import('../harness/e2e.mjs');
-	const { findWebviewFrame, openCommandPalette, screenshot } =
-		await import('../harness/workbench.mjs');
+	const { findWebviewFrame, runCommand, screenshot } = await import('../harness/workbench.mjs');
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-transcript-bench-'));
 	const file = path.join(dir, 'big-run.jsonl');
 	const lines = generateTranscriptLines({ targetBytes: 50 * 1024 * 1024 + 1 });
@@ -23,12 +22,7 @@ async function main(): Promise<void> {
 	const wb = await startZeroWorkbench({ name: 'bench-transcript' });
 	try {
 		const page = wb.page;
-		await openCommandPalette(page);
-		await page.locator('.quick-input-widget input').fill('>Zero: Open Run Transcript');
-		await page
-			.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Run Transcript' })
-			.first()
-			.click();
+		await runCommand(page, 'Zero: Open Run Transcript...');
 		const dialogInput = page.locator('.quick-input-widget input');
 		await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
 		await dialogInput.fill(file);

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-	openCommandPalette,
 	problemCounts,
 	readNotifications,
 	readProblems,
+	runCommand,
 	screenshot,
 } from '../harness/workbench.mjs';
 import { flag, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat.ts';
@@ -31,12 +31,7 @@ test('Inspect Workspace from the palette: progress, report, Problems panel', asy
 	const page = session.page;
 	await step(page, 'inspection', async () => {
 		await session.chat();
-		await openCommandPalette(page);
-		await page.locator('.quick-input-widget input').fill('>Zero: Inspect Workspace');
-		await page
-			.locator('.quick-input-list .monaco-list-row', { hasText: 'Inspect Workspace...' })
-			.first()
-			.click();
+		await runCommand(page, 'Zero: Inspect Workspace...');
 		await page
 			.locator('.quick-input-list .monaco-list-row', { hasText: 'Find bugs' })
 			.first()

@@ -15,8 +15,6 @@ export declare function openWorkbench(
 	url: string,
 	opts?: { timeout?: number },
 ): Promise<void>;
-/** Opens the command palette (taking the focus back from a webview if needed). */
-export declare function openCommandPalette(page: Page): Promise<void>;
 /** Runs a command by its exact palette title, e.g. "Zero: Open Chat". */
 export declare function runCommand(
 	page: Page,

@@ -63,7 +63,7 @@ const quickInput = '.quick-input-widget';
 const quickInputBox = `${quickInput} .quick-input-box input`;
 
 /** Opens the command palette (taking the focus back from a webview if needed). */
-export async function openCommandPalette(page) {
+async function openCommandPalette(page) {
 	const widget = page.locator(quickInput);
 	for (const key of ['F1', 'Control+Shift+P']) {
 		for (let attempt = 0; attempt < 2; attempt++) {
