@@ -3,8 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { applyAction, createRunState, forgetRunUsage, type Transcript } from '../shared/transcript';
 import { TranscriptSchema } from '../shared/transcriptSchema';
-import { LineDecoder } from '../zero/lineDecoder';
-import { parseLine } from '../zero/parseLine';
+import { parsedLineDecoder } from '../zero/lineDecoder';
 import type { Logger } from './log';
 
 const ChatIndexEntry = z.object({
@@ -29,23 +28,9 @@ async function writeAtomic(file: string, data: string): Promise<void> {
 
 /** Parses a raw stdout capture back into run actions (used to restore a run that was cut off). */
 export function replayRawLines(transcript: Transcript, turnId: string, bytes: Buffer): void {
-	const decoder = new LineDecoder({
-		line: (text) => applyAction(transcript, { type: 'run/line', turnId, parsed: parseLine(text) }),
-		oversize: ({ bytes: size, excerpt }) =>
-			applyAction(transcript, {
-				type: 'run/line',
-				turnId,
-				parsed: {
-					kind: 'diagnostic',
-					diagnostic: {
-						code: 'line_too_long',
-						message: `A ${size}-byte line was skipped.`,
-						excerpt,
-						bytes: size,
-					},
-				},
-			}),
-	});
+	const decoder = parsedLineDecoder((parsed) =>
+		applyAction(transcript, { type: 'run/line', turnId, parsed }),
+	);
 	decoder.push(bytes);
 	decoder.end();
 }

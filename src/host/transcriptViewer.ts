@@ -10,8 +10,7 @@ import {
 	type ToolDetails,
 	type Transcript,
 } from '../shared/transcript';
-import { LineDecoder } from '../zero/lineDecoder';
-import { parseLine } from '../zero/parseLine';
+import { parsedLineDecoder } from '../zero/lineDecoder';
 import type { ChatSource, ChatUiCommands } from './chatService';
 import { handleViewRequest } from './chatUi';
 import { ChatWebviewHost } from './chatWebviewHost';
@@ -35,33 +34,16 @@ export async function readTranscriptFile(file: string, now: number): Promise<Tra
 		applyAction(transcript, { type: 'turn/start', turnId });
 	};
 	startTurn();
-	const decoder = new LineDecoder({
-		line: (text) => {
-			const parsed = parseLine(text);
-			const current = transcript.turns[transcript.turns.length - 1];
-			if (
-				parsed.kind === 'event' &&
-				parsed.event.type === 'run_start' &&
-				(current.run.phase === 'ended' || current.run.runId !== undefined)
-			) {
-				startTurn();
-			}
-			applyAction(transcript, { type: 'run/line', turnId, parsed });
-		},
-		oversize: ({ bytes, excerpt }) =>
-			applyAction(transcript, {
-				type: 'run/line',
-				turnId,
-				parsed: {
-					kind: 'diagnostic',
-					diagnostic: {
-						code: 'line_too_long',
-						message: `A ${(bytes / 1048576).toFixed(1)} MiB line was skipped.`,
-						excerpt,
-						bytes,
-					},
-				},
-			}),
+	const decoder = parsedLineDecoder((parsed) => {
+		const current = transcript.turns[transcript.turns.length - 1];
+		if (
+			parsed.kind === 'event' &&
+			parsed.event.type === 'run_start' &&
+			(current.run.phase === 'ended' || current.run.runId !== undefined)
+		) {
+			startTurn();
+		}
+		applyAction(transcript, { type: 'run/line', turnId, parsed });
 	});
 	await new Promise<void>((resolve, reject) => {
 		const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });

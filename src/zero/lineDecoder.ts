@@ -1,3 +1,5 @@
+import { parseLine, type ParsedLine } from './parseLine';
+
 /** Default longest line accepted from zero's stdout (tool arguments can carry whole files). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -161,4 +163,32 @@ export class LineDecoder {
 		this.pendingBytes = 0;
 		this.emitLineBytes(line, 0, line.length);
 	}
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * A LineDecoder that hands on every line of zero's stdout parsed, and a line over `maxLineBytes`
+ * as a `line_too_long` diagnostic, so live runs and replayed captures report the same way.
+ */
+export function parsedLineDecoder(
+	onLine: (parsed: ParsedLine) => void,
+	maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+): LineDecoder {
+	return new LineDecoder(
+		{
+			line: (text) => onLine(parseLine(text)),
+			oversize: ({ bytes, excerpt }) =>
+				onLine({
+					kind: 'diagnostic',
+					diagnostic: {
+						code: 'line_too_long',
+						message: `A ${(bytes / MIB).toFixed(1)} MiB line from zero was over the ${(maxLineBytes / MIB).toFixed(0)} MiB limit and was skipped.`,
+						excerpt,
+						bytes,
+					},
+				}),
+		},
+		maxLineBytes,
+	);
 }

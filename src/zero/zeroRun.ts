@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ProcessOutcome } from '../shared/transcript';
-import { LineDecoder, DEFAULT_MAX_LINE_BYTES } from './lineDecoder';
-import { parseLine, type ParsedLine } from './parseLine';
+import { parsedLineDecoder } from './lineDecoder';
+import type { ParsedLine } from './parseLine';
 import { planSpawn, signalTree, spawnTree } from './processTree';
 
 /** Everything needed to start one `zero exec` run. */
@@ -162,22 +162,7 @@ export class ZeroRun {
 	private start(spec: RunSpec): Promise<ProcessOutcome> {
 		return new Promise<ProcessOutcome>((resolve) => {
 			const stderr = new StderrTail();
-			const decoder = new LineDecoder(
-				{
-					line: (text) => this.observer.line(parseLine(text)),
-					oversize: ({ bytes, excerpt }) =>
-						this.observer.line({
-							kind: 'diagnostic',
-							diagnostic: {
-								code: 'line_too_long',
-								message: `A ${(bytes / 1024 / 1024).toFixed(1)} MiB line from zero was over the ${((spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES) / 1024 / 1024).toFixed(0)} MiB limit and was skipped.`,
-								excerpt,
-								bytes,
-							},
-						}),
-				},
-				spec.maxLineBytes,
-			);
+			const decoder = parsedLineDecoder((parsed) => this.observer.line(parsed), spec.maxLineBytes);
 			let settled = false;
 			const settle = (outcome: ProcessOutcome): void => {
 				if (!settled) {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { LineDecoder, type OversizeLine } from '../../src/zero/lineDecoder';
+import type { ParsedLine } from '../../src/zero/parseLine';
+import { LineDecoder, parsedLineDecoder, type OversizeLine } from '../../src/zero/lineDecoder';
 import { corpusFiles, prng } from './helpers';
 
 function decode(
@@ -124,5 +125,27 @@ describe('LineDecoder', () => {
 			peak - before < 3 * cap,
 			`memory grew by ${((peak - before) / 1048576).toFixed(1)} MiB`,
 		);
+	});
+});
+
+describe('parsedLineDecoder', () => {
+	it('parses each line and reports a line over the limit as a line_too_long diagnostic', () => {
+		const parsed: ParsedLine[] = [];
+		const decoder = parsedLineDecoder((line) => parsed.push(line), 1024 * 1024);
+		const big = `{"type":"text","text":"${'x'.repeat(3 * 1024 * 1024)}"}`;
+		decoder.push(Buffer.from(`not json\n${big}\n{"after":1}\n`, 'utf8'));
+		decoder.end();
+		assert.deepEqual(
+			parsed.map((line) => (line.kind === 'diagnostic' ? line.diagnostic.code : line.kind)),
+			['invalid_json', 'line_too_long', 'schema_version'],
+		);
+		const oversize = parsed[1];
+		assert.ok(oversize.kind === 'diagnostic');
+		assert.equal(oversize.diagnostic.bytes, Buffer.byteLength(big));
+		assert.equal(
+			oversize.diagnostic.message,
+			'A 3.0 MiB line from zero was over the 1 MiB limit and was skipped.',
+		);
+		assert.ok(oversize.diagnostic.excerpt.startsWith('{"type":"text","text":"xxx'));
 	});
 });
