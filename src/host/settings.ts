@@ -85,6 +85,9 @@ const SPECS = {
 } satisfies Record<string, SettingSpec<unknown>>;
 
 type SpecKey = keyof typeof SPECS;
+
+/** Every `zero.*` key the reader knows, without the `zero.` prefix. */
+export const SETTING_KEYS = Object.keys(SPECS) as SpecKey[];
 type SpecValue<K extends SpecKey> = z.infer<(typeof SPECS)[K]['schema']>;
 
 function readOne<K extends SpecKey>(

@@ -1,17 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from './log';
-import { readSettings, type ZeroSettings } from './settings';
-
-const KEYS = [
-	'path',
-	'model',
-	'permissionMode',
-	'maxTurns',
-	'extraArgs',
-	'env',
-	'sendWithEnter',
-	'inspection.presets',
-] as const;
+import { readSettings, SETTING_KEYS, type ZeroSettings } from './settings';
 
 /** The current `zero.*` settings; invalid values are reported once (naming the setting) and replaced by defaults. */
 export class SettingsWatcher implements vscode.Disposable {
@@ -26,7 +15,9 @@ export class SettingsWatcher implements vscode.Disposable {
 	constructor(private readonly log: Logger) {
 		this.current = this.read();
 		this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
-			const changed = new Set(KEYS.filter((key) => event.affectsConfiguration(`zero.${key}`)));
+			const changed = new Set(
+				SETTING_KEYS.filter((key) => event.affectsConfiguration(`zero.${key}`)),
+			);
 			if (changed.size > 0) {
 				this.current = this.read();
 				this.emitter.fire(changed);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMAND_IDS } from '../../src/host/commandIds';
-import { readSettings, type SettingsSource } from '../../src/host/settings';
+import { readSettings, SETTING_KEYS, type SettingsSource } from '../../src/host/settings';
 import { CHAT_PERMISSION_MODES } from '../../src/shared/permissionModes';
 import { WEBVIEW_RUNNABLE_COMMANDS } from '../../src/shared/protocol';
 import { REPO } from './helpers';
@@ -101,7 +101,7 @@ describe('manifest', () => {
 
 	it('declares a setting for every key the reader knows, with safe scopes', () => {
 		const properties = manifest.contributes.configuration.properties;
-		for (const key of [
+		assert.deepEqual(SETTING_KEYS, [
 			'path',
 			'model',
 			'permissionMode',
@@ -110,7 +110,8 @@ describe('manifest', () => {
 			'env',
 			'sendWithEnter',
 			'inspection.presets',
-		]) {
+		]);
+		for (const key of SETTING_KEYS) {
 			assert.ok(properties[`zero.${key}`], key);
 		}
 		for (const key of ['zero.path', 'zero.extraArgs', 'zero.env']) {
