@@ -19,6 +19,7 @@ import { SettingsWatcher } from './host/settingsWatcher';
 import { createTestApi } from './host/testApiImpl';
 import type { ZeroTestApi } from './host/testApi';
 import { TranscriptViewer } from './host/transcriptViewer';
+import { Walkthrough } from './host/walkthrough';
 import { ZeroBinaryLocator } from './host/zeroBinary';
 
 const disposables = new DisposableStore();
@@ -79,6 +80,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE),
 	);
 	const reports = new ReportStore(storageRoot);
+	const walkthrough = new Walkthrough({
+		extensionId: context.extension.id,
+		globalState: context.globalState,
+		checkSetup: () => void readiness.latest(),
+		log,
+	});
 	disposables.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
 	disposables.add(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, panels));
 	disposables.add(
@@ -124,9 +131,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		workspaceFolder,
 		onInspectionDone: markInspectionDone,
 		logLocation: `${context.logUri.fsPath} (the "Zero" output channel)`,
+		walkthrough,
 	})) {
 		disposables.add(command);
 	}
+	void walkthrough.offerOnce();
 
 	return createTestApi({
 		view,

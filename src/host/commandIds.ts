@@ -19,6 +19,7 @@ export const COMMAND_IDS = [
 	'zero.showReports',
 	'zero.checkSetup',
 	'zero.locateBinary',
+	'zero.openWalkthrough',
 	'zero.manageGrants',
 	'zero.connectProvider',
 	'zero.askToFixFinding',

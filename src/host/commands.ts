@@ -25,6 +25,7 @@ import type { ReadOnlyDocuments } from './readOnlyDocuments';
 import { setupReportMarkdown } from './setupReport';
 import type { ZeroSettings } from './settings';
 import type { TranscriptViewer } from './transcriptViewer';
+import type { Walkthrough } from './walkthrough';
 import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
 
 export interface CommandDeps {
@@ -42,6 +43,7 @@ export interface CommandDeps {
 	workspaceFolder(): vscode.WorkspaceFolder | undefined;
 	onInspectionDone(): void;
 	logLocation: string;
+	walkthrough: Walkthrough;
 }
 
 type Handler = (...args: never[]) => unknown;
@@ -464,6 +466,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				{ language: 'markdown' },
 			);
 		},
+		'zero.openWalkthrough': () => deps.walkthrough.open(),
 		'zero.locateBinary': async () => {
 			const picked = await vscode.window.showOpenDialog({
 				canSelectMany: false,

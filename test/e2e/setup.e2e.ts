@@ -118,6 +118,13 @@ test('zero not found: install commands and "Locate zero..."; the Get started wal
 			'the walkthrough steps',
 		);
 		await screenshot(wb.page, 'setup-1b-walkthrough');
+		// Closed, it comes back from the Zero command as well.
+		const tab = wb.page.locator('.tabs-container .tab', { hasText: /Walkthrough: Zero/ }).first();
+		await tab.hover();
+		await tab.locator('.codicon-close').click();
+		await tab.waitFor({ state: 'detached', timeout: 10_000 });
+		await runCommand(wb.page, 'Zero: Open Walkthrough');
+		await tab.waitFor({ timeout: 30_000 });
 	});
 });
 

@@ -384,6 +384,16 @@ function tail(file, lines = 40) {
 	}
 }
 
+/** A settings file's object; {} when it is missing or not plain JSON (it is then replaced). */
+function readJsonObject(file) {
+	try {
+		const value = JSON.parse(fs.readFileSync(file, 'utf8'));
+		return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+	} catch {
+		return {};
+	}
+}
+
 /**
  * Starts code-server on 127.0.0.1 and waits until it answers.
  *
@@ -398,6 +408,9 @@ function tail(file, lines = 40) {
  * @param {number} [opts.port]                    default: a free port
  * @param {boolean} [opts.workspaceTrust]         true: keep workspace trust (prompts) enabled
  * @param {boolean} [opts.startupEditorNone]      true: "workbench.startupEditor": "none"
+ * @param {boolean} [opts.firstRunWalkthrough]    true: let Zero open its walkthrough on its first
+ *                                                activation (off by default: it would open a tab
+ *                                                in every test's fresh profile)
  * @param {object} [opts.settings]                more user settings
  * @param {string} [opts.logPath]                 default: test-output/logs/code-server-<time>.log
  * @param {number} [opts.readyTimeoutMs]          default 60 s
@@ -411,6 +424,7 @@ export async function startCodeServer(opts) {
 		extensionTestsPath,
 		workspaceTrust = false,
 		startupEditorNone = false,
+		firstRunWalkthrough = false,
 		settings = {},
 		readyTimeoutMs = 60_000,
 	} = opts;
@@ -425,14 +439,8 @@ export async function startCodeServer(opts) {
 	fs.mkdirSync(extensionsDir, { recursive: true });
 
 	const userSettingsFile = path.join(userDataDir, 'User', 'settings.json');
-	let existing = {};
-	try {
-		existing = JSON.parse(fs.readFileSync(userSettingsFile, 'utf8'));
-	} catch {
-		// none yet (or not plain JSON: replaced)
-	}
 	const userSettings = {
-		...existing,
+		...readJsonObject(userSettingsFile),
 		'telemetry.telemetryLevel': 'off',
 		'update.mode': 'none',
 		'extensions.autoCheckUpdates': false,
@@ -442,6 +450,15 @@ export async function startCodeServer(opts) {
 		...settings,
 	};
 	fs.writeFileSync(userSettingsFile, `${JSON.stringify(userSettings, null, '\t')}\n`);
+	// Machine-scoped settings (this one among them) are read from the remote machine's settings in
+	// a code-server window, not from the user's.
+	const machineSettingsFile = path.join(userDataDir, 'Machine', 'settings.json');
+	fs.mkdirSync(path.dirname(machineSettingsFile), { recursive: true });
+	const machineSettings = {
+		...readJsonObject(machineSettingsFile),
+		'workbench.welcomePage.walkthroughs.openOnInstall': firstRunWalkthrough,
+	};
+	fs.writeFileSync(machineSettingsFile, `${JSON.stringify(machineSettings, null, '\t')}\n`);
 
 	// A config file of our own so that code-server never writes ~/.config/code-server/config.yaml.
 	const configFile = path.join(tmpRoot, 'config.yaml');

@@ -69,6 +69,15 @@ const cleanup = () => {
 };
 
 if (onPath('code') && !forceCodeServer) {
+	// As with code-server below: no first-launch Welcome page over Zero's own walkthrough.
+	const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+	if (!fs.existsSync(settingsFile)) {
+		fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+		fs.writeFileSync(
+			settingsFile,
+			`${JSON.stringify({ 'workbench.startupEditor': 'none' }, null, '\t')}\n`,
+		);
+	}
 	// Desktop VS Code. `code` returns at once when another instance takes over, so --wait keeps
 	// this process (and its clean-up) alive until the window is closed.
 	const args = [
@@ -92,8 +101,11 @@ if (onPath('code') && !forceCodeServer) {
 		workspace,
 		userDataDir,
 		extensionDevelopmentPath: repoRoot,
-		// The Welcome page and walkthrough stay on, so the first run looks like a user's.
-		startupEditorNone: false,
+		// A user who installs Zero in a running VS Code gets its walkthrough from VS Code itself.
+		// Here the extension is loaded, not installed, so it opens the walkthrough on its first
+		// activation; VS Code's own first-launch Welcome page would otherwise cover it.
+		startupEditorNone: true,
+		firstRunWalkthrough: true,
 		...(port ? { port } : {}),
 	});
 	let stopping = false;

@@ -69,6 +69,29 @@ describe('setup and readiness', function () {
 	this.timeout(90_000);
 	after(resetSettings);
 
+	it('the walkthrough: never opened by itself when walkthroughs are off; "Zero: Open Walkthrough" opens it', async () => {
+		await activate();
+		// The API names a getting-started tab "Welcome" even once it shows our walkthrough (the
+		// workbench's own tab says "Walkthrough: Zero"; the e2e tests check what is on screen).
+		const gettingStartedTabs = (): vscode.Tab[] =>
+			vscode.window.tabGroups.all
+				.flatMap((group) => group.tabs)
+				.filter((tab) => tab.input === undefined && /^(Welcome|Walkthrough: )/.test(tab.label));
+		// This host runs with "workbench.welcomePage.walkthroughs.openOnInstall": false.
+		assert.equal(
+			vscode.workspace.getConfiguration('workbench.welcomePage').get('walkthroughs.openOnInstall'),
+			false,
+		);
+		assert.deepEqual(
+			gettingStartedTabs().map((tab) => tab.label),
+			[],
+			'the first activation respected the setting',
+		);
+		await vscode.commands.executeCommand('zero.openWalkthrough');
+		await waitFor(() => gettingStartedTabs().length === 1, 20_000, 'a getting-started tab');
+		await vscode.window.tabGroups.close(gettingStartedTabs());
+	});
+
 	it('a missing binary: "not found", with install commands and Locate zero...', async () => {
 		const state = await checkedState({}, path.join(workspaceRoot(), 'nowhere', 'zero'));
 		assert.equal(state.state, 'not_found');
