@@ -466,7 +466,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				{ language: 'markdown' },
 			);
 		},
-		'zero.openWalkthrough': () => deps.walkthrough.open(),
+		'zero.openWalkthrough': () => deps.walkthrough.open({ asked: true }),
 		'zero.locateBinary': async () => {
 			const picked = await vscode.window.showOpenDialog({
 				canSelectMany: false,

@@ -32,14 +32,23 @@ export class Walkthrough {
 		return `${this.deps.extensionId}#${WALKTHROUGH_ID}`;
 	}
 
-	/** Opens the walkthrough; false when VS Code never registered it (it is then not opened). */
-	async open(): Promise<boolean> {
+	/**
+	 * Opens the walkthrough; false when VS Code never registered it (it is then not opened).
+	 * `asked`: the user asked for it, so it replaces a walkthrough of VS Code's own on screen.
+	 */
+	async open({ asked = false } = {}): Promise<boolean> {
 		this.deps.checkSetup();
 		if (!(await this.whenRegistered())) {
 			this.deps.log.warn(
 				'VS Code did not register the "Get started with Zero" walkthrough in time; open it from "Welcome: Open Walkthrough...".',
 			);
 			return false;
+		}
+		if (asked) {
+			// VS Code ignores the open while a Welcome tab shows one of its own walkthroughs.
+			// "Go Back" on it returns to the Welcome index (or closes an index), which then opens
+			// ours; with any other editor active it does nothing.
+			await vscode.commands.executeCommand('welcome.goBack').then(undefined, () => undefined);
 		}
 		await vscode.commands.executeCommand(
 			'workbench.action.openWalkthrough',
