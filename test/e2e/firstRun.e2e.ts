@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -23,12 +24,32 @@ const STEP_TITLES = [
 ];
 
 let start: ChildProcess;
+let home: string | undefined;
 let output = '';
 let browser: Browser;
 let page: Page;
 
 function printed(label: string): string | undefined {
 	return new RegExp(`^\\s*${label}:\\s+(\\S+)`, 'm').exec(output)?.[1];
+}
+
+/**
+ * This machine as a new user's: an empty home (so no ~/go/bin or ~/.local/bin) and a PATH without
+ * any folder that holds a `zero`, so that a zero the developer installed is not found.
+ */
+function machineWithoutZero(): NodeJS.ProcessEnv {
+	home = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-first-run-home-'));
+	const pathDirs = (process.env.PATH ?? '')
+		.split(path.delimiter)
+		.filter((dir) => dir !== '' && !fs.existsSync(path.join(dir, 'zero')));
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		HOME: home,
+		PATH: pathDirs.join(path.delimiter),
+	};
+	delete env.GOBIN;
+	delete env.GOPATH;
+	return env;
 }
 
 before(async () => {
@@ -38,6 +59,7 @@ before(async () => {
 	start = spawn(process.execPath, ['test/harness/start.mjs', '--code-server'], {
 		cwd: repoRoot,
 		stdio: ['ignore', 'pipe', 'pipe'],
+		env: machineWithoutZero(),
 	});
 	for (const stream of [start.stdout, start.stderr]) {
 		stream?.on('data', (chunk: Buffer) => {
@@ -75,6 +97,9 @@ after(async () => {
 	// After a failed test: the same Ctrl+C, so that start.mjs stops its code-server too.
 	if (start && (await stopNpmStart()) === 'timeout') {
 		start.kill('SIGKILL');
+	}
+	if (home) {
+		fs.rmSync(home, { recursive: true, force: true });
 	}
 });
 
@@ -133,7 +158,11 @@ test('npm start with a fresh profile opens the "Get started with Zero" walkthrou
 			STEP_TITLES,
 			'the four steps, and not the hidden registration probe',
 		);
-		assert.equal(await stepDone('install'), false, 'no zero yet: "Install zero" is not done');
+		assert.equal(
+			await stepDone('install'),
+			false,
+			'no zero yet: "Install zero" is not done (a zero in /usr/local/bin or the npm global bin would still be found)',
+		);
 		await screenshot(page, 'setup-0-npm-start-walkthrough');
 	});
 });
