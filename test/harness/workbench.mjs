@@ -91,27 +91,40 @@ async function openCommandPalette(page) {
  * is exactly `title`, so a similar command is never run by mistake.
  */
 export async function runCommand(page, title, { timeout = 15_000 } = {}) {
-	await openCommandPalette(page);
-	const input = page.locator(quickInputBox);
-	await input.fill(`>${title}`);
-	const row = page
-		.locator(`${quickInput} .monaco-list-row`)
-		.filter({
-			has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
-		})
-		.first();
-	try {
-		await row.waitFor({ state: 'visible', timeout });
-	} catch {
-		const offered = await page
-			.locator(`${quickInput} .monaco-list-row .label-name`)
-			.allInnerTexts();
-		await page.keyboard.press('Escape');
-		throw new Error(
-			`command "${title}" is not in the command palette; it offered: ${JSON.stringify(offered)}`,
-		);
+	for (let attempt = 1; ; attempt++) {
+		await openCommandPalette(page);
+		const input = page.locator(quickInputBox);
+		await input.fill(`>${title}`);
+		const row = page
+			.locator(`${quickInput} .monaco-list-row`)
+			.filter({
+				has: page.locator('.label-name', {
+					hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`),
+				}),
+			})
+			.first();
+		try {
+			await row.waitFor({ state: 'visible', timeout });
+		} catch {
+			const offered = await page
+				.locator(`${quickInput} .monaco-list-row .label-name`)
+				.allInnerTexts();
+			await page.keyboard.press('Escape');
+			throw new Error(
+				`command "${title}" is not in the command palette; it offered: ${JSON.stringify(offered)}`,
+			);
+		}
+		try {
+			await row.click({ timeout: 5000 });
+			break;
+		} catch (error) {
+			// An editor or webview that opened meanwhile took the focus and closed the palette
+			// under the click; nothing ran, so open it again.
+			if (attempt === 3) {
+				throw error;
+			}
+		}
 	}
-	await row.click();
 	await page
 		.locator(quickInput)
 		.waitFor({ state: 'hidden', timeout: 5000 })
