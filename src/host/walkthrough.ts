@@ -5,8 +5,10 @@ import type { Logger } from './log';
 const WALKTHROUGH_ID = 'gettingStarted';
 /** A step of ours whose `when` is false: never shown, only asked about (see `whenRegistered`). */
 const REGISTRATION_PROBE_STEP = 'registered';
+/** How long to wait for VS Code to register the walkthrough. */
+const REGISTRATION_TIMEOUT_MS = 15_000;
 /** Set once the walkthrough has been offered in this profile, so it opens by itself at most once. */
-export const WALKTHROUGH_OFFERED_KEY = 'zero.walkthroughOffered';
+const WALKTHROUGH_OFFERED_KEY = 'zero.walkthroughOffered';
 
 export interface WalkthroughDeps {
 	extensionId: string;
@@ -14,8 +16,6 @@ export interface WalkthroughDeps {
 	/** Starts the readiness check, so the walkthrough's first steps can tick themselves. */
 	checkSetup: () => void;
 	log: Logger;
-	/** How long to wait for VS Code to register the walkthrough (default 15 s). */
-	registrationTimeoutMs?: number;
 }
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -95,7 +95,7 @@ export class Walkthrough {
 	 */
 	private async whenRegistered(): Promise<boolean> {
 		const probeStep = `${this.categoryId}#${REGISTRATION_PROBE_STEP}`;
-		const deadline = Date.now() + (this.deps.registrationTimeoutMs ?? 15_000);
+		const deadline = Date.now() + REGISTRATION_TIMEOUT_MS;
 		for (;;) {
 			try {
 				await vscode.commands.executeCommand('welcome.markStepIncomplete', probeStep);
