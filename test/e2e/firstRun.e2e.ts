@@ -11,11 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { repoRoot, testOutputDir } from '../harness/codeServer.mjs';
+import { mergeSettingsFile, repoRoot, testOutputDir } from '../harness/codeServer.mjs';
+import { EXTENSION_ID } from '../harness/e2e.mjs';
 import { launchBrowser, newPage, openWorkbench, screenshot } from '../harness/workbench.mjs';
 import { FAKE_ZERO, step, waitUntil } from './fakeChat.ts';
 
-const CATEGORY = 'zero-community.zero-vscode#gettingStarted';
+const CATEGORY = `${EXTENSION_ID}#gettingStarted`;
 const STEP_TITLES = [
 	'Install zero',
 	'Connect a model provider',
@@ -171,11 +172,7 @@ test('the steps tick themselves once zero is set up', async () => {
 	await step(page, 'first-run-steps', async () => {
 		// What "Locate zero..." does: zero.path (machine-scoped) in the remote machine's settings.
 		const machineSettings = path.join(printed('Profile')!, 'Machine', 'settings.json');
-		const existing = JSON.parse(fs.readFileSync(machineSettings, 'utf8')) as object;
-		fs.writeFileSync(
-			machineSettings,
-			JSON.stringify({ ...existing, 'zero.path': FAKE_ZERO }, null, '\t'),
-		);
+		mergeSettingsFile(machineSettings, { 'zero.path': FAKE_ZERO });
 		await waitUntil(
 			async () => (await stepDone('install')) && (await stepDone('provider')),
 			60_000,

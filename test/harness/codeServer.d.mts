@@ -8,6 +8,8 @@ export declare const sampleWorkspace: string;
 export declare const testOutputDir: string;
 
 export declare function isCodeServerInstalled(): boolean;
+/** Writes `values` into a VS Code settings file (User/ or Machine/), keeping its other keys. */
+export declare function mergeSettingsFile(file: string, values: Record<string, unknown>): void;
 export declare function ensureCodeServer(): Promise<string>;
 export declare function copySampleWorkspace(from?: string): string;
 export declare function removeWorkspaceCopy(dir: string): void;
@@ -34,6 +36,8 @@ export interface StartCodeServerOptions {
 	workspaceTrust?: boolean;
 	/** true: "workbench.startupEditor": "none". Default false (the Welcome page may show). */
 	startupEditorNone?: boolean;
+	/** true: Zero may open its walkthrough on its first activation. Default false. */
+	firstRunWalkthrough?: boolean;
 	settings?: Record<string, unknown>;
 	logPath?: string;
 	readyTimeoutMs?: number;

@@ -394,6 +394,13 @@ function readJsonObject(file) {
 	}
 }
 
+/** Writes `values` into a VS Code settings file (User/ or Machine/), keeping its other keys. */
+export function mergeSettingsFile(file, values) {
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	const merged = { ...readJsonObject(file), ...values };
+	fs.writeFileSync(file, `${JSON.stringify(merged, null, '\t')}\n`);
+}
+
 /**
  * Starts code-server on 127.0.0.1 and waits until it answers.
  *
@@ -438,9 +445,7 @@ export async function startCodeServer(opts) {
 	fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
 	fs.mkdirSync(extensionsDir, { recursive: true });
 
-	const userSettingsFile = path.join(userDataDir, 'User', 'settings.json');
-	const userSettings = {
-		...readJsonObject(userSettingsFile),
+	mergeSettingsFile(path.join(userDataDir, 'User', 'settings.json'), {
 		'telemetry.telemetryLevel': 'off',
 		'update.mode': 'none',
 		'extensions.autoCheckUpdates': false,
@@ -448,17 +453,12 @@ export async function startCodeServer(opts) {
 		'security.workspace.trust.enabled': workspaceTrust,
 		...(startupEditorNone ? { 'workbench.startupEditor': 'none' } : {}),
 		...settings,
-	};
-	fs.writeFileSync(userSettingsFile, `${JSON.stringify(userSettings, null, '\t')}\n`);
+	});
 	// Machine-scoped settings (this one among them) are read from the remote machine's settings in
 	// a code-server window, not from the user's.
-	const machineSettingsFile = path.join(userDataDir, 'Machine', 'settings.json');
-	fs.mkdirSync(path.dirname(machineSettingsFile), { recursive: true });
-	const machineSettings = {
-		...readJsonObject(machineSettingsFile),
+	mergeSettingsFile(path.join(userDataDir, 'Machine', 'settings.json'), {
 		'workbench.welcomePage.walkthroughs.openOnInstall': firstRunWalkthrough,
-	};
-	fs.writeFileSync(machineSettingsFile, `${JSON.stringify(machineSettings, null, '\t')}\n`);
+	});
 
 	// A config file of our own so that code-server never writes ~/.config/code-server/config.yaml.
 	const configFile = path.join(tmpRoot, 'config.yaml');

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
 	copySampleWorkspace,
+	mergeSettingsFile,
 	removeWorkspaceCopy,
 	repoRoot,
 	startCodeServer,
@@ -72,11 +73,7 @@ if (onPath('code') && !forceCodeServer) {
 	// As with code-server below: no first-launch Welcome page over Zero's own walkthrough.
 	const settingsFile = path.join(userDataDir, 'User', 'settings.json');
 	if (!fs.existsSync(settingsFile)) {
-		fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-		fs.writeFileSync(
-			settingsFile,
-			`${JSON.stringify({ 'workbench.startupEditor': 'none' }, null, '\t')}\n`,
-		);
+		mergeSettingsFile(settingsFile, { 'workbench.startupEditor': 'none' });
 	}
 	// Desktop VS Code. `code` returns at once when another instance takes over, so --wait keeps
 	// this process (and its clean-up) alive until the window is closed.
