@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { parseFindings } from '../../src/shared/findings';
+import { parseFindings, type Finding } from '../../src/shared/findings';
 import { parseLine } from '../../src/zero/parseLine';
 import { SCENARIOS, readLines } from './helpers';
 
@@ -15,23 +15,20 @@ function finalText(scenario: string): string {
 	return '';
 }
 
+/** Where each finding points, and how bad it is: what these tests compare. */
+function locations(findings: Finding[]): [string, number, number, string][] {
+	return findings.map((finding) => [finding.file, finding.line, finding.endLine, finding.severity]);
+}
+
 describe('inspection findings', () => {
 	it('reads the findings block and removes it from the report', () => {
 		const result = parseFindings(finalText('inspection'));
 		assert.equal(result.kind, 'ok');
 		if (result.kind === 'ok') {
-			assert.deepEqual(
-				result.findings.map((finding) => [
-					finding.file,
-					finding.line,
-					finding.endLine,
-					finding.severity,
-				]),
-				[
-					['src/stats.js', 15, 15, 'error'],
-					['src/stats.js', 13, 16, 'warning'],
-				],
-			);
+			assert.deepEqual(locations(result.findings), [
+				['src/stats.js', 15, 15, 'error'],
+				['src/stats.js', 13, 16, 'warning'],
+			]);
 			assert.doesNotMatch(result.report, /zero-findings/);
 			assert.match(result.report, /Findings/);
 		}
@@ -54,18 +51,10 @@ describe('inspection findings', () => {
 		assert.equal(result.kind, 'ok');
 		if (result.kind === 'ok') {
 			assert.equal(result.skipped, 2);
-			assert.deepEqual(
-				result.findings.map((finding) => [
-					finding.file,
-					finding.line,
-					finding.endLine,
-					finding.severity,
-				]),
-				[
-					['a.js', 3, 3, 'error'],
-					['b.js', 5, 5, 'info'],
-				],
-			);
+			assert.deepEqual(locations(result.findings), [
+				['a.js', 3, 3, 'error'],
+				['b.js', 5, 5, 'info'],
+			]);
 			assert.match(result.report, /more/);
 		}
 	});
