@@ -1,20 +1,15 @@
 import * as vscode from 'vscode';
-import type { ChatPermissionMode } from '../shared/permissionModes';
+import type { ChatPermissionMode } from '../zero/permissionModes';
 import type {
 	HostToWebview,
 	PermissionActionView,
 	ReadinessView,
 	WebviewToHost,
 } from '../shared/protocol';
-import {
-	blockedTools,
-	describeRunEnd,
-	findToolDetails,
-	toViewTranscript,
-	type ToolDetails,
-	type Transcript,
-	type Turn,
-} from '../shared/transcript';
+import { blockedTools, describeRunEnd } from '../shared/runOutcome';
+import { turnPermissionMode } from '../shared/transcript';
+import { findToolDetails, toViewTranscript, type ToolDetails } from '../shared/viewTranscript';
+import type { Transcript, Turn } from '../shared/transcriptSchema';
 import { describePermission } from '../shared/permissions';
 import { ChatSession, type ChatDeps } from './chatSession';
 import { handleViewRequest } from './chatUi';
@@ -252,7 +247,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 					return;
 				}
 				if (turn) {
-					const permissionMode = session.permissionModeOf(turn);
+					const permissionMode = turnPermissionMode(turn);
 					const blocked = blockedTools(turn.run).map(
 						(item) => describePermission(item, { permissionMode })?.headline ?? item.name,
 					);

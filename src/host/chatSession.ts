@@ -1,6 +1,6 @@
 import type { WriteStream } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ChatPermissionMode, RunPermissionMode } from '../shared/permissionModes';
+import type { ChatPermissionMode, RunPermissionMode } from '../zero/permissionModes';
 import {
 	describePermission,
 	permissionActions,
@@ -8,16 +8,15 @@ import {
 	type PermissionActionSpec,
 } from '../shared/permissions';
 import type { ComposerView, ImageAttachment, PermissionActionView } from '../shared/protocol';
-import {
-	applyAction,
-	createTranscript,
-	type ContextChip,
-	type RunKind,
-	type ToolItem,
-	type Transcript,
-	type TranscriptAction,
-	type Turn,
-} from '../shared/transcript';
+import { applyAction, createTranscript, itemKey, turnPermissionMode } from '../shared/transcript';
+import type {
+	ContextChip,
+	RunKind,
+	ToolItem,
+	Transcript,
+	TranscriptAction,
+	Turn,
+} from '../shared/transcriptSchema';
 import { actionCommands, type ActionCommands } from '../zero/actionCommands';
 import { buildExecArgs, formatCommandLine, type SessionFlag } from '../zero/execArgs';
 import {
@@ -376,7 +375,7 @@ export class ChatSession implements vscode.Disposable {
 			const specs = item.kind === 'tool' ? this.blockedActionSpecs(turn, item) : undefined;
 			if (specs) {
 				views.set(
-					`${turn.id}/${item.id}`,
+					itemKey(turn.id, item.id),
 					specs.map((spec) => this.actionView(spec, this.commandsFor(turn, spec))),
 				);
 			}
@@ -384,14 +383,9 @@ export class ChatSession implements vscode.Disposable {
 		return views;
 	}
 
-	/** The permission mode a turn ran in (the chat's current one for turns that predate recording it). */
-	permissionModeOf(turn: Turn): RunPermissionMode {
-		return turn.command?.permissionMode ?? this.permissionMode;
-	}
-
 	/** The follow-ups offered for a tool call zero blocked; undefined when the call was not blocked. */
 	private blockedActionSpecs(turn: Turn, item: ToolItem): PermissionActionSpec[] | undefined {
-		const permissionMode = this.permissionModeOf(turn);
+		const permissionMode = turnPermissionMode(turn);
 		const notice = describePermission(item, { permissionMode });
 		return notice?.tone === 'block'
 			? permissionActions(item, notice, { permissionMode })
@@ -409,7 +403,7 @@ export class ChatSession implements vscode.Disposable {
 		return actionCommands(spec, {
 			cwd: this.deps.workspaceFolder() ?? '.',
 			sessionId: this.transcript.sessionId ?? turn.run.sessionId ?? 'session-not-started',
-			permissionMode: this.permissionModeOf(turn),
+			permissionMode: turnPermissionMode(turn),
 			addDirs: turn.command?.addDirs ?? this.addDirs,
 			model: this.model || undefined,
 			maxTurns: settings.maxTurns,

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Transcript } from '../shared/transcript';
+import type { Transcript } from '../shared/transcriptSchema';
 import type { WebviewToHost } from '../shared/protocol';
 import type { ChatUiCommands } from './chatService';
 import type { Logger } from './log';

@@ -1,11 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-	CHAT_PERMISSION_MODES,
-	PERMISSION_MODE_INFO,
-	type ChatPermissionMode,
-} from '../shared/permissionModes';
+import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../zero/permissionModes';
+import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
 import { runZeroCli } from '../zero/cli';
 import type { ChatStore } from './chatStore';
 import type { ChatService } from './chatService';

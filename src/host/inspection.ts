@@ -8,12 +8,9 @@ import {
 	type FindingsParse,
 } from '../shared/findings';
 import { summarizeToolArgs } from '../shared/toolSummary';
-import {
-	applyAction,
-	createTranscript,
-	describeRunEnd,
-	type Transcript,
-} from '../shared/transcript';
+import { applyAction, createTranscript } from '../shared/transcript';
+import { describeRunEnd } from '../shared/runOutcome';
+import type { Transcript } from '../shared/transcriptSchema';
 import { buildExecArgs } from '../zero/execArgs';
 import { buildUserMessage } from '../zero/streamInput';
 import { newId } from './chatSession';

@@ -1,7 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ReadinessView } from '../shared/protocol';
-import { providerSetupProblem, type RunState } from '../shared/transcript';
+import { providerSetupProblem } from '../shared/runOutcome';
+import type { RunState } from '../shared/transcriptSchema';
 import type { DiscoveryResult } from '../zero/discovery';
 import { MINIMUM_ZERO_VERSION, probeZero, type ProbeResult } from '../zero/setupProbe';
 import type { ReadinessProvider } from './chatService';

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ProcessOutcome } from '../shared/transcript';
+import type { ProcessOutcome } from '../zero/processOutcome';
 import { formatCommandLine } from '../zero/execArgs';
 import type { ParsedLine } from '../zero/parseLine';
 import { ZeroRun, type RunObserver, type StopTiming } from '../zero/zeroRun';

@@ -1,5 +1,5 @@
 import type { ReadinessView } from '../shared/protocol';
-import type { Transcript } from '../shared/transcript';
+import type { Transcript } from '../shared/transcriptSchema';
 import type { ZeroSettings } from './settings';
 
 /**

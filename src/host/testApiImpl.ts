@@ -5,6 +5,7 @@ import type { ReadinessService } from './readiness';
 import type { RunLauncher } from './runLauncher';
 import type { SettingsWatcher } from './settingsWatcher';
 import type { ZeroTestApi } from './testApi';
+import { itemKey } from '../shared/transcript';
 
 export interface TestApiParts {
 	view: ChatViewProvider;
@@ -60,9 +61,9 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 			const turn = parts.chats.current.transcript.turns.find(
 				(candidate) => candidate.id === turnId,
 			);
-			return (parts.chats.current.permissionActionViews(turn).get(`${turnId}/${itemId}`) ?? []).map(
-				(action) => action.id,
-			);
+			return (
+				parts.chats.current.permissionActionViews(turn).get(itemKey(turnId, itemId)) ?? []
+			).map((action) => action.id);
 		},
 		answerNextConfirmation: parts.answerNextConfirmation,
 		storagePath: () => parts.storageRoot,

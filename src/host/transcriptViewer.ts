@@ -2,14 +2,9 @@ import { createReadStream } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../shared/protocol';
-import {
-	applyAction,
-	createTranscript,
-	findToolDetails,
-	toViewTranscript,
-	type ToolDetails,
-	type Transcript,
-} from '../shared/transcript';
+import { applyAction, createTranscript } from '../shared/transcript';
+import { findToolDetails, toViewTranscript, type ToolDetails } from '../shared/viewTranscript';
+import type { Transcript } from '../shared/transcriptSchema';
 import { parsedLineDecoder } from '../zero/lineDecoder';
 import type { ChatSource, ChatUiCommands } from './chatService';
 import { handleViewRequest } from './chatUi';

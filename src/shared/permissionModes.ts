@@ -1,11 +1,5 @@
-/** Permission modes a user can pick for chat runs, with what each lets zero do headlessly. */
-export const CHAT_PERMISSION_MODES = ['plan', 'auto', 'member', 'ask'] as const;
-export type ChatPermissionMode = (typeof CHAT_PERMISSION_MODES)[number];
-
-/** Every mode a run can use; `unsafe` is only reachable through a confirmed re-run. */
-export type RunPermissionMode = ChatPermissionMode | 'unsafe';
-
-export const DEFAULT_CHAT_PERMISSION_MODE: ChatPermissionMode = 'member';
+/** What each permission mode lets zero do headlessly, in words a user reads. */
+import type { RunPermissionMode } from '../zero/permissionModes';
 
 export const PERMISSION_MODE_INFO: Record<
 	RunPermissionMode,
@@ -36,7 +30,3 @@ export const PERMISSION_MODE_INFO: Record<
 			'Everything runs without approval and outside the sandbox, except hard blocks such as network commands.',
 	},
 };
-
-export function isChatPermissionMode(value: unknown): value is ChatPermissionMode {
-	return typeof value === 'string' && (CHAT_PERMISSION_MODES as readonly string[]).includes(value);
-}

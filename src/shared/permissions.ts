@@ -6,9 +6,9 @@
  * that zero's own rules will allow. Where nothing we can do would help, the notice says what the
  * user would have to change in zero's configuration instead.
  */
-import type { RunPermissionMode } from './permissionModes';
+import type { RunPermissionMode } from '../zero/permissionModes';
 import { summarizeToolArgs } from './toolSummary';
-import type { ToolItem } from './transcript';
+import type { ToolItem } from './transcriptSchema';
 
 export type NoticeTone = 'quiet' | 'block';
 

@@ -4,9 +4,9 @@
  * The webview opens with `hello`; a different major version makes the host reload the webview.
  */
 import { z } from 'zod';
-import { CHAT_PERMISSION_MODES } from './permissionModes';
-import type { Transcript, TranscriptAction } from './transcript';
-import { TranscriptActionSchema, TranscriptSchema } from './transcriptSchema';
+import { ChatPermissionModeSchema } from '../zero/permissionModes';
+import { ContextChipSchema, TranscriptActionSchema, TranscriptSchema } from './transcriptSchema';
+import { ToolDetailsSchema } from './viewTranscript';
 
 export const WEBVIEW_PROTOCOL_MAJOR = 1;
 
@@ -46,7 +46,7 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('chat/stop') }),
 	z.object({ type: z.literal('chat/new') }),
 	z.object({ type: z.literal('queue/remove'), index: z.number().int().min(0) }),
-	z.object({ type: z.literal('composer/setMode'), mode: z.enum(CHAT_PERMISSION_MODES) }),
+	z.object({ type: z.literal('composer/setMode'), mode: ChatPermissionModeSchema }),
 	z.object({ type: z.literal('composer/setModel'), model: z.string().max(200) }),
 	z.object({ type: z.literal('context/remove'), chipId: z.string() }),
 	z.object({
@@ -81,7 +81,6 @@ export const ReadinessView = z.object({
 		'too_old',
 		'no_provider',
 		'untrusted',
-		'error',
 	]),
 	title: z.string(),
 	detail: z.string().optional(),
@@ -99,20 +98,12 @@ export const ReadinessView = z.object({
 export type ReadinessView = z.infer<typeof ReadinessView>;
 
 export const ComposerView = z.object({
-	permissionMode: z.enum(CHAT_PERMISSION_MODES),
+	permissionMode: ChatPermissionModeSchema,
 	model: z.string(),
 	sendWithEnter: z.boolean(),
 	running: z.boolean(),
 	queue: z.array(z.string()),
-	context: z.array(
-		z.object({
-			id: z.string(),
-			kind: z.enum(['selection', 'file', 'problems', 'image', 'finding']),
-			label: z.string(),
-			path: z.string().optional(),
-			note: z.string().optional(),
-		}),
-	),
+	context: z.array(ContextChipSchema),
 	/** Past prompts of this workspace, newest last, for Up/Down history. */
 	history: z.array(z.string()),
 });
@@ -124,7 +115,7 @@ export const PermissionActionView = z.object({
 	label: z.string(),
 	commandLine: z.string(),
 	needsConfirmation: z.boolean(),
-	kind: z.enum(['rerun', 'grant', 'info']),
+	kind: z.enum(['rerun', 'grant']),
 });
 export type PermissionActionView = z.infer<typeof PermissionActionView>;
 
@@ -135,7 +126,7 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 		transcript: TranscriptSchema,
 		composer: ComposerView,
 		readiness: ReadinessView,
-		/** Permission actions per tool item, keyed `turnId/itemId`. */
+		/** Permission actions per tool item, keyed by `itemKey(turnId, itemId)`. */
 		permissionActions: z.record(z.string(), z.array(PermissionActionView)),
 	}),
 	z.object({ type: z.literal('transcript/actions'), actions: z.array(TranscriptActionSchema) }),
@@ -146,32 +137,10 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 		key: z.string(),
 		actions: z.array(PermissionActionView),
 	}),
-	z.object({ type: z.literal('composer/focus') }),
 	z.object({
 		type: z.literal('tool/details'),
 		id: z.number().int(),
-		details: z
-			.object({
-				args: z.string(),
-				output: z.string(),
-				argsLength: z.number(),
-				outputLength: z.number(),
-			})
-			.optional(),
+		details: ToolDetailsSchema.optional(),
 	}),
-	z.object({ type: z.literal('notice'), level: z.enum(['info', 'error']), message: z.string() }),
 ]);
-type HostFrame = z.infer<typeof HostToWebviewSchema>;
-type SnapshotFrame = Omit<Extract<HostFrame, { type: 'state/snapshot' }>, 'transcript'> & {
-	transcript: Transcript;
-};
-type ActionsFrame = { type: 'transcript/actions'; actions: TranscriptAction[] };
-
-/**
- * Host → webview frames. Transcripts and actions are typed with the reducer's own types; the
- * schema checks their structure at the boundary.
- */
-export type HostToWebview =
-	| Exclude<HostFrame, { type: 'state/snapshot' | 'transcript/actions' }>
-	| SnapshotFrame
-	| ActionsFrame;
+export type HostToWebview = z.infer<typeof HostToWebviewSchema>;

@@ -1,69 +1,213 @@
 /**
- * Runtime schemas for transcript actions and snapshots at the webview boundary and for persisted
- * chats. Events inside actions are validated with zero's own event schemas.
+ * The transcript model's one definition: zod schemas from which every transcript type is derived.
+ * They validate what crosses a boundary (webview messages, saved chats); the reducer in
+ * `transcript.ts` builds values of these types.
  */
 import { z } from 'zod';
-import { EVENT_SCHEMAS } from '../zero/events';
+import {
+	BlockSchema,
+	CheckpointInfoSchema,
+	GrantSchema,
+	RiskSchema,
+	type PermissionEventAny,
+} from '../zero/events';
+import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/parseLine';
+import { RunPermissionModeSchema } from '../zero/permissionModes';
+import { ProcessOutcomeSchema, SPAWN_FAILURE_REASONS } from '../zero/processOutcome';
 
-const [firstEvent, ...otherEvents] = Object.values(EVENT_SCHEMAS);
-export const ZeroEventSchema = z.discriminatedUnion('type', [firstEvent, ...otherEvents]);
+export const TRANSCRIPT_FORMAT_VERSION = 1;
 
-const DiagnosticCode = z.enum([
-	'invalid_json',
-	'not_an_object',
-	'schema_version',
-	'invalid_event',
-	'line_too_long',
-]);
+export const UsageTotalsSchema = z.object({
+	promptTokens: z.number(),
+	completionTokens: z.number(),
+	totalTokens: z.number(),
+	/** Model requests that reported usage. */
+	requests: z.number(),
+});
+export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
-export const ParsedLineSchema = z.discriminatedUnion('kind', [
-	z.object({ kind: z.literal('event'), event: ZeroEventSchema }),
-	z.object({ kind: z.literal('unrecognized'), type: z.string(), excerpt: z.string() }),
-	z.object({
-		kind: z.literal('diagnostic'),
-		diagnostic: z.object({
-			code: DiagnosticCode,
-			message: z.string(),
-			excerpt: z.string(),
-			bytes: z.number().optional(),
-		}),
-	}),
-]);
+export const CONTEXT_CHIP_KINDS = ['selection', 'file', 'problems', 'image', 'finding'] as const;
 
-const ContextChipSchema = z.object({
+/** Context attached to a prompt, shown as chips and inlined into the stream-json input. */
+export const ContextChipSchema = z.object({
 	id: z.string(),
-	kind: z.enum(['selection', 'file', 'problems', 'image', 'finding']),
+	kind: z.enum(CONTEXT_CHIP_KINDS),
 	label: z.string(),
 	path: z.string().optional(),
+	/** A note shown on the chip, e.g. that a selection was cut to fit the size cap. */
 	note: z.string().optional(),
 });
+export type ContextChip = z.infer<typeof ContextChipSchema>;
 
-const TurnPromptSchema = z.object({ text: z.string(), context: z.array(ContextChipSchema) });
-const TurnCommandSchema = z.object({
-	kind: z.enum(['chat', 'rerun', 'inspection', 'transcript']),
+export const TurnPromptSchema = z.object({ text: z.string(), context: z.array(ContextChipSchema) });
+export type TurnPrompt = z.infer<typeof TurnPromptSchema>;
+
+export const RUN_KINDS = ['chat', 'rerun', 'inspection', 'transcript'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
+/** The zero command line a turn ran, shown to the user as it was spawned. */
+export const TurnCommandSchema = z.object({
+	kind: z.enum(RUN_KINDS),
 	display: z.string(),
-	permissionMode: z.enum(['plan', 'auto', 'member', 'ask', 'unsafe']),
+	permissionMode: RunPermissionModeSchema,
 	model: z.string().optional(),
 	addDirs: z.array(z.string()).optional(),
 });
+export type TurnCommand = z.infer<typeof TurnCommandSchema>;
 
-export const ProcessOutcomeSchema = z.discriminatedUnion('kind', [
+const PERMISSION_EVENT_TYPES = [
+	'permission_request',
+	'permission_decision',
+	'permission',
+] as const satisfies readonly PermissionEventAny['type'][];
+
+/** What a permission event said about a tool call. */
+export const PermissionInfoSchema = z.object({
+	eventType: z.enum(PERMISSION_EVENT_TYPES),
+	action: z.string(),
+	permission: z.string().optional(),
+	permissionGranted: z.boolean().optional(),
+	permissionMode: z.string().optional(),
+	autonomy: z.string().optional(),
+	sideEffect: z.string().optional(),
+	reason: z.string().optional(),
+	decisionReason: z.string().optional(),
+	risk: RiskSchema.optional(),
+	block: BlockSchema.optional(),
+	grantMatched: z.boolean().optional(),
+	grant: GrantSchema.optional(),
+});
+export type PermissionInfo = z.infer<typeof PermissionInfoSchema>;
+
+export const ToolResultInfoSchema = z.object({
+	status: z.string(),
+	output: z.string(),
+	/** Set on view copies, which leave the output out: the length of the full output. */
+	fullLength: z.number().optional(),
+	truncated: z.boolean(),
+	redacted: z.boolean(),
+	changedFiles: z.array(z.string()),
+	meta: z.record(z.string(), z.string()).optional(),
+	display: z.object({ summary: z.string().optional(), kind: z.string().optional() }).optional(),
+});
+export type ToolResultInfo = z.infer<typeof ToolResultInfoSchema>;
+
+export const ToolItemSchema = z.object({
+	kind: z.literal('tool'),
+	id: z.string(),
+	callId: z.string(),
+	name: z.string(),
+	args: z.unknown().optional(),
+	/** Set on view copies: arguments and output are left out and fetched when expanded. */
+	detailsOmitted: z.boolean().optional(),
+	sideEffect: z.string().optional(),
+	startedAt: z.number().optional(),
+	endedAt: z.number().optional(),
+	checkpoint: CheckpointInfoSchema.optional(),
+	permission: PermissionInfoSchema.optional(),
+	result: ToolResultInfoSchema.optional(),
+});
+export type ToolItem = z.infer<typeof ToolItemSchema>;
+
+export const TranscriptItemSchema = z.discriminatedUnion('kind', [
+	z.object({ kind: z.literal('text'), id: z.string(), text: z.string() }),
+	z.object({ kind: z.literal('reasoning'), id: z.string(), text: z.string() }),
+	ToolItemSchema,
+	z.object({ kind: z.literal('warning'), id: z.string(), message: z.string() }),
 	z.object({
-		kind: z.literal('exited'),
+		kind: z.literal('error'),
+		id: z.string(),
+		code: z.string().optional(),
+		message: z.string(),
+	}),
+	z.object({
+		kind: z.literal('diagnostic'),
+		id: z.string(),
+		code: z.enum(PROTOCOL_DIAGNOSTIC_CODES),
+		message: z.string(),
+		excerpt: z.string(),
+	}),
+	z.object({
+		kind: z.literal('unrecognized'),
+		id: z.string(),
+		type: z.string(),
+		excerpt: z.string(),
+	}),
+	z.object({ kind: z.literal('notice'), id: z.string(), message: z.string() }),
+]);
+export type TranscriptItem = z.infer<typeof TranscriptItemSchema>;
+
+/** The classified end of a run. */
+export const RunEndSchema = z.discriminatedUnion('kind', [
+	z.object({
+		kind: z.literal('run_end'),
+		status: z.string(),
+		exitCode: z.number().optional(),
+		stopRequested: z.boolean(),
+	}),
+	z.object({
+		kind: z.literal('no_run_end'),
 		exitCode: z.number().nullable(),
 		signal: z.string().nullable(),
 		stderrTail: z.string(),
-		stopRequested: z.boolean(),
 		killed: z.boolean(),
+		stopRequested: z.boolean(),
 	}),
 	z.object({
 		kind: z.literal('spawn_failed'),
-		reason: z.enum(['not_found', 'not_executable', 'other']),
+		reason: z.enum(SPAWN_FAILURE_REASONS),
 		message: z.string(),
 	}),
 	z.object({ kind: z.literal('abandoned'), message: z.string() }),
 ]);
+export type RunEnd = z.infer<typeof RunEndSchema>;
 
+export const RunStateSchema = z.object({
+	runId: z.string().optional(),
+	sessionId: z.string().optional(),
+	model: z.string().optional(),
+	apiModel: z.string().optional(),
+	provider: z.string().optional(),
+	cwd: z.string().optional(),
+	phase: z.enum(['starting', 'running', 'ended']),
+	stopRequested: z.boolean(),
+	items: z.array(TranscriptItemSchema),
+	usage: UsageTotalsSchema,
+	finalText: z.string().optional(),
+	end: RunEndSchema.optional(),
+	/** Process exit details once known (also when `run_end` was seen). */
+	exit: ProcessOutcomeSchema.options[0].optional(),
+	/** The number the next item's id gets. */
+	nextItemNumber: z.number(),
+});
+export type RunState = z.infer<typeof RunStateSchema>;
+
+export const TurnSchema = z.object({
+	id: z.string(),
+	startedAt: z.number().optional(),
+	prompt: TurnPromptSchema.optional(),
+	command: TurnCommandSchema.optional(),
+	run: RunStateSchema,
+});
+export type Turn = z.infer<typeof TurnSchema>;
+
+export const TranscriptSchema = z.object({
+	formatVersion: z.literal(TRANSCRIPT_FORMAT_VERSION),
+	id: z.string(),
+	title: z.string(),
+	createdAt: z.number(),
+	/** The zero session this chat continues (`--resume`). */
+	sessionId: z.string().optional(),
+	model: z.string().optional(),
+	provider: z.string().optional(),
+	/** True for a transcript file opened for reading. */
+	readOnly: z.boolean(),
+	usage: UsageTotalsSchema,
+	turns: z.array(TurnSchema),
+});
+export type Transcript = z.infer<typeof TranscriptSchema>;
+
+/** Everything that changes a transcript; the host and the webview apply the same actions. */
 export const TranscriptActionSchema = z.discriminatedUnion('type', [
 	z.object({
 		type: z.literal('turn/start'),
@@ -87,52 +231,4 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 	}),
 	z.object({ type: z.literal('chat/rename'), title: z.string() }),
 ]);
-
-const UsageSchema = z.object({
-	promptTokens: z.number(),
-	completionTokens: z.number(),
-	totalTokens: z.number(),
-	requests: z.number(),
-});
-
-/** Items are checked for the fields every renderer relies on; the rest stays as the reducer wrote it. */
-const ItemSchema = z.looseObject({
-	kind: z.enum([
-		'text',
-		'reasoning',
-		'tool',
-		'warning',
-		'error',
-		'diagnostic',
-		'unrecognized',
-		'notice',
-	]),
-	id: z.string(),
-});
-
-export const TranscriptSchema = z.object({
-	formatVersion: z.literal(1),
-	id: z.string(),
-	title: z.string(),
-	createdAt: z.number(),
-	sessionId: z.string().optional(),
-	model: z.string().optional(),
-	provider: z.string().optional(),
-	readOnly: z.boolean(),
-	usage: UsageSchema,
-	turns: z.array(
-		z.object({
-			id: z.string(),
-			startedAt: z.number().optional(),
-			prompt: TurnPromptSchema.optional(),
-			command: TurnCommandSchema.optional(),
-			run: z.looseObject({
-				phase: z.enum(['starting', 'running', 'ended']),
-				stopRequested: z.boolean(),
-				items: z.array(ItemSchema),
-				usage: UsageSchema,
-				nextItemNumber: z.number(),
-			}),
-		}),
-	),
-});
+export type TranscriptAction = z.infer<typeof TranscriptActionSchema>;

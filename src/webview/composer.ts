@@ -1,9 +1,6 @@
 /** The message composer: text, attachments, queue, mode and model, send and stop. */
-import {
-	CHAT_PERMISSION_MODES,
-	PERMISSION_MODE_INFO,
-	type ChatPermissionMode,
-} from '../shared/permissionModes';
+import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../zero/permissionModes';
+import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
 import type { ComposerView, ImageAttachment } from '../shared/protocol';
 import { h, icon } from './dom';
 import { post } from './vscodeApi';
@@ -175,10 +172,6 @@ export class Composer {
 			),
 		);
 		this.renderChips();
-	}
-
-	focus(): void {
-		this.textarea.focus();
 	}
 
 	private renderChips(): void {

@@ -9,18 +9,12 @@ import {
 	WEBVIEW_RUNNABLE_COMMANDS,
 	type WebviewRunnableCommand,
 	type ComposerView,
-	type HostToWebview,
 	type PermissionActionView,
 	type ReadinessView,
 } from '../shared/protocol';
-import {
-	applyAction,
-	toolDetails as toolDetailsOf,
-	type ToolDetails,
-	type ToolItem,
-	type Transcript,
-	type Turn,
-} from '../shared/transcript';
+import { applyAction, itemKey } from '../shared/transcript';
+import { toolDetails as toolDetailsOf, type ToolDetails } from '../shared/viewTranscript';
+import type { ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
 import { Composer } from './composer';
 import { formatTokens, h, icon } from './dom';
 import { estimateRowHeight, renderRow, type RenderContext } from './renderRow';
@@ -89,7 +83,7 @@ class ChatApp {
 			isExpanded: (key) => this.expanded.has(key),
 			toolDetails: (turn, item) => this.toolDetails(turn, item),
 			permissionActions: (turnId, itemId) =>
-				this.permissionActions.get(`${turnId}/${itemId}`) ?? [],
+				this.permissionActions.get(itemKey(turnId, itemId)) ?? [],
 			isReadOnly: () => this.transcript?.readOnly ?? false,
 			now: () => Date.now(),
 		};
@@ -100,7 +94,7 @@ class ChatApp {
 					row,
 					this.expanded.has(row.key),
 					row.kind === 'item' && row.item.kind === 'tool'
-						? `${this.permissionActions.get(`${row.turn.id}/${row.item.id}`)?.length ?? 0}${this.details.has(row.key) ? 'd' : ''}`
+						? `${this.permissionActions.get(row.key)?.length ?? 0}${this.details.has(row.key) ? 'd' : ''}`
 						: '',
 				),
 			render: (row, previous) => renderRow(row, context, previous),
@@ -125,8 +119,7 @@ class ChatApp {
 			});
 			return;
 		}
-		// Validated above; the reducer's own types describe the same structure.
-		const message = data as HostToWebview;
+		const message = parsed.data;
 		switch (message.type) {
 			case 'hello/ack':
 				return;
@@ -169,9 +162,6 @@ class ChatApp {
 				this.permissionActions.set(message.key, message.actions);
 				this.invalidateRows();
 				return;
-			case 'composer/focus':
-				this.composer.focus();
-				return;
 			case 'tool/details': {
 				const key = this.pendingDetails.get(message.id);
 				if (key !== undefined) {
@@ -181,9 +171,6 @@ class ChatApp {
 				}
 				return;
 			}
-			case 'notice':
-				this.showBanner(message.message);
-				return;
 		}
 	}
 
@@ -191,7 +178,7 @@ class ChatApp {
 		if (!item.detailsOmitted) {
 			return toolDetailsOf(item);
 		}
-		const key = `${turn.id}:${item.id}`;
+		const key = itemKey(turn.id, item.id);
 		const known = this.details.get(key);
 		if (known) {
 			return known;

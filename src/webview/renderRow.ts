@@ -1,16 +1,13 @@
 /** DOM for each transcript row. All model and tool text is inserted as text or sanitized markdown. */
-import { PERMISSION_MODE_INFO, type RunPermissionMode } from '../shared/permissionModes';
+import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
+import type { RunPermissionMode } from '../zero/permissionModes';
 import { describePermission, type PermissionNotice } from '../shared/permissions';
 import type { PermissionActionView } from '../shared/protocol';
 import { summarizeToolArgs } from '../shared/toolSummary';
-import {
-	blockedTools,
-	describeRunEnd,
-	type ToolDetails,
-	type ToolItem,
-	type TranscriptItem,
-	type Turn,
-} from '../shared/transcript';
+import { blockedTools, describeRunEnd } from '../shared/runOutcome';
+import type { ToolDetails } from '../shared/viewTranscript';
+import { itemKey, turnPermissionMode } from '../shared/transcript';
+import type { ToolItem, TranscriptItem, Turn } from '../shared/transcriptSchema';
 import { formatDuration, formatTokens, h, icon } from './dom';
 import { renderMarkdownHtml, renderMarkdownInto, stableSplit } from './markdown';
 import type { Row } from './rows';
@@ -79,7 +76,7 @@ export function renderRow(row: Row, context: RenderContext, previous?: HTMLEleme
 				previous &&
 				streaming &&
 				item.kind === 'reasoning' &&
-				!context.isExpanded(`${row.turn.id}:${item.id}`) &&
+				!context.isExpanded(itemKey(row.turn.id, item.id)) &&
 				updateLiveReasoning(previous, item.text)
 			) {
 				return previous;
@@ -158,7 +155,7 @@ function renderItem(
 	streaming: boolean,
 	context: RenderContext,
 ): HTMLElement {
-	const key = `${turn.id}:${item.id}`;
+	const key = itemKey(turn.id, item.id);
 	switch (item.kind) {
 		case 'text':
 			return renderText(item.text, streaming, turn.id, item.id);
@@ -304,7 +301,7 @@ function renderReasoning(
 	turnId: string,
 	itemId: string,
 ): HTMLElement {
-	const key = `${turnId}:${itemId}`;
+	const key = itemKey(turnId, itemId);
 	const header = h(
 		'button',
 		{
@@ -355,9 +352,9 @@ function toolState(
 }
 
 function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLElement {
-	const key = `${turn.id}:${item.id}`;
+	const key = itemKey(turn.id, item.id);
 	const expanded = context.isExpanded(key);
-	const mode = (turn.command?.permissionMode ?? 'member') as RunPermissionMode;
+	const mode = turnPermissionMode(turn);
 	const notice = describePermission(item, { permissionMode: mode });
 	const state = toolState(turn, item, notice);
 	const summary = summarizeToolArgs(item.name, item.args);

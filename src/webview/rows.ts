@@ -1,5 +1,6 @@
 /** Flattens a transcript into the rows the virtual list shows, each with a cheap change signature. */
-import type { Transcript, TranscriptItem, Turn } from '../shared/transcript';
+import { itemKey } from '../shared/transcript';
+import type { Transcript, TranscriptItem, Turn } from '../shared/transcriptSchema';
 
 export type Row =
 	| { kind: 'prompt'; key: string; turn: Turn }
@@ -16,7 +17,7 @@ export function buildRows(transcript: Transcript): Row[] {
 		for (let i = 0; i < items.length; i++) {
 			rows.push({
 				kind: 'item',
-				key: `${turn.id}:${items[i].id}`,
+				key: itemKey(turn.id, items[i].id),
 				turn,
 				item: items[i],
 				last: i === items.length - 1,

@@ -10,7 +10,6 @@ const STATE_ICONS: Record<ReadinessView['state'], string> = {
 	too_old: 'versions',
 	no_provider: 'plug',
 	untrusted: 'shield',
-	error: 'error',
 };
 
 export function renderSetupState(view: ReadinessView): HTMLElement {

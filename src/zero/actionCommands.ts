@@ -1,5 +1,5 @@
 import type { PermissionActionSpec } from '../shared/permissions';
-import type { RunPermissionMode } from '../shared/permissionModes';
+import type { RunPermissionMode } from './permissionModes';
 import { buildExecArgs, type ExecOptions } from './execArgs';
 
 /** The command lines a permission follow-up runs: an optional grant, then the resumed run. */

@@ -239,6 +239,10 @@ export const EVENT_SCHEMAS = {
 	run_end: RunEndEvent,
 } as const;
 
+const [firstEvent, ...otherEvents] = Object.values(EVENT_SCHEMAS);
+/** Any known event (used where events cross a boundary again, e.g. into the webview). */
+export const ZeroEventSchema = z.discriminatedUnion('type', [firstEvent, ...otherEvents]);
+
 export type ZeroEventType = keyof typeof EVENT_SCHEMAS;
 export type ZeroEventOf<K extends ZeroEventType> = z.infer<(typeof EVENT_SCHEMAS)[K]>;
 export type ZeroEvent = { [K in ZeroEventType]: ZeroEventOf<K> }[ZeroEventType];

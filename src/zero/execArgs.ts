@@ -1,4 +1,4 @@
-import type { RunPermissionMode } from '../shared/permissionModes';
+import type { RunPermissionMode } from './permissionModes';
 
 /** Session handling for one `zero exec` run: a chat's first turn creates it, later turns resume it. */
 export type SessionFlag = { kind: 'new'; id: string } | { kind: 'resume'; id: string };

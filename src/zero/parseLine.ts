@@ -1,25 +1,42 @@
-import { EVENT_SCHEMAS, SUPPORTED_SCHEMA_VERSION, isZeroEventType, type ZeroEvent } from './events';
+import { z } from 'zod';
+import {
+	EVENT_SCHEMAS,
+	SUPPORTED_SCHEMA_VERSION,
+	ZeroEventSchema,
+	isZeroEventType,
+	type ZeroEvent,
+} from './events';
 
 /** Longest excerpt of an offending line kept in a diagnostic (the UI and the log show it). */
 export const DIAGNOSTIC_EXCERPT_CHARS = 2000;
 
-export type ProtocolDiagnosticCode =
-	'invalid_json' | 'not_an_object' | 'schema_version' | 'invalid_event' | 'line_too_long';
+export const PROTOCOL_DIAGNOSTIC_CODES = [
+	'invalid_json',
+	'not_an_object',
+	'schema_version',
+	'invalid_event',
+	'line_too_long',
+] as const;
 
 /** Something on zero's stdout that is not a valid event; shown to the user, never dropped silently. */
-export interface ProtocolDiagnostic {
-	code: ProtocolDiagnosticCode;
-	message: string;
+export const ProtocolDiagnosticSchema = z.object({
+	code: z.enum(PROTOCOL_DIAGNOSTIC_CODES),
+	message: z.string(),
 	/** The start of the offending line. */
-	excerpt: string;
+	excerpt: z.string(),
 	/** Length of the offending line in bytes, when known. */
-	bytes?: number;
-}
+	bytes: z.number().optional(),
+});
+export type ProtocolDiagnostic = z.infer<typeof ProtocolDiagnosticSchema>;
+export type ProtocolDiagnosticCode = ProtocolDiagnostic['code'];
 
-export type ParsedLine =
-	| { kind: 'event'; event: ZeroEvent }
-	| { kind: 'unrecognized'; type: string; excerpt: string }
-	| { kind: 'diagnostic'; diagnostic: ProtocolDiagnostic };
+/** One stdout line as the parser classified it. */
+export const ParsedLineSchema = z.discriminatedUnion('kind', [
+	z.object({ kind: z.literal('event'), event: ZeroEventSchema }),
+	z.object({ kind: z.literal('unrecognized'), type: z.string(), excerpt: z.string() }),
+	z.object({ kind: z.literal('diagnostic'), diagnostic: ProtocolDiagnosticSchema }),
+]);
+export type ParsedLine = z.infer<typeof ParsedLineSchema>;
 
 export function excerptOf(line: string): string {
 	return line.length <= DIAGNOSTIC_EXCERPT_CHARS

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type { ProcessOutcome } from '../shared/transcript';
+import type { ProcessOutcome } from './processOutcome';
 import { parsedLineDecoder } from './lineDecoder';
 import type { ParsedLine } from './parseLine';
 import { planSpawn, signalTree, spawnTree } from './processTree';

@@ -57,11 +57,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Frame, type Page } from 'playwright-core';
 import type { WebviewPage } from '../harness/webviewPage.mjs' with { 'resolution-mode': 'import' };
-import {
-	createTranscript,
-	reduceTranscript,
-	type TranscriptAction,
-} from '../../src/shared/transcript';
+import { createTranscript, reduceTranscript } from '../../src/shared/transcript';
+import type { TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/parseLine';
 import { generateTranscriptLines } from './corpus';
 

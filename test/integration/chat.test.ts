@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ToolItem } from '../../src/shared/transcript';
+import type { ToolItem } from '../../src/shared/transcriptSchema';
 import {
 	activate,
 	flag,

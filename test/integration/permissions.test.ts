@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ToolItem, Turn } from '../../src/shared/transcript';
+import type { ToolItem, Turn } from '../../src/shared/transcriptSchema';
 import {
 	activate,
 	flag,

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testApi';
-import type { Transcript, Turn } from '../../src/shared/transcript';
+import type { Transcript, Turn } from '../../src/shared/transcriptSchema';
 
 export const EXTENSION_ID = 'zero-community.zero-vscode';
 

@@ -7,15 +7,15 @@ import {
 	rerunPrompt,
 	type NoticeKind,
 } from '../../src/shared/permissions';
-import type { RunPermissionMode } from '../../src/shared/permissionModes';
-import {
-	providerSetupProblem,
-	reduceTranscript,
-	type PermissionInfo,
-	type RunState,
-	type ToolItem,
-	type TranscriptAction,
-} from '../../src/shared/transcript';
+import type { RunPermissionMode } from '../../src/zero/permissionModes';
+import { providerSetupProblem } from '../../src/shared/runOutcome';
+import { reduceTranscript } from '../../src/shared/transcript';
+import type {
+	PermissionInfo,
+	RunState,
+	ToolItem,
+	TranscriptAction,
+} from '../../src/shared/transcriptSchema';
 import { actionCommands } from '../../src/zero/actionCommands';
 import { parseLine } from '../../src/zero/parseLine';
 import { RECORDED, SCENARIOS, readLines } from './helpers';

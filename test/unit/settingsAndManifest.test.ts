@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMAND_IDS } from '../../src/host/commandIds';
 import { readSettings, SETTING_KEYS, type SettingsSource } from '../../src/host/settings';
-import { CHAT_PERMISSION_MODES } from '../../src/shared/permissionModes';
+import { CHAT_PERMISSION_MODES } from '../../src/zero/permissionModes';
 import { WEBVIEW_RUNNABLE_COMMANDS } from '../../src/shared/protocol';
 import { REPO } from './helpers';
 

@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import {
-	applyAction,
-	blockedTools,
-	createTranscript,
-	describeRunEnd,
-	findToolDetails,
-	reduceTranscript,
-	toViewTranscript,
-	type ToolItem,
-	type Transcript,
-	type TranscriptAction,
-} from '../../src/shared/transcript';
+import { applyAction, createTranscript, reduceTranscript } from '../../src/shared/transcript';
+import { blockedTools, describeRunEnd } from '../../src/shared/runOutcome';
+import { findToolDetails, toViewTranscript } from '../../src/shared/viewTranscript';
+import type { ToolItem, Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/parseLine';
 import { RECORDED, SCENARIOS, readLines } from './helpers';
 

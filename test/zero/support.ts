@@ -28,7 +28,7 @@ import { createZeroHome, type ZeroHome } from '../harness/zeroEnv.js';
 import { send, step, waitUntil } from '../harness/chatSteps.mts';
 
 export { send, step, waitUntil };
-import type { Transcript, Turn } from '../../src/shared/transcript.js';
+import type { Transcript, Turn } from '../../src/shared/transcriptSchema.js';
 
 /** The real binary: `ZERO_BIN` (the runner sets an absolute path) or `.zero-bin/zero`. */
 export const ZERO_BIN = path.resolve(
