@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..', '..');
 
-/** The webview's policy from src/host/webviewHtml.ts, with the page's own origin as cspSource. */
+/** The webview's policy from src/host/views/webviewHtml.ts, with the page's own origin as cspSource. */
 export function webviewCsp(origin, nonce) {
 	return [
 		"default-src 'none'",

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ZeroTestApi } from '../../src/host/testApi';
+import type { ZeroTestApi } from '../../src/host/testing/testApi';
 
 const EXTENSION_ID = 'zero-community.zero-vscode';
 

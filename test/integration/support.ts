@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ZeroTestApi } from '../../src/host/testApi';
+import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import type { Transcript, Turn } from '../../src/shared/transcriptSchema';
 
 export const EXTENSION_ID = 'zero-community.zero-vscode';

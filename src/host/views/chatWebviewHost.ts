@@ -4,9 +4,9 @@ import {
 	WebviewToHostSchema,
 	type HostToWebview,
 	type WebviewToHost,
-} from '../shared/protocol';
-import type { ChatSource } from './chatService';
-import type { Logger } from './log';
+} from '../../shared/protocol';
+import type { ChatSource } from '../chat/chatService';
+import type { Logger } from '../platform/log';
 import { renderChatHtml } from './webviewHtml';
 
 /** Frames are coalesced for this long so a burst of deltas costs one postMessage. */

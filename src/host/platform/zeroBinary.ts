@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { discoverZero, nodeDiscoveryHost, type DiscoveryResult } from '../zero/discovery';
+import { discoverZero, nodeDiscoveryHost, type DiscoveryResult } from '../../zero/discovery';
 import type { Logger } from './log';
 import type { ZeroSettings } from './settings';
 

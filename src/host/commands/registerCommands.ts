@@ -1,29 +1,34 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../zero/permissionModes';
-import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
-import { runZeroCli } from '../zero/cli';
-import type { ChatStore } from './chatStore';
-import type { ChatService } from './chatService';
-import type { ChatPanels, ChatViewProvider } from './chatViews';
+import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../../zero/permissionModes';
+import { PERMISSION_MODE_INFO } from '../../shared/permissionModes';
+import { runZeroCli } from '../../zero/cli';
+import type { ChatStore } from '../chat/chatStore';
+import type { ChatService } from '../chat/chatService';
+import type { ChatPanels, ChatViewProvider } from '../views/chatViews';
 import { COMMAND_IDS, type CommandId } from './commandIds';
-import { fileContext, fileReference, problemsContext, selectionContext } from './editorContext';
+import {
+	fileContext,
+	fileReference,
+	problemsContext,
+	selectionContext,
+} from '../chat/editorContext';
 import {
 	BUILTIN_PRESETS,
 	runInspection,
 	type InspectionDeps,
 	type InspectionResult,
 	type ReportStore,
-} from './inspection';
-import type { Logger } from './log';
-import type { ReadinessService } from './readiness';
-import type { ReadOnlyDocuments } from './readOnlyDocuments';
-import { setupReportMarkdown } from './setupReport';
-import type { ZeroSettings } from './settings';
-import type { TranscriptViewer } from './transcriptViewer';
-import type { Walkthrough } from './walkthrough';
-import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
+} from '../inspection/inspection';
+import type { Logger } from '../platform/log';
+import type { ReadinessService } from '../setup/readiness';
+import type { ReadOnlyDocuments } from '../views/readOnlyDocuments';
+import { setupReportMarkdown } from '../setup/setupReport';
+import type { ZeroSettings } from '../platform/settings';
+import type { TranscriptViewer } from '../views/transcriptViewer';
+import type { Walkthrough } from '../setup/walkthrough';
+import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 
 export interface CommandDeps {
 	chats: ChatService;

@@ -1,5 +1,5 @@
 import type { ReadinessReport } from './readiness';
-import type { ZeroSettings } from './settings';
+import type { ZeroSettings } from '../platform/settings';
 
 /** The "Check Setup" report: what was found and what it means, with nothing secret in it. */
 export function setupReportMarkdown(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type * as vscode from 'vscode';
-import { processExists } from '../zero/processTree';
+import { processExists } from '../../zero/processTree';
 import type { Logger } from './log';
 
 const KEY = 'zero.runningProcesses';

@@ -1,15 +1,15 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { ReadinessView } from '../shared/protocol';
-import { providerSetupProblem } from '../shared/runOutcome';
-import type { RunState } from '../shared/transcriptSchema';
-import type { DiscoveryResult } from '../zero/discovery';
-import { MINIMUM_ZERO_VERSION, probeZero, type ProbeResult } from '../zero/setupProbe';
-import type { ReadinessProvider } from './chatService';
-import { setContext } from './contextKeys';
-import type { Logger } from './log';
-import type { ZeroSettings } from './settings';
-import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
+import type { ReadinessView } from '../../shared/protocol';
+import { providerSetupProblem } from '../../shared/runOutcome';
+import type { RunState } from '../../shared/transcriptSchema';
+import type { DiscoveryResult } from '../../zero/discovery';
+import { MINIMUM_ZERO_VERSION, probeZero, type ProbeResult } from '../../zero/setupProbe';
+import type { ReadinessProvider } from '../chat/chatService';
+import { setContext } from '../platform/contextKeys';
+import type { Logger } from '../platform/log';
+import type { ZeroSettings } from '../platform/settings';
+import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 
 export const INSTALL_COMMANDS = [
 	{ label: 'npm', command: 'npm install -g @gitlawb/zero' },

@@ -1,14 +1,19 @@
 import type { WriteStream } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ChatPermissionMode, RunPermissionMode } from '../zero/permissionModes';
+import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissionModes';
 import {
 	describePermission,
 	permissionActions,
 	rerunPrompt,
 	type PermissionActionSpec,
-} from '../shared/permissions';
-import type { ComposerView, ImageAttachment, PermissionActionView } from '../shared/protocol';
-import { applyAction, createTranscript, itemKey, turnPermissionMode } from '../shared/transcript';
+} from '../../shared/permissions';
+import type { ComposerView, ImageAttachment, PermissionActionView } from '../../shared/protocol';
+import {
+	applyAction,
+	createTranscript,
+	itemKey,
+	turnPermissionMode,
+} from '../../shared/transcript';
 import type {
 	ContextChip,
 	RunKind,
@@ -16,22 +21,22 @@ import type {
 	Transcript,
 	TranscriptAction,
 	Turn,
-} from '../shared/transcriptSchema';
-import { actionCommands, type ActionCommands } from '../zero/actionCommands';
-import { buildExecArgs, formatCommandLine, type SessionFlag } from '../zero/execArgs';
+} from '../../shared/transcriptSchema';
+import { actionCommands, type ActionCommands } from '../../zero/actionCommands';
+import { buildExecArgs, formatCommandLine, type SessionFlag } from '../../zero/execArgs';
 import {
 	buildUserMessage,
 	validateImage,
 	type InputError,
 	type InputImage,
-} from '../zero/streamInput';
-import { runZeroCli } from '../zero/cli';
+} from '../../zero/streamInput';
+import { runZeroCli } from '../../zero/cli';
 import type { ChatStore } from './chatStore';
-import type { Logger } from './log';
+import type { Logger } from '../platform/log';
 import { composePrompt, type ContextEntry } from './promptContext';
-import type { LaunchedRun, RunLauncher } from './runLauncher';
-import type { ZeroSettings } from './settings';
-import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
+import type { LaunchedRun, RunLauncher } from '../platform/runLauncher';
+import type { ZeroSettings } from '../platform/settings';
+import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 
 /** What a chat needs from the rest of the extension; tests can provide their own. */
 export interface ChatDeps {

@@ -1,15 +1,15 @@
 import { createReadStream } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostToWebview, WebviewToHost } from '../shared/protocol';
-import { applyAction, createTranscript } from '../shared/transcript';
-import { findToolDetails, toViewTranscript, type ToolDetails } from '../shared/viewTranscript';
-import type { Transcript } from '../shared/transcriptSchema';
-import { parsedLineDecoder } from '../zero/lineDecoder';
-import type { ChatSource, ChatUiCommands } from './chatService';
-import { handleViewRequest } from './chatUi';
+import type { HostToWebview, WebviewToHost } from '../../shared/protocol';
+import { applyAction, createTranscript } from '../../shared/transcript';
+import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
+import type { Transcript } from '../../shared/transcriptSchema';
+import { parsedLineDecoder } from '../../zero/lineDecoder';
+import type { ChatSource, ChatUiCommands } from '../chat/chatService';
+import { handleViewRequest } from './viewRequests';
 import { ChatWebviewHost } from './chatWebviewHost';
-import type { Logger } from './log';
+import type { Logger } from '../platform/log';
 
 export const TRANSCRIPT_PANEL_TYPE = 'zero.transcriptPanel';
 

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Transcript } from '../shared/transcriptSchema';
-import type { WebviewToHost } from '../shared/protocol';
-import type { ChatUiCommands } from './chatService';
-import type { Logger } from './log';
+import type { Transcript } from '../../shared/transcriptSchema';
+import type { WebviewToHost } from '../../shared/protocol';
+import type { ChatUiCommands } from '../chat/chatService';
+import type { Logger } from '../platform/log';
 import type { ReadOnlyDocuments } from './readOnlyDocuments';
 
 /** Links, file links and full tool output opened from a chat view, always through VS Code. */

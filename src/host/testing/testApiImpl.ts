@@ -1,11 +1,11 @@
-import type { AttentionController } from './attention';
-import type { ChatService } from './chatService';
-import type { ChatViewProvider } from './chatViews';
-import type { ReadinessService } from './readiness';
-import type { RunLauncher } from './runLauncher';
-import type { SettingsWatcher } from './settingsWatcher';
+import type { AttentionController } from '../chat/attention';
+import type { ChatService } from '../chat/chatService';
+import type { ChatViewProvider } from '../views/chatViews';
+import type { ReadinessService } from '../setup/readiness';
+import type { RunLauncher } from '../platform/runLauncher';
+import type { SettingsWatcher } from '../platform/settingsWatcher';
 import type { ZeroTestApi } from './testApi';
-import { itemKey } from '../shared/transcript';
+import { itemKey } from '../../shared/transcript';
 
 export interface TestApiParts {
 	view: ChatViewProvider;

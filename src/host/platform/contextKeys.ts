@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ChatService } from './chatService';
-import type { ReadinessService } from './readiness';
+import type { ChatService } from '../chat/chatService';
+import type { ReadinessService } from '../setup/readiness';
 
 export function setContext(key: string, value: unknown): void {
 	void vscode.commands.executeCommand('setContext', key, value);

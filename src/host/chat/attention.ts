@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChatService, RunFinished } from './chatService';
-import type { ChatViewProvider } from './chatViews';
+import type { ChatViewProvider } from '../views/chatViews';
 
 type AttentionState = 'idle' | 'working' | 'blocked' | 'done' | 'failed';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from './log';
+import type { Logger } from '../platform/log';
 
 /** The `walkthroughs[].id` in package.json. */
 const WALKTHROUGH_ID = 'gettingStarted';

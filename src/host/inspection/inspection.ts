@@ -6,18 +6,18 @@ import {
 	parseFindings,
 	type Finding,
 	type FindingsParse,
-} from '../shared/findings';
-import { summarizeToolArgs } from '../shared/toolSummary';
-import { applyAction, createTranscript } from '../shared/transcript';
-import { describeRunEnd } from '../shared/runOutcome';
-import type { Transcript } from '../shared/transcriptSchema';
-import { buildExecArgs } from '../zero/execArgs';
-import { buildUserMessage } from '../zero/streamInput';
-import { newId } from './chatSession';
-import type { Logger } from './log';
-import type { RunLauncher } from './runLauncher';
-import type { InspectionPreset, ZeroSettings } from './settings';
-import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
+} from '../../shared/findings';
+import { summarizeToolArgs } from '../../shared/toolSummary';
+import { applyAction, createTranscript } from '../../shared/transcript';
+import { describeRunEnd } from '../../shared/runOutcome';
+import type { Transcript } from '../../shared/transcriptSchema';
+import { buildExecArgs } from '../../zero/execArgs';
+import { buildUserMessage } from '../../zero/streamInput';
+import { newId } from '../chat/chatSession';
+import type { Logger } from '../platform/log';
+import type { RunLauncher } from '../platform/runLauncher';
+import type { InspectionPreset, ZeroSettings } from '../platform/settings';
+import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 
 export const BUILTIN_PRESETS: InspectionPreset[] = [
 	{

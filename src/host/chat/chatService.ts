@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
-import type { ChatPermissionMode } from '../zero/permissionModes';
+import type { ChatPermissionMode } from '../../zero/permissionModes';
 import type {
 	HostToWebview,
 	PermissionActionView,
 	ReadinessView,
 	WebviewToHost,
-} from '../shared/protocol';
-import { blockedTools, describeRunEnd } from '../shared/runOutcome';
-import { turnPermissionMode } from '../shared/transcript';
-import { findToolDetails, toViewTranscript, type ToolDetails } from '../shared/viewTranscript';
-import type { Transcript, Turn } from '../shared/transcriptSchema';
-import { describePermission } from '../shared/permissions';
+} from '../../shared/protocol';
+import { blockedTools, describeRunEnd } from '../../shared/runOutcome';
+import { turnPermissionMode } from '../../shared/transcript';
+import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
+import type { Transcript, Turn } from '../../shared/transcriptSchema';
+import { describePermission } from '../../shared/permissions';
 import { ChatSession, type ChatDeps } from './chatSession';
-import { handleViewRequest } from './chatUi';
+import { handleViewRequest } from '../views/viewRequests';
 import type { ContextEntry } from './promptContext';
 
 const HISTORY_KEY = 'zero.promptHistory';

@@ -1,11 +1,11 @@
 import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { applyAction, createRunState, forgetRunUsage } from '../shared/transcript';
-import type { Transcript } from '../shared/transcriptSchema';
-import { TranscriptSchema } from '../shared/transcriptSchema';
-import { parsedLineDecoder } from '../zero/lineDecoder';
-import type { Logger } from './log';
+import { applyAction, createRunState, forgetRunUsage } from '../../shared/transcript';
+import type { Transcript } from '../../shared/transcriptSchema';
+import { TranscriptSchema } from '../../shared/transcriptSchema';
+import { parsedLineDecoder } from '../../zero/lineDecoder';
+import type { Logger } from '../platform/log';
 
 const ChatIndexEntry = z.object({
 	id: z.string(),

@@ -1,6 +1,6 @@
-import type { ReadinessView } from '../shared/protocol';
-import type { Transcript } from '../shared/transcriptSchema';
-import type { ZeroSettings } from './settings';
+import type { ReadinessView } from '../../shared/protocol';
+import type { Transcript } from '../../shared/transcriptSchema';
+import type { ZeroSettings } from '../platform/settings';
 
 /**
  * What `activate()` returns. Integration tests use it to observe the extension from inside the

@@ -1,4 +1,4 @@
-import type { ContextChip } from '../shared/transcriptSchema';
+import type { ContextChip } from '../../shared/transcriptSchema';
 
 /** A chip plus the text it contributes to the prompt (kept on the host, never sent to the webview). */
 export interface ContextEntry {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './commandIds';
-import type { ChatSource } from './chatService';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from '../commands/commandIds';
+import type { ChatSource } from '../chat/chatService';
 import { ChatWebviewHost } from './chatWebviewHost';
-import type { Logger } from './log';
+import type { Logger } from '../platform/log';
 
 /** The chat in the Zero activity-bar view. */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
