@@ -2,14 +2,16 @@ import * as vscode from 'vscode';
 import { ChatService } from './host/chat/chatService';
 import { ChatStore } from './host/chat/chatStore';
 import { Confirmations } from './host/platform/confirmations';
-import { markInspectionDone, trackContextKeys } from './host/platform/contextKeys';
-import { createChatUiCommands } from './host/views/viewRequests';
+import { setContext } from './host/platform/contextKeys';
+import { trackChatContextKeys } from './host/chat/chatContextKeys';
+import { createChatViewActions } from './host/views/viewActions';
 import { ChatPanels, ChatViewProvider } from './host/views/chatViews';
-import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './host/commands/commandIds';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './host/views/viewIds';
 import { registerCommands } from './host/commands/registerCommands';
 import { AttentionController } from './host/chat/attention';
 import { DisposableStore } from './host/platform/disposables';
-import { FindingCodeActions, ReportStore, DIAGNOSTIC_SOURCE } from './host/inspection/inspection';
+import { DIAGNOSTIC_SOURCE, FindingCodeActions } from './host/inspection/findingDiagnostics';
+import { ReportStore } from './host/inspection/reportStore';
 import { createLogChannel } from './host/platform/log';
 import { ReadinessService } from './host/setup/readiness';
 import { ReadOnlyDocuments } from './host/views/readOnlyDocuments';
@@ -21,6 +23,7 @@ import type { ZeroTestApi } from './host/testing/testApi';
 import { TranscriptViewer } from './host/views/transcriptViewer';
 import { Walkthrough } from './host/setup/walkthrough';
 import { ZeroBinaryLocator } from './host/platform/zeroBinary';
+import { ZeroCli } from './host/platform/zeroCli';
 
 const disposables = new DisposableStore();
 
@@ -46,7 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 	);
 	const store = new ChatStore(storageRoot, log);
 	const documents = disposables.add(new ReadOnlyDocuments());
-	const uiCommands = createChatUiCommands(documents, () => workspaceFolder()?.uri, log);
+	const uiCommands = createChatViewActions(documents, () => workspaceFolder()?.uri, log);
 	const confirmations = new Confirmations();
 	const chats = disposables.add(
 		new ChatService(
@@ -94,7 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		}),
 	);
 
-	for (const disposable of trackContextKeys(chats, readiness)) {
+	for (const disposable of trackChatContextKeys(chats, readiness)) {
 		disposables.add(disposable);
 	}
 	disposables.add(
@@ -115,6 +118,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		panels,
 		readiness,
 		locator,
+		zeroCli: new ZeroCli(locator, () => settings.current, log),
 		settings: () => settings.current,
 		log,
 		documents,
@@ -129,7 +133,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 			isTrusted: () => vscode.workspace.isTrusted,
 		},
 		workspaceFolder,
-		onInspectionDone: markInspectionDone,
+		onInspectionDone: () => setContext('zero.setup.inspectionDone', true),
 		logLocation: `${context.logUri.fsPath} (the "Zero" output channel)`,
 		walkthrough,
 	})) {

@@ -1,6 +1,6 @@
 /** Asks a zero binary who it is and whether it can run: version, protocol, provider, sandbox. */
-import { z } from 'zod';
 import { runZeroCli, type CliResult } from './cli';
+import { ProvidersCurrentSchema, SandboxPolicySchema, type ProviderInfo } from './cliAnswers';
 import { parseLine } from './parseLine';
 import { SUPPORTED_SCHEMA_VERSION } from './events';
 
@@ -59,21 +59,6 @@ export function checkProtocolOutput(result: CliResult): ProtocolCheck {
 		: { kind: 'mismatch', detail: 'unexpected schema version' };
 }
 
-const ProvidersCurrent = z.object({
-	provider: z
-		.looseObject({
-			name: z.string().optional(),
-			providerKind: z.string().optional(),
-			model: z.string().optional(),
-			apiModel: z.string().optional(),
-			baseUrl: z.string().optional(),
-			apiKeySet: z.boolean().optional(),
-			status: z.string().optional(),
-		})
-		.nullable(),
-});
-export type ProviderInfo = NonNullable<z.infer<typeof ProvidersCurrent>['provider']>;
-
 export type ProviderCheck =
 	| { kind: 'ok'; provider: ProviderInfo }
 	| { kind: 'none'; detail: string }
@@ -88,7 +73,7 @@ export function checkProviderOutput(result: CliResult): ProviderCheck {
 		};
 	}
 	try {
-		const parsed = ProvidersCurrent.safeParse(JSON.parse(result.stdout));
+		const parsed = ProvidersCurrentSchema.safeParse(JSON.parse(result.stdout));
 		if (!parsed.success) {
 			return {
 				kind: 'unknown',
@@ -110,15 +95,6 @@ export function checkProviderOutput(result: CliResult): ProviderCheck {
 	}
 }
 
-const SandboxPolicy = z.looseObject({
-	backend: z
-		.looseObject({
-			name: z.string().optional(),
-			available: z.boolean().optional(),
-			message: z.string().optional(),
-		})
-		.optional(),
-});
 export interface SandboxInfo {
 	available: boolean;
 	backend: string;
@@ -131,7 +107,7 @@ export function checkSandboxOutput(result: CliResult): SandboxInfo | undefined {
 		return undefined;
 	}
 	try {
-		const parsed = SandboxPolicy.safeParse(JSON.parse(result.stdout));
+		const parsed = SandboxPolicySchema.safeParse(JSON.parse(result.stdout));
 		if (!parsed.success || !parsed.data.backend) {
 			return undefined;
 		}

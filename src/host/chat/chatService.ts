@@ -1,52 +1,25 @@
 import * as vscode from 'vscode';
 import type { ChatPermissionMode } from '../../zero/permissionModes';
-import type {
-	HostToWebview,
-	PermissionActionView,
-	ReadinessView,
-	WebviewToHost,
-} from '../../shared/protocol';
+import type { HostToWebview, PermissionActionView, WebviewToHost } from '../../shared/protocol';
 import { blockedTools, describeRunEnd } from '../../shared/runOutcome';
 import { turnPermissionMode } from '../../shared/transcript';
 import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
-import type { Transcript, Turn } from '../../shared/transcriptSchema';
+import type { Turn } from '../../shared/transcriptSchema';
 import { describePermission } from '../../shared/permissions';
 import { ChatSession, type ChatDeps } from './chatSession';
-import { handleViewRequest } from '../views/viewRequests';
+import type { ChatSource } from '../views/chatWebviewHost';
+import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
+import type { ReadinessProvider } from '../setup/readiness';
 import type { ContextEntry } from './promptContext';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
-
-/** What a chat webview is bound to: a snapshot to start from, a stream of updates, and a handler. */
-export interface ChatSource {
-	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }>;
-	/** Arguments and output of a tool card, for a view that left them out of its snapshot. */
-	toolDetails(turnId: string, itemId: string): ToolDetails | undefined;
-	readonly onMessage: vscode.Event<HostToWebview>;
-	handle(message: WebviewToHost): Promise<void>;
-}
 
 export interface RunFinished {
 	chat: ChatSession;
 	turn: Turn;
 	blocked: string[];
 	outcome?: ReturnType<typeof describeRunEnd>;
-}
-
-/** Editor actions a chat view can trigger (links, files, full tool output, commands). */
-export interface ChatUiCommands {
-	execute(command: string): Thenable<unknown>;
-	openLink(href: string): void;
-	openFile(path: string, line?: number): void;
-	openToolOutput(transcript: Transcript, turnId: string, itemId: string): void;
-}
-
-/** Readiness as the chat shows it; provided by the setup checker. */
-export interface ReadinessProvider {
-	current(): ReadinessView;
-	readonly onDidChange: vscode.Event<ReadinessView>;
-	refresh(): void;
 }
 
 /**
@@ -68,7 +41,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		private readonly deps: ChatDeps,
 		private readonly memento: vscode.Memento,
 		private readonly readiness: ReadinessProvider,
-		private readonly commands: ChatUiCommands,
+		private readonly viewActions: ChatViewActions,
 	) {
 		this.session = this.bind(new ChatSession(deps));
 		this.disposables.push(
@@ -145,7 +118,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 
 	async handle(message: WebviewToHost): Promise<void> {
 		const session = this.session;
-		if (await handleViewRequest(message, session.transcript, this.commands)) {
+		if (await handleViewRequest(message, session.transcript, this.viewActions)) {
 			return;
 		}
 		switch (message.type) {
@@ -184,7 +157,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				await session.runPermissionAction(message.turnId, message.itemId, message.actionId);
 				return;
 			case 'command/run':
-				await this.commands.execute(message.command);
+				await this.viewActions.execute(message.command);
 				return;
 			case 'ui/error':
 				this.deps.log.warn(`Chat view error: ${message.message}`);

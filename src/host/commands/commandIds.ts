@@ -26,6 +26,3 @@ export const COMMAND_IDS = [
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
-
-export const CHAT_VIEW_ID = 'zero.chatView';
-export const CHAT_PANEL_TYPE = 'zero.chatPanel';

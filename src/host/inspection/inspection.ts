@@ -1,5 +1,3 @@
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
 	FINDINGS_INSTRUCTIONS,
@@ -7,14 +5,15 @@ import {
 	type Finding,
 	type FindingsParse,
 } from '../../shared/findings';
-import { summarizeToolArgs } from '../../shared/toolSummary';
 import { applyAction, createTranscript } from '../../shared/transcript';
-import { describeRunEnd } from '../../shared/runOutcome';
 import type { Transcript } from '../../shared/transcriptSchema';
 import { buildExecArgs } from '../../zero/execArgs';
 import { buildUserMessage } from '../../zero/streamInput';
 import { newId } from '../chat/chatSession';
 import type { Logger } from '../platform/log';
+import { publishFindings } from './findingDiagnostics';
+import { inspectionReportMarkdown, inspectionStep } from './inspectionReport';
+import type { ReportStore } from './reportStore';
 import type { RunLauncher } from '../platform/runLauncher';
 import type { InspectionPreset, ZeroSettings } from '../platform/settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
@@ -40,170 +39,11 @@ export const BUILTIN_PRESETS: InspectionPreset[] = [
 	},
 ];
 
-export const DIAGNOSTIC_SOURCE = 'zero';
-
 export interface InspectionResult {
 	reportUri: vscode.Uri;
 	findings: Finding[];
 	parse: FindingsParse['kind'];
 	transcript: Transcript;
-}
-
-/** Saved inspection reports, newest first. */
-export class ReportStore {
-	constructor(private readonly root: string) {}
-
-	get dir(): string {
-		return path.join(this.root, 'reports');
-	}
-
-	async save(name: string, markdown: string, now: number): Promise<vscode.Uri> {
-		await fs.mkdir(this.dir, { recursive: true });
-		const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-		const slug =
-			name
-				.toLowerCase()
-				.replace(/[^a-z0-9]+/g, '-')
-				.replace(/^-|-$/g, '')
-				.slice(0, 40) || 'inspection';
-		const file = path.join(this.dir, `${stamp}-${slug}.md`);
-		await fs.writeFile(file, markdown, 'utf8');
-		return vscode.Uri.file(file);
-	}
-
-	async list(): Promise<{ uri: vscode.Uri; name: string; mtime: number }[]> {
-		try {
-			const names = (await fs.readdir(this.dir)).filter((name) => name.endsWith('.md'));
-			const entries = await Promise.all(
-				names.map(async (name) => ({
-					uri: vscode.Uri.file(path.join(this.dir, name)),
-					name,
-					mtime: (await fs.stat(path.join(this.dir, name))).mtimeMs,
-				})),
-			);
-			return entries.sort((a, b) => b.mtime - a.mtime);
-		} catch {
-			return [];
-		}
-	}
-}
-
-function severityOf(finding: Finding): vscode.DiagnosticSeverity {
-	switch (finding.severity) {
-		case 'error':
-			return vscode.DiagnosticSeverity.Error;
-		case 'info':
-			return vscode.DiagnosticSeverity.Information;
-		default:
-			return vscode.DiagnosticSeverity.Warning;
-	}
-}
-
-/** Turns findings into Problems-panel diagnostics under the "zero" source, replacing the last run's. */
-export function publishFindings(
-	collection: vscode.DiagnosticCollection,
-	folder: vscode.Uri,
-	findings: readonly Finding[],
-): number {
-	collection.clear();
-	const byFile = new Map<string, vscode.Diagnostic[]>();
-	for (const finding of findings) {
-		const uri = path.isAbsolute(finding.file)
-			? vscode.Uri.file(finding.file)
-			: vscode.Uri.joinPath(folder, finding.file);
-		const range = new vscode.Range(
-			finding.line - 1,
-			Math.max(0, (finding.column ?? 1) - 1),
-			finding.endLine - 1,
-			Number.MAX_SAFE_INTEGER,
-		);
-		const diagnostic = new vscode.Diagnostic(
-			range,
-			finding.detail ? `${finding.title}: ${finding.detail}` : finding.title,
-			severityOf(finding),
-		);
-		diagnostic.source = DIAGNOSTIC_SOURCE;
-		const key = uri.toString();
-		byFile.set(key, [...(byFile.get(key) ?? []), diagnostic]);
-	}
-	for (const [key, diagnostics] of byFile) {
-		collection.set(vscode.Uri.parse(key), diagnostics);
-	}
-	return findings.length;
-}
-
-function reportMarkdown(
-	preset: InspectionPreset,
-	folder: string,
-	transcript: Transcript,
-	parse: FindingsParse,
-	commandLine: string,
-): string {
-	const run = transcript.turns[0]?.run;
-	const end = run ? describeRunEnd(run) : undefined;
-	const lines = [
-		`# Zero inspection: ${preset.label}`,
-		'',
-		`- Folder: \`${folder}\``,
-		`- Date: ${new Date(transcript.createdAt).toISOString()}`,
-		`- Model: ${run?.model ?? 'unknown'}${run?.provider ? ` (${run.provider})` : ''}`,
-		`- Result: ${end ? `${end.title}${end.detail ? ` \u2014 ${end.detail}` : ''}` : 'unknown'}`,
-		`- Command: \`${commandLine}\``,
-		'',
-		'---',
-		'',
-		parse.report || '_zero wrote no report text._',
-		'',
-		'## Findings (Problems panel)',
-		'',
-	];
-	if (parse.kind === 'ok') {
-		if (parse.findings.length === 0) {
-			lines.push('zero reported no findings with a location.');
-		} else {
-			lines.push('| Severity | Location | Finding |', '| --- | --- | --- |');
-			for (const finding of parse.findings) {
-				const location = `${finding.file}:${finding.line}${finding.endLine !== finding.line ? `-${finding.endLine}` : ''}`;
-				lines.push(
-					`| ${finding.severity} | \`${location}\` | ${`${finding.title}${finding.detail ? ` \u2014 ${finding.detail}` : ''}`.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`,
-				);
-			}
-		}
-		if (parse.skipped > 0) {
-			lines.push(
-				'',
-				`${parse.skipped} entr${parse.skipped === 1 ? 'y' : 'ies'} of the findings block could not be read and ${parse.skipped === 1 ? 'was' : 'were'} left out.`,
-			);
-		}
-	} else {
-		lines.push(
-			parse.kind === 'missing'
-				? 'No findings could be read: zero did not end its answer with the requested findings block. The report above is complete.'
-				: `No findings could be read: ${parse.reason}. The report above is complete.`,
-		);
-	}
-	return `${lines.join('\n')}\n`;
-}
-
-/** Describes what an inspection run is doing, for the progress notification. */
-function stepLabel(transcript: Transcript): string | undefined {
-	const items = transcript.turns[0]?.run.items ?? [];
-	const last = items[items.length - 1];
-	if (!last) {
-		return undefined;
-	}
-	switch (last.kind) {
-		case 'tool': {
-			const summary = summarizeToolArgs(last.name, last.args);
-			return `${last.name}${summary ? ` ${summary}` : ''}`;
-		}
-		case 'reasoning':
-			return 'Thinking\u2026';
-		case 'text':
-			return 'Writing the report\u2026';
-		default:
-			return undefined;
-	}
 }
 
 export interface InspectionDeps {
@@ -276,7 +116,7 @@ export async function runInspection(
 		label: `inspection ${transcript.id}`,
 		onLine: (parsed) => {
 			applyAction(transcript, { type: 'run/line', turnId, at: Date.now(), parsed });
-			const step = stepLabel(transcript);
+			const step = inspectionStep(transcript);
 			if (step && step !== lastStep) {
 				lastStep = step;
 				progress.report({ message: step });
@@ -298,39 +138,8 @@ export async function runInspection(
 	publishFindings(deps.diagnostics, folder, findings);
 	const reportUri = await deps.reports.save(
 		preset.label,
-		reportMarkdown(preset, folder.fsPath, transcript, parse, launched.commandLine),
+		inspectionReportMarkdown(preset, folder.fsPath, transcript, parse, launched.commandLine),
 		now,
 	);
 	return { reportUri, findings, parse: parse.kind, transcript };
-}
-
-/** "Ask Zero to fix" on every diagnostic that came from an inspection. */
-export class FindingCodeActions implements vscode.CodeActionProvider {
-	static readonly kinds = [vscode.CodeActionKind.QuickFix];
-
-	provideCodeActions(
-		document: vscode.TextDocument,
-		_range: vscode.Range,
-		context: vscode.CodeActionContext,
-	): vscode.CodeAction[] {
-		return context.diagnostics
-			.filter((diagnostic) => diagnostic.source === DIAGNOSTIC_SOURCE)
-			.map((diagnostic) => {
-				const action = new vscode.CodeAction('Ask Zero to fix', vscode.CodeActionKind.QuickFix);
-				action.diagnostics = [diagnostic];
-				action.command = {
-					command: 'zero.askToFixFinding',
-					title: 'Ask Zero to fix',
-					arguments: [
-						{
-							uri: document.uri.toString(),
-							line: diagnostic.range.start.line + 1,
-							endLine: diagnostic.range.end.line + 1,
-							message: diagnostic.message,
-						},
-					],
-				};
-				return action;
-			});
-	}
 }

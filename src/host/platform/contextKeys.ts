@@ -1,29 +1,23 @@
 import * as vscode from 'vscode';
-import type { ChatService } from '../chat/chatService';
-import type { ReadinessService } from '../setup/readiness';
 
-export function setContext(key: string, value: unknown): void {
+/** Every `when`-clause key the extension sets (package.json menus and walkthrough steps read them). */
+export const CONTEXT_KEYS = {
+	/** A run of the current chat is active (Stop Run). */
+	'zero.runActive': false,
+	/** The current chat has a run (Export Run, Show Protocol Trace). */
+	'zero.hasRun': false,
+	/** Walkthrough step "Install zero". */
+	'zero.setup.binaryFound': false,
+	/** Walkthrough step "Connect a model provider". */
+	'zero.setup.providerReady': false,
+	/** Walkthrough step "Ask a first question". */
+	'zero.setup.firstAnswer': false,
+	/** Walkthrough step "Inspect your workspace". */
+	'zero.setup.inspectionDone': false,
+} as const;
+
+export type ContextKey = keyof typeof CONTEXT_KEYS;
+
+export function setContext(key: ContextKey, value: boolean): void {
 	void vscode.commands.executeCommand('setContext', key, value);
-}
-
-/** Keeps the `when`-clause keys (Stop Run, Export, walkthrough steps) in step with the chat. */
-export function trackContextKeys(
-	chats: ChatService,
-	readiness: ReadinessService,
-): vscode.Disposable[] {
-	setContext('zero.hasRun', chats.current.transcript.turns.length > 0);
-	return [
-		chats.onRunStarted(() => setContext('zero.runActive', true)),
-		chats.onRunFinished((finished) => {
-			setContext('zero.runActive', false);
-			setContext('zero.hasRun', true);
-			if (readiness.noteRunFinished(finished.turn.run)) {
-				setContext('zero.setup.firstAnswer', true);
-			}
-		}),
-	];
-}
-
-export function markInspectionDone(): void {
-	setContext('zero.setup.inspectionDone', true);
 }

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from '../commands/commandIds';
-import type { ChatSource } from '../chat/chatService';
-import { ChatWebviewHost } from './chatWebviewHost';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './viewIds';
+import { ChatWebviewHost, type ChatSource } from './chatWebviewHost';
 import type { Logger } from '../platform/log';
 
 /** The chat in the Zero activity-bar view. */

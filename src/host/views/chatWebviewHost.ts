@@ -5,9 +5,18 @@ import {
 	type HostToWebview,
 	type WebviewToHost,
 } from '../../shared/protocol';
-import type { ChatSource } from '../chat/chatService';
+import type { ToolDetails } from '../../shared/viewTranscript';
 import type { Logger } from '../platform/log';
 import { renderChatHtml } from './webviewHtml';
+
+/** What a chat webview is bound to: a snapshot to start from, a stream of updates, and a handler. */
+export interface ChatSource {
+	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }>;
+	/** Arguments and output of a tool card, for a view that left them out of its snapshot. */
+	toolDetails(turnId: string, itemId: string): ToolDetails | undefined;
+	readonly onMessage: vscode.Event<HostToWebview>;
+	handle(message: WebviewToHost): Promise<void>;
+}
 
 /** Frames are coalesced for this long so a burst of deltas costs one postMessage. */
 const FLUSH_MS = 16;

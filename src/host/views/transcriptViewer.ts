@@ -6,12 +6,10 @@ import { applyAction, createTranscript } from '../../shared/transcript';
 import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
 import type { Transcript } from '../../shared/transcriptSchema';
 import { parsedLineDecoder } from '../../zero/lineDecoder';
-import type { ChatSource, ChatUiCommands } from '../chat/chatService';
-import { handleViewRequest } from './viewRequests';
-import { ChatWebviewHost } from './chatWebviewHost';
+import { handleViewRequest, type ChatViewActions } from './viewActions';
+import { ChatWebviewHost, type ChatSource } from './chatWebviewHost';
 import type { Logger } from '../platform/log';
-
-export const TRANSCRIPT_PANEL_TYPE = 'zero.transcriptPanel';
+import { TRANSCRIPT_PANEL_TYPE } from './viewIds';
 
 /** Reads a stream-json file into a read-only transcript; each `run_start` after a finished run starts a new turn. */
 export async function readTranscriptFile(file: string, now: number): Promise<Transcript> {
@@ -70,7 +68,7 @@ class TranscriptFileSource implements ChatSource {
 	constructor(
 		readonly transcript: Transcript,
 		readonly file: string,
-		private readonly commands: Omit<ChatUiCommands, 'execute'>,
+		private readonly commands: Omit<ChatViewActions, 'execute'>,
 	) {}
 
 	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
@@ -109,7 +107,7 @@ export class TranscriptViewer implements vscode.Disposable {
 	constructor(
 		private readonly extensionUri: vscode.Uri,
 		private readonly log: Logger,
-		private readonly commands: Omit<ChatUiCommands, 'execute'>,
+		private readonly commands: Omit<ChatViewActions, 'execute'>,
 	) {}
 
 	/** The file behind the transcript tab the user looked at last, if any. */

@@ -2,16 +2,23 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { WebviewToHost } from '../../shared/protocol';
-import type { ChatUiCommands } from '../chat/chatService';
 import type { Logger } from '../platform/log';
 import type { ReadOnlyDocuments } from './readOnlyDocuments';
 
+/** What clicks in a chat view do in the editor: commands, links, files, full tool output. */
+export interface ChatViewActions {
+	execute(command: string): Thenable<unknown>;
+	openLink(href: string): void;
+	openFile(path: string, line?: number): void;
+	openToolOutput(transcript: Transcript, turnId: string, itemId: string): void;
+}
+
 /** Links, file links and full tool output opened from a chat view, always through VS Code. */
-export function createChatUiCommands(
+export function createChatViewActions(
 	documents: ReadOnlyDocuments,
 	workspaceFolder: () => vscode.Uri | undefined,
 	log: Logger,
-): ChatUiCommands {
+): ChatViewActions {
 	const openFile = (file: string, line?: number): void => {
 		const folder = workspaceFolder();
 		const uri =
@@ -80,17 +87,17 @@ export function createChatUiCommands(
 export async function handleViewRequest(
 	message: WebviewToHost,
 	transcript: Transcript,
-	commands: Omit<ChatUiCommands, 'execute'>,
+	actions: Omit<ChatViewActions, 'execute'>,
 ): Promise<boolean> {
 	switch (message.type) {
 		case 'open/link':
-			commands.openLink(message.href);
+			actions.openLink(message.href);
 			return true;
 		case 'open/file':
-			commands.openFile(message.path, message.line);
+			actions.openFile(message.path, message.line);
 			return true;
 		case 'open/toolOutput':
-			commands.openToolOutput(transcript, message.turnId, message.itemId);
+			actions.openToolOutput(transcript, message.turnId, message.itemId);
 			return true;
 		case 'clipboard/copy':
 			await vscode.env.clipboard.writeText(message.text);

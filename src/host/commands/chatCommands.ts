@@ -1,0 +1,198 @@
+/** Commands about the chat itself: open, new, stop, switch, model and mode, trace and export. */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { PERMISSION_MODE_INFO } from '../../shared/permissionModes';
+import {
+	ProviderModelsSchema,
+	SessionsListSchema,
+	isResumableSession,
+	readCliJson,
+} from '../../zero/cliAnswers';
+import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../../zero/permissionModes';
+import { focusChat, type CommandDeps, type Handlers } from './commandDeps';
+
+type ChatCommand =
+	| 'zero.openChat'
+	| 'zero.openChatInEditor'
+	| 'zero.newChat'
+	| 'zero.stopRun'
+	| 'zero.showChats'
+	| 'zero.selectModel'
+	| 'zero.setPermissionMode'
+	| 'zero.showProtocolTrace'
+	| 'zero.exportRun'
+	| 'zero.openRunTranscript';
+
+export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
+	return {
+		'zero.openChat': () => focusChat(deps),
+		'zero.openChatInEditor': () => deps.panels.open(),
+		'zero.newChat': async () => {
+			deps.chats.newChat();
+			await focusChat(deps);
+		},
+		'zero.stopRun': () => deps.chats.current.stop(),
+		'zero.showChats': async () => {
+			const saved = await deps.store.list();
+			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown> };
+			const items: Item[] = saved.map((chat) => ({
+				label: chat.title,
+				description: `${new Date(chat.updatedAt).toLocaleString()}${chat.turns ? ` \u00b7 ${chat.turns} turn${chat.turns === 1 ? '' : 's'}` : ''}`,
+				detail: chat.id === deps.chats.current.id ? 'Current chat' : undefined,
+				open: () => deps.chats.open(chat.id),
+			}));
+			const result = await deps.zeroCli.run(['sessions', 'list', '--json'], {
+				cwd: deps.workspaceFolder()?.uri.fsPath,
+			});
+			if (result.found) {
+				const answer = readCliJson(result, SessionsListSchema, 'zero sessions list --json');
+				if (answer.ok) {
+					const known = new Set(saved.map((chat) => chat.sessionId));
+					const resumable = answer.value.items.filter(
+						(session) => !known.has(session.sessionId) && isResumableSession(session),
+					);
+					if (resumable.length > 0) {
+						items.push({ label: "zero's own sessions", kind: vscode.QuickPickItemKind.Separator });
+						for (const session of resumable.slice(0, 50)) {
+							items.push({
+								label: session.title || session.sessionId,
+								description: session.cwd,
+								detail: `Resume zero session ${session.sessionId}`,
+								open: async () =>
+									deps.chats.resumeZeroSession(
+										session.sessionId,
+										session.title || session.sessionId,
+									),
+							});
+						}
+					}
+				} else {
+					deps.log.warn(`${answer.problem} Only chats saved by the extension are listed.`);
+				}
+			}
+			const choice = await vscode.window.showQuickPick(items, {
+				title: 'Zero: chats',
+				placeHolder: items.length === 0 ? 'No saved chats yet' : 'Reopen a chat',
+			});
+			if (choice?.open) {
+				await choice.open();
+				await focusChat(deps);
+			}
+		},
+		'zero.selectModel': async () => {
+			const current = deps.chats.current.model;
+			const items: (vscode.QuickPickItem & { model: string | undefined })[] = [
+				{
+					label: "zero's configured model",
+					description: current === '' ? 'current' : undefined,
+					model: '',
+				},
+			];
+			const result = await deps.zeroCli.run(['providers', 'models', '--json']);
+			// A provider that lists no models is normal: a typed model id still works.
+			const answer = result.found
+				? readCliJson(result, ProviderModelsSchema, 'zero providers models --json')
+				: undefined;
+			for (const model of answer?.ok ? answer.value.models.items : []) {
+				items.push({
+					label: model.id,
+					description: model.id === current ? 'current' : undefined,
+					model: model.id,
+				});
+			}
+			items.push({ label: 'Enter a model id\u2026', model: undefined });
+			const choice = await vscode.window.showQuickPick(items, {
+				title: 'Zero: model for this chat (passed as --model; zero\u2019s config is not changed)',
+			});
+			if (!choice) {
+				return;
+			}
+			const model =
+				choice.model ??
+				(await vscode.window.showInputBox({
+					title: 'Model id',
+					value: current,
+					prompt: 'Passed to zero exec --model for this chat',
+				}));
+			if (model !== undefined) {
+				deps.chats.current.setModel(model);
+			}
+		},
+		'zero.setPermissionMode': async () => {
+			const current = deps.chats.current.permissionMode;
+			const choice = await vscode.window.showQuickPick(
+				CHAT_PERMISSION_MODES.map((mode) => ({
+					label: PERMISSION_MODE_INFO[mode].label,
+					description: mode === current ? 'current' : mode,
+					detail: PERMISSION_MODE_INFO[mode].explanation,
+					mode,
+				})),
+				{ title: 'Zero: permission mode for this chat' },
+			);
+			if (choice) {
+				deps.chats.current.setPermissionMode(choice.mode as ChatPermissionMode);
+			}
+		},
+		'zero.showProtocolTrace': async () => {
+			const chat = deps.chats.current;
+			const turn = chat.lastTurn;
+			const raw = turn ? await deps.store.readRaw(chat.id, turn.id) : undefined;
+			if (!turn || !raw) {
+				void vscode.window.showInformationMessage('This chat has no zero run to show yet.');
+				return;
+			}
+			await deps.documents.show(`trace/${turn.run.runId ?? turn.id}.jsonl`, raw.toString('utf8'), {
+				language: 'jsonl',
+			});
+		},
+		'zero.exportRun': async (targetArg?: vscode.Uri) => {
+			const transcriptFile = deps.transcripts.activeFile;
+			let source: string | undefined = transcriptFile;
+			let name = transcriptFile ? path.basename(transcriptFile) : undefined;
+			if (!source) {
+				const chat = deps.chats.current;
+				const turn = chat.lastTurn;
+				if (turn) {
+					source = deps.store.rawRunPath(chat.id, turn.id);
+					name = `${turn.run.runId ?? turn.id}.jsonl`;
+				}
+			}
+			if (!source) {
+				void vscode.window.showInformationMessage('There is no zero run to export yet.');
+				return;
+			}
+			const target =
+				targetArg instanceof vscode.Uri
+					? targetArg
+					: await vscode.window.showSaveDialog({
+							defaultUri: vscode.Uri.joinPath(
+								deps.workspaceFolder()?.uri ?? vscode.Uri.file(path.dirname(source)),
+								name ?? 'run.jsonl',
+							),
+							filters: { 'JSON Lines': ['jsonl'] },
+						});
+			if (target) {
+				await fs.copyFile(source, target.fsPath);
+				void vscode.window.showInformationMessage(
+					`Exported the run as written by zero to ${target.fsPath}.`,
+				);
+			}
+		},
+		'zero.openRunTranscript': async (uri?: vscode.Uri) => {
+			const file =
+				uri instanceof vscode.Uri
+					? uri
+					: (
+							await vscode.window.showOpenDialog({
+								canSelectMany: false,
+								filters: { 'zero stream-json': ['jsonl', 'ndjson', 'json', 'log'] },
+								openLabel: 'Open Transcript',
+							})
+						)?.[0];
+			if (file) {
+				await deps.transcripts.show(file.fsPath);
+			}
+		},
+	};
+}

@@ -1,0 +1,54 @@
+/** What every command handler gets, and the helpers several command groups share. */
+import * as vscode from 'vscode';
+import type { ChatService } from '../chat/chatService';
+import type { ChatStore } from '../chat/chatStore';
+import type { InspectionDeps } from '../inspection/inspection';
+import type { ReportStore } from '../inspection/reportStore';
+import type { Logger } from '../platform/log';
+import type { ZeroSettings } from '../platform/settings';
+import type { ZeroBinaryLocator } from '../platform/zeroBinary';
+import type { ZeroCli } from '../platform/zeroCli';
+import type { ReadinessService } from '../setup/readiness';
+import type { Walkthrough } from '../setup/walkthrough';
+import type { ChatPanels, ChatViewProvider } from '../views/chatViews';
+import type { ReadOnlyDocuments } from '../views/readOnlyDocuments';
+import type { TranscriptViewer } from '../views/transcriptViewer';
+import type { CommandId } from './commandIds';
+
+export interface CommandDeps {
+	chats: ChatService;
+	store: ChatStore;
+	view: ChatViewProvider;
+	panels: ChatPanels;
+	readiness: ReadinessService;
+	locator: ZeroBinaryLocator;
+	zeroCli: ZeroCli;
+	settings(): ZeroSettings;
+	log: vscode.LogOutputChannel & Logger;
+	documents: ReadOnlyDocuments;
+	transcripts: TranscriptViewer;
+	inspection: InspectionDeps & { reports: ReportStore };
+	workspaceFolder(): vscode.WorkspaceFolder | undefined;
+	onInspectionDone(): void;
+	logLocation: string;
+	walkthrough: Walkthrough;
+}
+
+export type Handler = (...args: never[]) => unknown;
+/** The handlers of one group of commands. */
+export type Handlers<K extends CommandId> = Record<K, Handler>;
+
+export async function focusChat(deps: CommandDeps): Promise<void> {
+	await deps.view.reveal();
+}
+
+export async function sendWithContext(deps: CommandDeps, text: string): Promise<void> {
+	await focusChat(deps);
+	deps.chats.current.send(text);
+}
+
+/** The active text editor, unless it is an output channel. */
+export function activeFileEditor(): vscode.TextEditor | undefined {
+	const editor = vscode.window.activeTextEditor;
+	return editor && editor.document.uri.scheme !== 'output' ? editor : undefined;
+}

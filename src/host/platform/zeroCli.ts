@@ -1,0 +1,35 @@
+import { runZeroCli, type CliResult } from '../../zero/cli';
+import { formatCommandLine } from '../../zero/execArgs';
+import type { Logger } from './log';
+import type { ZeroSettings } from './settings';
+import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
+
+/** How long a short zero subcommand (a list, a grant, a revoke) may take. */
+const CLI_TIMEOUT_MS = 10_000;
+
+export type ZeroCliResult = ({ found: true } & CliResult) | { found: false };
+
+/** Runs zero's own short subcommands with the user's binary and environment, and logs them. */
+export class ZeroCli {
+	constructor(
+		private readonly locator: ZeroBinaryLocator,
+		private readonly settings: () => ZeroSettings,
+		private readonly log: Logger,
+	) {}
+
+	async run(args: readonly string[], options: { cwd?: string } = {}): Promise<ZeroCliResult> {
+		const located = await this.locator.locate();
+		if (!located.found) {
+			return { found: false };
+		}
+		const result = await runZeroCli(located.path, args, {
+			env: zeroProcessEnv(this.settings()),
+			cwd: options.cwd,
+			timeoutMs: CLI_TIMEOUT_MS,
+		});
+		this.log.info(
+			`${formatCommandLine(located.path, args)} -> ${result.error ?? `exit ${result.exitCode ?? 'none'}`}`,
+		);
+		return { found: true, ...result };
+	}
+}
