@@ -1,55 +1,56 @@
+/**
+ * Composition root: builds the services and wires them to VS Code. Activation registers and
+ * returns; it reads no file and starts no process (the chat is restored when something first
+ * needs it, zero is looked for when a check or a run needs it).
+ */
 import * as vscode from 'vscode';
+import { AttentionController } from './host/chat/attention';
+import { trackChatContextKeys } from './host/chat/chatContextKeys';
 import { ChatService } from './host/chat/chatService';
 import { ChatStore } from './host/chat/chatStore';
-import { Confirmations } from './host/platform/confirmations';
-import { setContext } from './host/platform/contextKeys';
-import { trackChatContextKeys } from './host/chat/chatContextKeys';
-import { createChatViewActions } from './host/views/viewActions';
-import { ChatPanels, ChatViewProvider } from './host/views/chatViews';
-import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './host/views/viewIds';
 import { registerCommands } from './host/commands/registerCommands';
-import { AttentionController } from './host/chat/attention';
-import { DisposableStore } from './host/platform/disposables';
 import { DIAGNOSTIC_SOURCE, FindingCodeActions } from './host/inspection/findingDiagnostics';
 import { ReportStore } from './host/inspection/reportStore';
+import { Confirmations } from './host/platform/confirmations';
+import { setContext } from './host/platform/contextKeys';
+import { DisposableStore } from './host/platform/disposables';
 import { createLogChannel } from './host/platform/log';
-import { ReadinessService } from './host/setup/readiness';
-import { ReadOnlyDocuments } from './host/views/readOnlyDocuments';
 import { RunLauncher } from './host/platform/runLauncher';
 import { RunRegistry } from './host/platform/runRegistry';
 import { SettingsWatcher } from './host/platform/settingsWatcher';
-import { createTestApi } from './host/testing/testApiImpl';
-import type { ZeroTestApi } from './host/testing/testApi';
-import { TranscriptViewer } from './host/views/transcriptViewer';
-import { Walkthrough } from './host/setup/walkthrough';
 import { ZeroBinaryLocator } from './host/platform/zeroBinary';
 import { ZeroCli } from './host/platform/zeroCli';
+import { ReadinessService } from './host/setup/readiness';
+import { Walkthrough } from './host/setup/walkthrough';
+import type { ZeroTestApi } from './host/testing/testApi';
+import { createTestApi } from './host/testing/testApiImpl';
+import { ChatPanels, ChatViewProvider } from './host/views/chatViews';
+import { ReadOnlyDocuments } from './host/views/readOnlyDocuments';
+import { TranscriptViewer } from './host/views/transcriptViewer';
+import { createChatViewActions } from './host/views/viewActions';
+import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './host/views/viewIds';
 
 const disposables = new DisposableStore();
 
-/** Composition root: builds the services and wires them to VS Code. No logic lives here. */
-export async function activate(context: vscode.ExtensionContext): Promise<ZeroTestApi> {
+export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 	const log = disposables.add(createLogChannel());
-	const settings = disposables.add(new SettingsWatcher(log));
+	const settingsWatcher = disposables.add(new SettingsWatcher(log));
+	const settings = () => settingsWatcher.value;
 	const workspaceFolder = (): vscode.WorkspaceFolder | undefined =>
 		vscode.workspace.workspaceFolders?.[0];
+	const workspacePath = () => workspaceFolder()?.uri.fsPath;
+	const isTrusted = () => vscode.workspace.isTrusted;
 	const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
 
 	const registry = new RunRegistry(context.workspaceState, log);
 	registry.reapOrphans();
 	const launcher = disposables.add(new RunLauncher(log, registry));
-	const locator = disposables.add(new ZeroBinaryLocator(() => settings.current, log));
-	const readiness = disposables.add(
-		new ReadinessService(
-			locator,
-			() => settings.current,
-			() => workspaceFolder()?.uri.fsPath,
-			log,
-		),
-	);
+	const locator = new ZeroBinaryLocator(settings, log);
+	const zeroCli = new ZeroCli(locator, settings, log);
+	const readiness = disposables.add(new ReadinessService(locator, settings, workspacePath, log));
 	const store = new ChatStore(storageRoot, log);
 	const documents = disposables.add(new ReadOnlyDocuments());
-	const uiCommands = createChatViewActions(documents, () => workspaceFolder()?.uri, log);
+	const viewActions = createChatViewActions(documents, () => workspaceFolder()?.uri, log);
 	const confirmations = new Confirmations();
 	const chats = disposables.add(
 		new ChatService(
@@ -57,10 +58,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 				store,
 				launcher,
 				locator,
-				settings: () => settings.current,
+				zeroCli,
+				settings,
 				log,
-				workspaceFolder: () => workspaceFolder()?.uri.fsPath,
-				isTrusted: () => vscode.workspace.isTrusted,
+				workspaceFolder: workspacePath,
+				isTrusted,
 				confirm: (message, detail, confirmLabel) =>
 					confirmations.confirm(message, detail, confirmLabel),
 				showError: (message) => void vscode.window.showErrorMessage(message),
@@ -68,27 +70,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 			},
 			context.workspaceState,
 			readiness,
-			uiCommands,
+			viewActions,
 		),
 	);
-	await chats.restore();
-
 	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats, log));
 	const panels = disposables.add(new ChatPanels(context.extensionUri, chats, log));
-	const transcripts = disposables.add(new TranscriptViewer(context.extensionUri, log, uiCommands));
+	const transcripts = disposables.add(new TranscriptViewer(context.extensionUri, log, viewActions));
 	const attention = disposables.add(
 		new AttentionController(chats, view, () => view.visible || panels.anyVisible),
 	);
 	const diagnostics = disposables.add(
 		vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE),
 	);
-	const reports = new ReportStore(storageRoot);
 	const walkthrough = new Walkthrough({
 		extensionId: context.extension.id,
 		globalState: context.globalState,
 		checkSetup: () => void readiness.latest(),
 		log,
 	});
+
 	disposables.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
 	disposables.add(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, panels));
 	disposables.add(
@@ -96,21 +96,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 			providedCodeActionKinds: FindingCodeActions.kinds,
 		}),
 	);
-
 	for (const disposable of trackChatContextKeys(chats, readiness)) {
 		disposables.add(disposable);
 	}
 	disposables.add(
-		settings.onDidChange((keys) => {
+		settingsWatcher.onDidChange((keys) => {
 			if (keys.has('path') || keys.has('env')) {
 				locator.invalidate();
 				readiness.refresh();
 			}
-			chats.current.refreshComposer();
+			chats.active.refreshComposer();
 		}),
 	);
 	disposables.add(vscode.workspace.onDidGrantWorkspaceTrust(() => readiness.refresh()));
-
 	for (const command of registerCommands({
 		chats,
 		store,
@@ -118,19 +116,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 		panels,
 		readiness,
 		locator,
-		zeroCli: new ZeroCli(locator, () => settings.current, log),
-		settings: () => settings.current,
+		zeroCli,
+		settings,
 		log,
 		documents,
 		transcripts,
 		inspection: {
 			launcher,
 			locator,
-			settings: () => settings.current,
+			settings,
 			log,
-			reports,
+			reports: new ReportStore(storageRoot),
 			diagnostics,
-			isTrusted: () => vscode.workspace.isTrusted,
+			isTrusted,
 		},
 		workspaceFolder,
 		onInspectionDone: () => setContext('zero.setup.inspectionDone', true),
@@ -144,7 +142,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<ZeroTe
 	return createTestApi({
 		view,
 		chats,
-		settings,
+		settings: settingsWatcher,
 		readiness,
 		attention,
 		launcher,

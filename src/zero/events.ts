@@ -247,9 +247,6 @@ export type ZeroEventType = keyof typeof EVENT_SCHEMAS;
 export type ZeroEventOf<K extends ZeroEventType> = z.infer<(typeof EVENT_SCHEMAS)[K]>;
 export type ZeroEvent = { [K in ZeroEventType]: ZeroEventOf<K> }[ZeroEventType];
 
-export type RunStart = ZeroEventOf<'run_start'>;
-export type ToolCall = ZeroEventOf<'tool_call'>;
-export type ToolResult = ZeroEventOf<'tool_result'>;
 export type PermissionEventAny =
 	| ZeroEventOf<'permission_request'>
 	| ZeroEventOf<'permission_decision'>

@@ -18,7 +18,9 @@ export function extensionPath(): string {
 export async function activate(): Promise<ZeroTestApi> {
 	const extension = vscode.extensions.getExtension<ZeroTestApi>(EXTENSION_ID);
 	assert.ok(extension);
-	return extension.activate();
+	const api = await extension.activate();
+	await api.chatRestored();
+	return api;
 }
 
 export async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {

@@ -3,13 +3,13 @@ import { setContext } from '../platform/contextKeys';
 import type { ReadinessService } from '../setup/readiness';
 import type { ChatService } from './chatService';
 
-/** Keeps the chat's `when`-clause keys (Stop Run, Export, "Ask a first question") in step with its runs. */
+/** Keeps the active chat's `when`-clause keys (Stop Run, Export, "Ask a first question") in step with its runs. */
 export function trackChatContextKeys(
 	chats: ChatService,
 	readiness: ReadinessService,
 ): vscode.Disposable[] {
-	setContext('zero.hasRun', chats.current.transcript.turns.length > 0);
 	return [
+		chats.onDidChangeActive((chat) => setContext('zero.hasRun', chat.transcript.turns.length > 0)),
 		chats.onRunStarted(() => setContext('zero.runActive', true)),
 		chats.onRunFinished((finished) => {
 			setContext('zero.runActive', false);

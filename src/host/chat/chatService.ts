@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { ChatPermissionMode } from '../../zero/permissionModes';
 import type { HostToWebview, PermissionActionView, WebviewToHost } from '../../shared/protocol';
 import { blockedTools, describeRunEnd } from '../../shared/runOutcome';
 import { turnPermissionMode } from '../../shared/transcript';
@@ -36,6 +35,10 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	readonly onMessage = this.messageEmitter.event;
 	readonly onRunFinished = this.runFinishedEmitter.event;
 	readonly onRunStarted = this.runStartedEmitter.event;
+	private readonly activeChangeEmitter = new vscode.EventEmitter<ChatSession>();
+	/** Fires when another chat becomes the active one (restored, opened, new). */
+	readonly onDidChangeActive = this.activeChangeEmitter.event;
+	private restored: Promise<void> | undefined;
 
 	constructor(
 		private readonly deps: ChatDeps,
@@ -51,16 +54,22 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		);
 	}
 
-	get current(): ChatSession {
+	/** The chat every view shows and commands act on. */
+	get active(): ChatSession {
 		return this.session;
 	}
 
-	/** Reopens the chat that was current when the window closed. */
-	async restore(): Promise<void> {
-		const previous = await this.deps.store.current();
-		if (previous) {
-			await this.open(previous);
-		}
+	/**
+	 * Resolves once the chat that was open when the window closed is back. It is read from disk the
+	 * first time a view, a panel or a command needs a chat, never at activation.
+	 */
+	ready(): Promise<void> {
+		this.restored ??= this.deps.store.readCurrentChatId().then(async (previous) => {
+			if (previous) {
+				await this.open(previous);
+			}
+		});
+		return this.restored;
 	}
 
 	async open(id: string): Promise<boolean> {
@@ -107,7 +116,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			type: 'state/snapshot',
 			transcript: toViewTranscript(this.session.transcript),
 			composer: this.session.composerView(this.history()),
-			readiness: this.readiness.current(),
+			readiness: this.readiness.view(),
 			permissionActions,
 		};
 	}
@@ -145,7 +154,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				session.removeQueued(message.index);
 				return;
 			case 'composer/setMode':
-				session.setPermissionMode(message.mode as ChatPermissionMode);
+				session.setPermissionMode(message.mode);
 				return;
 			case 'composer/setModel':
 				session.setModel(message.model);
@@ -191,6 +200,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			});
 		}
 		this.messageEmitter.fire(this.snapshot());
+		this.activeChangeEmitter.fire(session);
 	}
 
 	private bind(session: ChatSession): ChatSession {
@@ -198,7 +208,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			listener.dispose();
 		}
 		if (session.transcript.turns.length > 0) {
-			void this.deps.store.setCurrent(session.id);
+			void this.deps.store.writeCurrentChatId(session.id);
 		}
 		this.sessionListeners = [
 			session.onAction((action) =>
@@ -215,7 +225,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			),
 			session.onRunStateChange(({ running, turn }) => {
 				if (running) {
-					void this.deps.store.setCurrent(session.id);
+					void this.deps.store.writeCurrentChatId(session.id);
 					this.runStartedEmitter.fire(session);
 					return;
 				}
@@ -236,10 +246,6 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		return session;
 	}
 
-	setPermissionMode(mode: ChatPermissionMode): void {
-		this.session.setPermissionMode(mode);
-	}
-
 	dispose(): void {
 		for (const listener of this.sessionListeners) {
 			listener.dispose();
@@ -248,6 +254,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		this.messageEmitter.dispose();
 		this.runFinishedEmitter.dispose();
 		this.runStartedEmitter.dispose();
+		this.activeChangeEmitter.dispose();
 		for (const disposable of this.disposables) {
 			disposable.dispose();
 		}

@@ -1,19 +1,9 @@
 import type { WriteStream } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissionModes';
-import {
-	describePermission,
-	permissionActions,
-	rerunPrompt,
-	type PermissionActionSpec,
-} from '../../shared/permissions';
 import type { ComposerView, ImageAttachment, PermissionActionView } from '../../shared/protocol';
-import {
-	applyAction,
-	createTranscript,
-	itemKey,
-	turnPermissionMode,
-} from '../../shared/transcript';
+import { newId } from '../../shared/ids';
+import { applyAction, createTranscript, findTurn } from '../../shared/transcript';
 import type {
 	ContextChip,
 	RunKind,
@@ -22,7 +12,6 @@ import type {
 	TranscriptAction,
 	Turn,
 } from '../../shared/transcriptSchema';
-import { actionCommands, type ActionCommands } from '../../zero/actionCommands';
 import { buildExecArgs, formatCommandLine, type SessionFlag } from '../../zero/execArgs';
 import {
 	buildUserMessage,
@@ -30,19 +19,21 @@ import {
 	type InputError,
 	type InputImage,
 } from '../../zero/streamInput';
-import { runZeroCli } from '../../zero/cli';
 import type { ChatStore } from './chatStore';
 import type { Logger } from '../platform/log';
+import { PermissionFollowUps, type ChatRunContext } from './permissionFollowUps';
 import { composePrompt, type ContextEntry } from './promptContext';
 import type { LaunchedRun, RunLauncher } from '../platform/runLauncher';
 import type { ZeroSettings } from '../platform/settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
+import type { ZeroCli } from '../platform/zeroCli';
 
-/** What a chat needs from the rest of the extension; tests can provide their own. */
+/** What a chat needs from the rest of the extension. */
 export interface ChatDeps {
 	store: ChatStore;
 	launcher: RunLauncher;
 	locator: ZeroBinaryLocator;
+	zeroCli: ZeroCli;
 	settings(): ZeroSettings;
 	log: Logger;
 	workspaceFolder(): string | undefined;
@@ -80,12 +71,6 @@ export interface TurnRequest {
 /** Saves at most this often while a run streams (and always when it ends). */
 const SAVE_INTERVAL_MS = 750;
 
-let idCounter = 0;
-export function newId(prefix: string, now: number): string {
-	idCounter = (idCounter + 1) % 1_000_000;
-	return `${prefix}${now.toString(36)}${idCounter.toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
-}
-
 /**
  * One chat: its transcript, its composer state and at most one running zero process. Turns run one
  * at a time; messages sent meanwhile wait in a queue.
@@ -102,6 +87,7 @@ export class ChatSession implements vscode.Disposable {
 	private disposed = false;
 	/** The binary the last run used, so offered commands show the real path. */
 	private binaryForDisplay = 'zero';
+	private readonly followUps: PermissionFollowUps;
 	private readonly actionsEmitter = new vscode.EventEmitter<TranscriptAction>();
 	private readonly composerEmitter = new vscode.EventEmitter<void>();
 	private readonly permissionEmitter = new vscode.EventEmitter<{
@@ -125,6 +111,7 @@ export class ChatSession implements vscode.Disposable {
 			createTranscript({ id: newId('c', deps.now()), title: 'New chat', createdAt: deps.now() });
 		this.permissionMode = settings.permissionMode;
 		this.model = settings.model;
+		this.followUps = new PermissionFollowUps(deps);
 	}
 
 	get id(): string {
@@ -320,7 +307,7 @@ export class ChatSession implements vscode.Disposable {
 					onStdout: (chunk) => raw?.write(chunk),
 				});
 				this.active = { turnId, launched, raw };
-				if (this.transcript.turns.find((turn) => turn.id === turnId)?.run.stopRequested) {
+				if (findTurn(this.transcript, turnId)?.run.stopRequested) {
 					launched.run.stop();
 				}
 				const outcome = await launched.done;
@@ -331,7 +318,7 @@ export class ChatSession implements vscode.Disposable {
 			.catch((error: Error) => {
 				// Never leave the chat stuck "running": end the turn with what went wrong.
 				this.deps.log.error(`Starting zero failed: ${error.stack ?? error.message}`);
-				const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
+				const turn = findTurn(this.transcript, turnId);
 				if (turn && turn.run.phase !== 'ended') {
 					this.finishWithoutProcess(turnId, {
 						kind: 'spawn_failed',
@@ -356,7 +343,7 @@ export class ChatSession implements vscode.Disposable {
 	private afterRun(turnId: string): void {
 		this.active = undefined;
 		this.flushSave();
-		const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
+		const turn = findTurn(this.transcript, turnId);
 		this.publishPermissionActions(turn);
 		this.runStateEmitter.fire({ running: false, turn });
 		this.composerEmitter.fire();
@@ -372,29 +359,15 @@ export class ChatSession implements vscode.Disposable {
 
 	/** The permission actions offered for each blocked tool card of a finished turn. */
 	permissionActionViews(turn: Turn | undefined): Map<string, PermissionActionView[]> {
-		const views = new Map<string, PermissionActionView[]>();
-		if (!turn || turn.run.phase !== 'ended' || this.transcript.readOnly) {
-			return views;
-		}
-		for (const item of turn.run.items) {
-			const specs = item.kind === 'tool' ? this.blockedActionSpecs(turn, item) : undefined;
-			if (specs) {
-				views.set(
-					itemKey(turn.id, item.id),
-					specs.map((spec) => this.actionView(spec, this.commandsFor(turn, spec))),
-				);
-			}
-		}
-		return views;
+		return this.followUps.views(this.transcript, turn, this.runContext());
 	}
 
-	/** The follow-ups offered for a tool call zero blocked; undefined when the call was not blocked. */
-	private blockedActionSpecs(turn: Turn, item: ToolItem): PermissionActionSpec[] | undefined {
-		const permissionMode = turnPermissionMode(turn);
-		const notice = describePermission(item, { permissionMode });
-		return notice?.tone === 'block'
-			? permissionActions(item, notice, { permissionMode })
-			: undefined;
+	private runContext(): ChatRunContext {
+		return {
+			model: this.model,
+			addDirs: this.addDirs,
+			binaryForDisplay: this.binaryForDisplay,
+		};
 	}
 
 	private publishPermissionActions(turn: Turn | undefined): void {
@@ -403,101 +376,43 @@ export class ChatSession implements vscode.Disposable {
 		}
 	}
 
-	private commandsFor(turn: Turn, spec: PermissionActionSpec): ActionCommands {
-		const settings = this.deps.settings();
-		return actionCommands(spec, {
-			cwd: this.deps.workspaceFolder() ?? '.',
-			sessionId: this.transcript.sessionId ?? turn.run.sessionId ?? 'session-not-started',
-			permissionMode: turnPermissionMode(turn),
-			addDirs: turn.command?.addDirs ?? this.addDirs,
-			model: this.model || undefined,
-			maxTurns: settings.maxTurns,
-			extraArgs: settings.extraArgs,
-		});
-	}
-
-	private actionView(spec: PermissionActionSpec, commands: ActionCommands): PermissionActionView {
-		const grant = commands.grant
-			? `${formatCommandLine(this.binaryForDisplay, commands.grant)} && `
-			: '';
-		return {
-			id: spec.id,
-			label: spec.label,
-			commandLine: `${grant}${formatCommandLine(this.binaryForDisplay, commands.exec)}`,
-			// Exactly the follow-ups that carry a risk statement are confirmed before they run.
-			needsConfirmation: 'risk' in spec,
-			kind: spec.id === 'grant-and-rerun' ? 'grant' : 'rerun',
-		};
-	}
-
 	/** Runs a permission follow-up chosen on a tool card: confirm if risky, grant if asked, then re-run. */
 	async runPermissionAction(turnId: string, itemId: string, actionId: string): Promise<void> {
-		const turn = this.transcript.turns.find((candidate) => candidate.id === turnId);
+		const turn = findTurn(this.transcript, turnId);
 		const item = turn?.run.items.find(
 			(candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.id === itemId,
 		);
 		if (!turn || !item) {
 			return;
 		}
-		const spec = this.blockedActionSpecs(turn, item)?.find(
-			(candidate) => candidate.id === actionId,
-		);
-		if (!spec) {
-			this.deps.showError('That action is no longer available for this tool call.');
-			return;
-		}
 		if (this.active) {
 			this.deps.showError('Wait for the current run to finish (or stop it) before re-running.');
 			return;
 		}
-		const commands = this.commandsFor(turn, spec);
-		if ('risk' in spec) {
-			const { commandLine } = this.actionView(spec, commands);
-			const confirmed = await this.deps.confirm(
-				spec.label,
-				`${spec.risk}\n\nZero will run:\n${commandLine}`,
-				spec.id === 'rerun-unsafe' ? 'Re-run Unsafely' : 'Allow and Re-run',
-			);
-			if (!confirmed) {
-				return;
-			}
+		const rerun = await this.followUps.prepare(
+			this.transcript,
+			turn,
+			item,
+			actionId,
+			this.runContext(),
+		);
+		if (!rerun) {
+			return;
 		}
-		if (commands.grant) {
-			const located = await this.deps.locator.locate();
-			if (!located.found) {
-				this.deps.showError('zero was not found, so the grant could not be stored.');
-				return;
-			}
-			const result = await runZeroCli(located.path, commands.grant, {
-				env: zeroProcessEnv(this.deps.settings()),
-				cwd: this.deps.workspaceFolder(),
-			});
-			this.deps.log.info(
-				`grant: ${formatCommandLine(located.path, commands.grant)} -> exit ${result.exitCode ?? 'none'}`,
-			);
-			if (result.exitCode !== 0) {
-				this.deps.showError(
-					`zero could not store the grant: ${(result.stderr || result.stdout || result.error || 'unknown error').trim()}`,
-				);
-				return;
-			}
+		if (rerun.spec.id === 'rerun-add-dir') {
+			this.addDirs = rerun.addDirs;
 		}
-		const { permissionMode: rerunMode, addDirs } = commands;
-		if (spec.id === 'rerun-add-dir') {
-			this.addDirs = addDirs;
+		if (rerun.spec.id === 'rerun-mode' && rerun.spec.mode !== 'unsafe') {
+			this.permissionMode = rerun.spec.mode;
 		}
-		if (spec.id === 'rerun-mode' && spec.mode !== 'unsafe') {
-			this.permissionMode = spec.mode;
-		}
-		const message = rerunPrompt(item, spec);
 		this.startTurn({
 			kind: 'rerun',
-			message,
-			displayText: message,
+			message: rerun.message,
+			displayText: rerun.message,
 			context: [],
 			images: [],
-			permissionMode: rerunMode,
-			addDirs,
+			permissionMode: rerun.permissionMode,
+			addDirs: rerun.addDirs,
 		});
 	}
 

@@ -1,9 +1,8 @@
 import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { applyAction, createRunState, forgetRunUsage } from '../../shared/transcript';
-import type { Transcript } from '../../shared/transcriptSchema';
-import { TranscriptSchema } from '../../shared/transcriptSchema';
+import { applyAction, createRunState, findTurn, forgetRunUsage } from '../../shared/transcript';
+import { TranscriptSchema, type Transcript } from '../../shared/transcriptSchema';
 import { parsedLineDecoder } from '../../zero/lineDecoder';
 import type { Logger } from '../platform/log';
 
@@ -143,7 +142,7 @@ export class ChatStore {
 	}
 
 	/** Remembers which chat is open, in the same storage as the chats (survives reloads and crashes). */
-	setCurrent(id: string): Promise<void> {
+	writeCurrentChatId(id: string): Promise<void> {
 		this.writes = this.writes
 			.then(() =>
 				writeAtomic(path.join(this.root, 'chats', 'current.json'), JSON.stringify({ id })),
@@ -154,7 +153,7 @@ export class ChatStore {
 		return this.writes;
 	}
 
-	async current(): Promise<string | undefined> {
+	async readCurrentChatId(): Promise<string | undefined> {
 		try {
 			const data = JSON.parse(
 				await fs.readFile(path.join(this.root, 'chats', 'current.json'), 'utf8'),
@@ -181,7 +180,7 @@ export class ChatStore {
 	}
 
 	private async rebuildCutOffRun(transcript: Transcript, turnId: string): Promise<void> {
-		const turn = transcript.turns.find((candidate) => candidate.id === turnId);
+		const turn = findTurn(transcript, turnId);
 		if (!turn) {
 			return;
 		}

@@ -32,14 +32,14 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 			deps.chats.newChat();
 			await focusChat(deps);
 		},
-		'zero.stopRun': () => deps.chats.current.stop(),
+		'zero.stopRun': () => deps.chats.active.stop(),
 		'zero.showChats': async () => {
 			const saved = await deps.store.list();
 			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown> };
 			const items: Item[] = saved.map((chat) => ({
 				label: chat.title,
 				description: `${new Date(chat.updatedAt).toLocaleString()}${chat.turns ? ` \u00b7 ${chat.turns} turn${chat.turns === 1 ? '' : 's'}` : ''}`,
-				detail: chat.id === deps.chats.current.id ? 'Current chat' : undefined,
+				detail: chat.id === deps.chats.active.id ? 'Current chat' : undefined,
 				open: () => deps.chats.open(chat.id),
 			}));
 			const result = await deps.zeroCli.run(['sessions', 'list', '--json'], {
@@ -81,7 +81,7 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 			}
 		},
 		'zero.selectModel': async () => {
-			const current = deps.chats.current.model;
+			const current = deps.chats.active.model;
 			const items: (vscode.QuickPickItem & { model: string | undefined })[] = [
 				{
 					label: "zero's configured model",
@@ -116,11 +116,11 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 					prompt: 'Passed to zero exec --model for this chat',
 				}));
 			if (model !== undefined) {
-				deps.chats.current.setModel(model);
+				deps.chats.active.setModel(model);
 			}
 		},
 		'zero.setPermissionMode': async () => {
-			const current = deps.chats.current.permissionMode;
+			const current = deps.chats.active.permissionMode;
 			const choice = await vscode.window.showQuickPick(
 				CHAT_PERMISSION_MODES.map((mode) => ({
 					label: PERMISSION_MODE_INFO[mode].label,
@@ -131,11 +131,11 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 				{ title: 'Zero: permission mode for this chat' },
 			);
 			if (choice) {
-				deps.chats.current.setPermissionMode(choice.mode as ChatPermissionMode);
+				deps.chats.active.setPermissionMode(choice.mode as ChatPermissionMode);
 			}
 		},
 		'zero.showProtocolTrace': async () => {
-			const chat = deps.chats.current;
+			const chat = deps.chats.active;
 			const turn = chat.lastTurn;
 			const raw = turn ? await deps.store.readRaw(chat.id, turn.id) : undefined;
 			if (!turn || !raw) {
@@ -151,7 +151,7 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 			let source: string | undefined = transcriptFile;
 			let name = transcriptFile ? path.basename(transcriptFile) : undefined;
 			if (!source) {
-				const chat = deps.chats.current;
+				const chat = deps.chats.active;
 				const turn = chat.lastTurn;
 				if (turn) {
 					source = deps.store.rawRunPath(chat.id, turn.id);

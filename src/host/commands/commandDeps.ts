@@ -44,7 +44,7 @@ export async function focusChat(deps: CommandDeps): Promise<void> {
 
 export async function sendWithContext(deps: CommandDeps, text: string): Promise<void> {
 	await focusChat(deps);
-	deps.chats.current.send(text);
+	deps.chats.active.send(text);
 }
 
 /** The active text editor, unless it is an output channel. */

@@ -8,9 +8,20 @@ import { setupCommands } from './setupCommands';
 
 /** Registers every contributed command; a command without a handler is a compile error. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+	// Chat and editor commands act on the active chat: it is restored from disk first if needed.
+	const withChat = <K extends string>(group: Record<K, Handler>): Record<K, Handler> => {
+		const wrapped = {} as Record<K, Handler>;
+		for (const id of Object.keys(group) as K[]) {
+			wrapped[id] = async (...args: never[]) => {
+				await deps.chats.ready();
+				return group[id](...args);
+			};
+		}
+		return wrapped;
+	};
 	const handlers: Record<CommandId, Handler> = {
-		...chatCommands(deps),
-		...editorCommands(deps),
+		...withChat(chatCommands(deps)),
+		...withChat(editorCommands(deps)),
 		...inspectionCommands(deps),
 		...setupCommands(deps),
 	};

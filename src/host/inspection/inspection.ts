@@ -9,7 +9,7 @@ import { applyAction, createTranscript } from '../../shared/transcript';
 import type { Transcript } from '../../shared/transcriptSchema';
 import { buildExecArgs } from '../../zero/execArgs';
 import { buildUserMessage } from '../../zero/streamInput';
-import { newId } from '../chat/chatSession';
+import { newId } from '../../shared/ids';
 import type { Logger } from '../platform/log';
 import { publishFindings } from './findingDiagnostics';
 import { inspectionReportMarkdown, inspectionStep } from './inspectionReport';

@@ -4,7 +4,7 @@ import { readSettings, SETTING_KEYS, type ZeroSettings } from './settings';
 
 /** The current `zero.*` settings; invalid values are reported once (naming the setting) and replaced by defaults. */
 export class SettingsWatcher implements vscode.Disposable {
-	current: ZeroSettings;
+	value: ZeroSettings;
 	private readonly reported = new Set<string>();
 	private readonly problems: string[] = [];
 	private readonly emitter = new vscode.EventEmitter<Set<string>>();
@@ -13,13 +13,13 @@ export class SettingsWatcher implements vscode.Disposable {
 	private readonly subscription: vscode.Disposable;
 
 	constructor(private readonly log: Logger) {
-		this.current = this.read();
+		this.value = this.read();
 		this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
 			const changed = new Set(
 				SETTING_KEYS.filter((key) => event.affectsConfiguration(`zero.${key}`)),
 			);
 			if (changed.size > 0) {
-				this.current = this.read();
+				this.value = this.read();
 				this.emitter.fire(changed);
 			}
 		});

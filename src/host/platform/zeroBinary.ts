@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import { discoverZero, nodeDiscoveryHost, type DiscoveryResult } from '../../zero/discovery';
 import type { Logger } from './log';
 import type { ZeroSettings } from './settings';
@@ -12,10 +11,8 @@ export function zeroProcessEnv(settings: ZeroSettings): NodeJS.ProcessEnv {
 }
 
 /** Finds the zero binary once and remembers it until `zero.path` or `zero.env` changes. */
-export class ZeroBinaryLocator implements vscode.Disposable {
+export class ZeroBinaryLocator {
 	private cached: Promise<DiscoveryResult> | undefined;
-	private readonly changed = new vscode.EventEmitter<void>();
-	readonly onDidChange = this.changed.event;
 
 	constructor(
 		private readonly settings: () => ZeroSettings,
@@ -29,11 +26,6 @@ export class ZeroBinaryLocator implements vscode.Disposable {
 
 	invalidate(): void {
 		this.cached = undefined;
-		this.changed.fire();
-	}
-
-	dispose(): void {
-		this.changed.dispose();
 	}
 
 	private async discover(): Promise<DiscoveryResult> {

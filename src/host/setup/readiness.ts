@@ -13,7 +13,8 @@ import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 
 /** Readiness as the chat shows it. */
 export interface ReadinessProvider {
-	current(): ReadinessView;
+	/** The state to show now; starts the first check if none ran yet. */
+	view(): ReadinessView;
 	readonly onDidChange: vscode.Event<ReadinessView>;
 	refresh(): void;
 }
@@ -30,7 +31,7 @@ export interface ReadinessReport {
  * workspace trust change, on "Check Setup", and when a run reports that the provider failed.
  */
 export class ReadinessService implements ReadinessProvider, vscode.Disposable {
-	private view: ReadinessView = CHECKING;
+	private shown: ReadinessView = CHECKING;
 	private report: Promise<ReadinessReport> | undefined;
 	private providerFailure: string | undefined;
 	/** Bumped by every refresh; a check that finishes after a newer one started is dropped. */
@@ -45,11 +46,11 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 		private readonly log: Logger,
 	) {}
 
-	current(): ReadinessView {
+	view(): ReadinessView {
 		if (!this.report) {
 			this.refresh();
 		}
-		return this.view;
+		return this.shown;
 	}
 
 	/** Re-runs every check. */
@@ -86,7 +87,7 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 		this.providerFailure = message;
 		this.set(
 			noProviderView(
-				{ binaryPath: this.view.binaryPath, version: this.view.version },
+				{ binaryPath: this.shown.binaryPath, version: this.shown.version },
 				`zero said: ${message}`,
 			),
 		);
@@ -94,13 +95,13 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 
 	/** A run succeeded, so the provider works whatever the last check said. */
 	markRunSucceeded(): void {
-		if (this.view.state === 'no_provider') {
+		if (this.shown.state === 'no_provider') {
 			this.refresh();
 		}
 	}
 
 	private set(view: ReadinessView): void {
-		this.view = view;
+		this.shown = view;
 		this.emitter.fire(view);
 	}
 

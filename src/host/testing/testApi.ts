@@ -8,6 +8,8 @@ import type { ZeroSettings } from '../platform/settings';
  */
 export interface ZeroTestApi {
 	whenChatViewResolved(): Promise<void>;
+	/** Resolves once the chat that was open when the window closed is restored. */
+	chatRestored(): Promise<void>;
 	settings(): ZeroSettings;
 	/** Problems found in settings since activation (each reported once). */
 	settingProblems(): string[];

@@ -5,7 +5,7 @@ import type { ReadinessService } from '../setup/readiness';
 import type { RunLauncher } from '../platform/runLauncher';
 import type { SettingsWatcher } from '../platform/settingsWatcher';
 import type { ZeroTestApi } from './testApi';
-import { itemKey } from '../../shared/transcript';
+import { findTurn, itemKey } from '../../shared/transcript';
 
 export interface TestApiParts {
 	view: ChatViewProvider;
@@ -37,32 +37,31 @@ function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promi
 export function createTestApi(parts: TestApiParts): ZeroTestApi {
 	return {
 		whenChatViewResolved: () => parts.view.resolved,
-		settings: () => parts.settings.current,
+		chatRestored: () => parts.chats.ready(),
+		settings: () => parts.settings.value,
 		settingProblems: () => parts.settings.reportedProblems,
-		currentTranscript: () => parts.chats.current.transcript,
-		currentChatId: () => parts.chats.current.id,
-		isRunning: () => parts.chats.current.running,
+		currentTranscript: () => parts.chats.active.transcript,
+		currentChatId: () => parts.chats.active.id,
+		isRunning: () => parts.chats.active.running,
 		whenIdle: (timeoutMs = 20000) =>
-			waitUntil(() => !parts.chats.current.running, timeoutMs, 'the chat to be idle'),
-		readiness: () => parts.readiness.current(),
+			waitUntil(() => !parts.chats.active.running, timeoutMs, 'the chat to be idle'),
+		readiness: () => parts.readiness.view(),
 		whenReadinessSettled: async (timeoutMs = 20000) => {
 			await waitUntil(
-				() => parts.readiness.current().state !== 'checking',
+				() => parts.readiness.view().state !== 'checking',
 				timeoutMs,
 				'the setup check',
 			);
-			return parts.readiness.current();
+			return parts.readiness.view();
 		},
 		attention: () => parts.attention.describe(),
-		send: (text, images) => parts.chats.current.send(text, images),
+		send: (text, images) => parts.chats.active.send(text, images),
 		runPermissionAction: (turnId, itemId, actionId) =>
-			parts.chats.current.runPermissionAction(turnId, itemId, actionId),
+			parts.chats.active.runPermissionAction(turnId, itemId, actionId),
 		permissionActionIds: (turnId, itemId) => {
-			const turn = parts.chats.current.transcript.turns.find(
-				(candidate) => candidate.id === turnId,
-			);
+			const turn = findTurn(parts.chats.active.transcript, turnId);
 			return (
-				parts.chats.current.permissionActionViews(turn).get(itemKey(turnId, itemId)) ?? []
+				parts.chats.active.permissionActionViews(turn).get(itemKey(turnId, itemId)) ?? []
 			).map((action) => action.id);
 		},
 		answerNextConfirmation: parts.answerNextConfirmation,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './viewIds';
+import { chatResourceRoots } from './webviewHtml';
 import { ChatWebviewHost, type ChatSource } from './chatWebviewHost';
 import type { Logger } from '../platform/log';
 
@@ -12,8 +13,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	readonly resolved = new Promise<void>((resolve) => (this.resolvedResolve = resolve));
 	private readonly visibilityEmitter = new vscode.EventEmitter<boolean>();
 	readonly onDidChangeVisibility = this.visibilityEmitter.event;
-	private readonly helloEmitter = new vscode.EventEmitter<void>();
-	readonly onDidHello = this.helloEmitter.event;
 
 	constructor(
 		private readonly extensionUri: vscode.Uri,
@@ -29,7 +28,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 		this.host?.dispose();
 		this.view = view;
 		this.host = new ChatWebviewHost(view.webview, this.extensionUri, this.source, this.log);
-		this.host.onDidHello(() => this.helloEmitter.fire());
 		view.onDidChangeVisibility(() => this.visibilityEmitter.fire(view.visible));
 		view.onDidDispose(() => {
 			this.host?.dispose();
@@ -53,7 +51,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	dispose(): void {
 		this.host?.dispose();
 		this.visibilityEmitter.dispose();
-		this.helloEmitter.dispose();
 	}
 }
 
@@ -74,10 +71,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 			vscode.ViewColumn.Beside,
 			{
 				enableScripts: true,
-				localResourceRoots: [
-					vscode.Uri.joinPath(this.extensionUri, 'dist'),
-					vscode.Uri.joinPath(this.extensionUri, 'media'),
-				],
+				localResourceRoots: chatResourceRoots(this.extensionUri),
 			},
 		);
 		this.bind(panel);

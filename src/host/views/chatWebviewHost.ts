@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import {
 	WEBVIEW_PROTOCOL_MAJOR,
 	WebviewToHostSchema,
@@ -7,10 +7,12 @@ import {
 } from '../../shared/protocol';
 import type { ToolDetails } from '../../shared/viewTranscript';
 import type { Logger } from '../platform/log';
-import { renderChatHtml } from './webviewHtml';
+import { chatResourceRoots, renderChatHtml } from './webviewHtml';
 
 /** What a chat webview is bound to: a snapshot to start from, a stream of updates, and a handler. */
 export interface ChatSource {
+	/** Resolves when the source can give its snapshot (a chat may still be read from disk). */
+	ready(): Promise<void>;
 	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }>;
 	/** Arguments and output of a tool card, for a view that left them out of its snapshot. */
 	toolDetails(turnId: string, itemId: string): ToolDetails | undefined;
@@ -31,9 +33,6 @@ export class ChatWebviewHost implements vscode.Disposable {
 	private outbox: HostToWebview[] = [];
 	private flushTimer: NodeJS.Timeout | undefined;
 	private readonly disposables: vscode.Disposable[] = [];
-	private readonly helloEmitter = new vscode.EventEmitter<void>();
-	/** Fires each time the webview (re)loads and completes its handshake. */
-	readonly onDidHello = this.helloEmitter.event;
 
 	constructor(
 		private readonly webview: vscode.Webview,
@@ -44,10 +43,7 @@ export class ChatWebviewHost implements vscode.Disposable {
 		webview.options = {
 			enableScripts: true,
 			enableCommandUris: false,
-			localResourceRoots: [
-				vscode.Uri.joinPath(extensionUri, 'dist'),
-				vscode.Uri.joinPath(extensionUri, 'media'),
-			],
+			localResourceRoots: chatResourceRoots(extensionUri),
 		};
 		this.disposables.push(
 			webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
@@ -80,14 +76,16 @@ export class ChatWebviewHost implements vscode.Disposable {
 				this.reload();
 				return;
 			}
-			this.ready = true;
-			this.outbox = [];
 			void this.webview.postMessage({
 				type: 'hello/ack',
 				protocolMajor: WEBVIEW_PROTOCOL_MAJOR,
 			} satisfies HostToWebview);
-			void this.webview.postMessage(this.source.snapshot());
-			this.helloEmitter.fire();
+			void this.source.ready().then(() => {
+				// Updates are forwarded from the snapshot on; earlier ones are in it.
+				this.ready = true;
+				this.outbox = [];
+				void this.webview.postMessage(this.source.snapshot());
+			});
 			return;
 		}
 		if (message.type === 'tool/details/request') {
@@ -145,7 +143,6 @@ export class ChatWebviewHost implements vscode.Disposable {
 		if (this.flushTimer) {
 			clearTimeout(this.flushTimer);
 		}
-		this.helloEmitter.dispose();
 		for (const disposable of this.disposables) {
 			disposable.dispose();
 		}

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
+/** The only folders a chat webview may load from: the built bundles and the static media. */
+export function chatResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+	return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
+}
+
 /** Builds the chat webview document: strict CSP, one nonce'd script, assets only from the extension. */
 export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
 	const nonce = randomBytes(18).toString('base64');

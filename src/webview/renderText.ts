@@ -1,0 +1,112 @@
+/** Answer text (streamed markdown, re-rendering only the growing tail) and reasoning rows. */
+import { h, icon } from './dom';
+import { renderMarkdownHtml, renderMarkdownInto, stableSplit } from './markdown';
+import { itemKey } from '../shared/transcript';
+
+const markdownCache = new Map<string, string>();
+
+function cachedMarkdown(text: string): string {
+	let html = markdownCache.get(text);
+	if (html === undefined) {
+		html = renderMarkdownHtml(text);
+		if (markdownCache.size > 200) {
+			markdownCache.clear();
+		}
+		markdownCache.set(text, html);
+	}
+	return html;
+}
+
+export function renderText(
+	text: string,
+	streaming: boolean,
+	turnId: string,
+	itemId: string,
+): HTMLElement {
+	const body = h('div', { class: 'markdown' });
+	const row = h(
+		'div',
+		{
+			class: `row text-row${streaming ? ' streaming' : ''}`,
+			'data-kind': 'text',
+			'data-turn': turnId,
+			'data-item': itemId,
+		},
+		body,
+	);
+	if (streaming) {
+		// The settled prefix renders once; only the growing tail is re-rendered per frame.
+		const split = stableSplit(text);
+		const stable = h('div', { class: 'markdown-part stable' });
+		renderMarkdownInto(stable, split > 0 ? cachedMarkdown(text.slice(0, split)) : '', false);
+		const tail = h('div', { class: 'markdown-part tail' });
+		renderMarkdownInto(tail, renderMarkdownHtml(text.slice(split)), false);
+		body.append(stable, tail);
+		row.dataset.split = String(split);
+	} else {
+		renderMarkdownInto(body, cachedMarkdown(text), true);
+	}
+	return row;
+}
+
+/** Re-renders only the tail of a streaming answer when its settled part did not move. */
+export function updateStreamingText(element: HTMLElement, text: string): boolean {
+	const split = stableSplit(text);
+	const tail = element.querySelector<HTMLElement>('.markdown-part.tail');
+	if (element.dataset.split !== String(split) || !tail) {
+		return false;
+	}
+	renderMarkdownInto(tail, renderMarkdownHtml(text.slice(split)), false);
+	return true;
+}
+
+function charCount(text: string): string {
+	return ` ${text.length > 1000 ? `${(text.length / 1000).toFixed(1)}k` : text.length} chars`;
+}
+
+export function updateLiveReasoning(element: HTMLElement, text: string): boolean {
+	const count = element.querySelector<HTMLElement>('.reasoning-count');
+	if (!element.classList.contains('live') || !count) {
+		return false;
+	}
+	count.textContent = charCount(text);
+	return true;
+}
+
+export function renderReasoning(
+	text: string,
+	streaming: boolean,
+	expanded: boolean,
+	turnId: string,
+	itemId: string,
+): HTMLElement {
+	const key = itemKey(turnId, itemId);
+	const header = h(
+		'button',
+		{
+			class: 'reasoning-toggle',
+			type: 'button',
+			'aria-expanded': expanded ? 'true' : 'false',
+			'data-action': 'toggle',
+			'data-key': key,
+		},
+		icon(expanded ? 'chevron-down' : 'chevron-right'),
+		icon(streaming ? 'loading' : 'lightbulb'),
+		streaming ? ' Thinking\u2026' : ' Reasoning',
+		h('span', { class: 'muted reasoning-count' }, charCount(text)),
+	);
+	if (streaming) {
+		header.querySelector('.codicon-loading')?.classList.add('codicon-modifier-spin');
+	}
+	return h(
+		'div',
+		{
+			class: `row reasoning-row${streaming ? ' live' : ''}`,
+			'data-kind': 'reasoning',
+			'data-turn': turnId,
+			'data-item': itemId,
+		},
+		header,
+		expanded ? h('div', { class: 'reasoning-text' }, text) : undefined,
+	);
+}

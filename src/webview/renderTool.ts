@@ -1,0 +1,194 @@
+/** Tool cards: header, permission notice, changed files and, when expanded, arguments and output. */
+import { describePermission, type PermissionNotice } from '../shared/permissions';
+import { summarizeToolArgs } from '../shared/toolSummary';
+import { itemKey, turnPermissionMode } from '../shared/transcript';
+import type { ToolItem, Turn } from '../shared/transcriptSchema';
+import { formatDuration, h, icon } from './dom';
+import { renderNotice } from './renderNotice';
+import type { RenderContext } from './renderRow';
+
+const SIDE_EFFECT_ICONS: Record<string, string> = {
+	read: 'eye',
+	write: 'edit',
+	shell: 'terminal',
+	network: 'globe',
+	none: 'symbol-misc',
+	unknown: 'question',
+};
+
+function toolState(
+	turn: Turn,
+	item: ToolItem,
+	notice: PermissionNotice | undefined,
+): { state: string; label: string; iconName: string } {
+	if (notice?.tone === 'block') {
+		return { state: 'blocked', label: 'blocked', iconName: 'shield' };
+	}
+	if (item.result) {
+		return item.result.status === 'ok'
+			? { state: 'ok', label: 'ok', iconName: 'pass' }
+			: { state: 'error', label: 'error', iconName: 'error' };
+	}
+	if (turn.run.phase === 'ended') {
+		return { state: 'unfinished', label: 'no result', iconName: 'circle-slash' };
+	}
+	return { state: 'running', label: 'running', iconName: 'loading' };
+}
+
+export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLElement {
+	const key = itemKey(turn.id, item.id);
+	const expanded = context.isExpanded(key);
+	const mode = turnPermissionMode(turn);
+	const notice = describePermission(item, { permissionMode: mode });
+	const state = toolState(turn, item, notice);
+	const summary = summarizeToolArgs(item.name, item.args);
+	const duration =
+		item.startedAt !== undefined && item.endedAt !== undefined
+			? formatDuration(item.endedAt - item.startedAt)
+			: undefined;
+	const sideEffect = item.sideEffect ?? 'unknown';
+	const stateIcon = icon(state.iconName);
+	if (state.state === 'running') {
+		stateIcon.classList.add('codicon-modifier-spin');
+	}
+	const header = h(
+		'button',
+		{
+			class: 'tool-header',
+			type: 'button',
+			'aria-expanded': expanded ? 'true' : 'false',
+			'data-action': 'toggle',
+			'data-key': key,
+		},
+		icon(expanded ? 'chevron-down' : 'chevron-right'),
+		icon(SIDE_EFFECT_ICONS[sideEffect] ?? 'tools'),
+		h('span', { class: 'tool-name' }, item.name),
+		h('span', { class: 'tool-summary' }, summary),
+		h('span', { class: `badge side-effect side-${sideEffect}` }, sideEffect),
+		h(
+			'span',
+			{ class: `tool-state state-${state.state}`, title: state.label, 'aria-label': state.label },
+			stateIcon,
+		),
+		duration ? h('span', { class: 'muted duration' }, duration) : undefined,
+	);
+	const card = h(
+		'div',
+		{
+			class: `row tool-card state-${state.state}`,
+			'data-kind': 'tool',
+			'data-turn': turn.id,
+			'data-item': item.id,
+			'data-tool': item.name,
+			'data-status': state.state,
+			role: 'group',
+			'aria-label': `${item.name} ${summary} ${state.label}`,
+		},
+		header,
+	);
+	if (notice) {
+		card.append(renderNotice(turn, item, notice, context));
+	}
+	if (item.result && item.result.changedFiles.length > 0) {
+		card.append(
+			h(
+				'div',
+				{ class: 'changed-files' },
+				icon('diff'),
+				' Changed: ',
+				...item.result.changedFiles.flatMap((file, index) => [
+					index > 0 ? ', ' : '',
+					h(
+						'a',
+						{ href: '#', class: 'file-link', 'data-action': 'open-file', 'data-path': file },
+						file,
+					),
+				]),
+				item.checkpoint
+					? h(
+							'span',
+							{ class: 'muted' },
+							` \u00b7 checkpoint #${item.checkpoint.sequence ?? '?'} saved before the change`,
+						)
+					: undefined,
+			),
+		);
+	} else if (item.checkpoint && item.result?.status !== 'error') {
+		// zero saves the checkpoint before it decides; a refused call changed nothing, so say nothing.
+		card.append(
+			h(
+				'div',
+				{ class: 'changed-files muted' },
+				icon('history'),
+				` Checkpoint #${item.checkpoint.sequence ?? '?'} of ${(item.checkpoint.files ?? []).join(', ') || 'files'} saved before the change`,
+			),
+		);
+	}
+	if (expanded) {
+		card.append(renderToolDetails(turn, item, context));
+	}
+	return card;
+}
+
+function renderToolDetails(turn: Turn, item: ToolItem, context: RenderContext): HTMLElement {
+	const details = context.toolDetails(turn, item);
+	const container = h('div', { class: 'tool-details' });
+	if (details === 'loading' || details === 'unavailable') {
+		container.append(
+			h(
+				'div',
+				{ class: 'muted' },
+				details === 'loading'
+					? 'Loading the arguments and output\u2026'
+					: 'The arguments and output are not available.',
+			),
+		);
+		return container;
+	}
+	container.append(
+		h('div', { class: 'section-label' }, 'Arguments'),
+		h('pre', { class: 'tool-args' }, details.args || '(none)'),
+	);
+	if (item.result) {
+		const markers = [
+			item.result.truncated ? 'truncated by zero' : '',
+			item.result.redacted ? 'secrets redacted by zero' : '',
+		].filter(Boolean);
+		container.append(
+			h(
+				'div',
+				{ class: 'section-label' },
+				'Output',
+				...markers.map((marker) => h('span', { class: 'badge marker' }, marker)),
+			),
+			h(
+				'pre',
+				{ class: `tool-output${item.result.status === 'error' ? ' error' : ''}` },
+				details.output || '(empty)',
+			),
+		);
+		const exitCode = item.result.meta?.exit_code;
+		if (exitCode !== undefined) {
+			container.append(h('div', { class: 'muted' }, `Exit code ${exitCode}`));
+		}
+		if (item.result.display?.summary) {
+			container.append(h('div', { class: 'muted' }, item.result.display.summary));
+		}
+	}
+	if (details.outputLength > details.output.length || details.argsLength > details.args.length) {
+		container.append(
+			h(
+				'button',
+				{
+					type: 'button',
+					class: 'link-button',
+					'data-action': 'open-output',
+					'data-turn': turn.id,
+					'data-item': item.id,
+				},
+				'Open full arguments and output in an editor',
+			),
+		);
+	}
+	return container;
+}

@@ -1,0 +1,174 @@
+/** The rows that frame a turn: the prompt with its command line, and the run's status line. */
+import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
+import { blockedTools, describeRunEnd } from '../shared/runOutcome';
+import type { Turn } from '../shared/transcriptSchema';
+import type { RunPermissionMode } from '../zero/permissionModes';
+import { formatTokens, h, icon } from './dom';
+
+export function renderPrompt(turn: Turn): HTMLElement {
+	const command = turn.command;
+	const mode = command?.permissionMode as RunPermissionMode | undefined;
+	const element = h(
+		'div',
+		{
+			class: `row prompt-row${command?.kind === 'rerun' ? ' rerun' : ''}`,
+			'data-kind': 'prompt',
+			'data-turn': turn.id,
+		},
+		turn.prompt ? h('div', { class: 'prompt-text' }, turn.prompt.text) : undefined,
+		turn.prompt && turn.prompt.context.length > 0
+			? h(
+					'div',
+					{ class: 'chips' },
+					...turn.prompt.context.map((chip) =>
+						h(
+							'span',
+							{ class: `chip chip-${chip.kind}`, title: chip.note ?? chip.label },
+							icon(chipIcon(chip.kind)),
+							chip.label,
+							chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
+						),
+					),
+				)
+			: undefined,
+		command
+			? h(
+					'details',
+					{ class: 'run-command' },
+					h(
+						'summary',
+						{},
+						h(
+							'span',
+							{ class: `mode-badge mode-${mode}` },
+							mode ? PERMISSION_MODE_INFO[mode].label : '',
+						),
+						command.model ? h('span', { class: 'muted' }, ` \u00b7 ${command.model}`) : undefined,
+						command.kind === 'rerun' ? h('span', { class: 'muted' }, ' \u00b7 re-run') : undefined,
+					),
+					h('code', { class: 'command-line' }, command.display),
+				)
+			: undefined,
+	);
+	return element;
+}
+
+function chipIcon(kind: string): string {
+	switch (kind) {
+		case 'selection':
+			return 'selection';
+		case 'problems':
+			return 'warning';
+		case 'image':
+			return 'file-media';
+		case 'finding':
+			return 'search';
+		default:
+			return 'file';
+	}
+}
+
+function runningLabel(turn: Turn): string {
+	return turn.run.stopRequested
+		? ' Stopping\u2026'
+		: turn.run.phase === 'starting'
+			? ' Starting zero\u2026'
+			: ' zero is working\u2026';
+}
+
+function runningTokens(turn: Turn): string {
+	return turn.run.usage.requests > 0
+		? ` \u00b7 ${formatTokens(turn.run.usage.totalTokens)} tokens`
+		: '';
+}
+
+/** Updates the words of a running status row, keeping its spinner (a new one restarts the animation). */
+export function updateRunningStatus(element: HTMLElement, turn: Turn): HTMLElement | undefined {
+	const label = element.querySelector('.status-label');
+	const tokens = element.querySelector('.status-tokens');
+	if (turn.run.phase === 'ended' || !element.classList.contains('running') || !label || !tokens) {
+		return undefined;
+	}
+	element.dataset.phase = turn.run.phase;
+	label.textContent = runningLabel(turn);
+	tokens.textContent = runningTokens(turn);
+	return element;
+}
+
+export function renderStatus(turn: Turn): HTMLElement {
+	const run = turn.run;
+	if (run.phase !== 'ended') {
+		const spinner = icon('loading');
+		spinner.classList.add('codicon-modifier-spin');
+		return h(
+			'div',
+			{
+				class: 'row status-row running',
+				'data-kind': 'status',
+				'data-turn': turn.id,
+				'data-phase': run.phase,
+				role: 'status',
+			},
+			spinner,
+			h('span', { class: 'status-label' }, runningLabel(turn)),
+			h('span', { class: 'muted status-tokens' }, runningTokens(turn)),
+		);
+	}
+	const outcome = describeRunEnd(run);
+	const blocked = blockedTools(run).length;
+	const element = h(
+		'div',
+		{
+			class: `row status-row ended tone-${outcome?.tone ?? 'info'}`,
+			'data-kind': 'status',
+			'data-turn': turn.id,
+			'data-phase': 'ended',
+			'data-end': run.end?.kind ?? '',
+			'data-status': run.end?.kind === 'run_end' ? run.end.status : '',
+			role: 'status',
+		},
+		h(
+			'div',
+			{ class: 'status-line' },
+			icon(
+				outcome?.tone === 'success'
+					? 'check'
+					: outcome?.tone === 'error'
+						? 'error'
+						: outcome?.tone === 'warning'
+							? 'warning'
+							: 'info',
+			),
+			` ${outcome?.title ?? 'Ended'}`,
+			outcome?.detail
+				? h('span', { class: 'status-detail' }, ` \u2014 ${outcome.detail}`)
+				: undefined,
+		),
+		blocked > 0
+			? h(
+					'div',
+					{ class: 'blocked-count' },
+					icon('shield'),
+					` ${blocked} action${blocked === 1 ? ' was' : 's were'} blocked`,
+				)
+			: undefined,
+		run.usage.requests > 0
+			? h(
+					'div',
+					{ class: 'usage muted' },
+					`Tokens: ${formatTokens(run.usage.promptTokens)} in, ${formatTokens(run.usage.completionTokens)} out, ${formatTokens(run.usage.totalTokens)} total over ${run.usage.requests} request${run.usage.requests === 1 ? '' : 's'}`,
+				)
+			: undefined,
+	);
+	if (run.end?.kind === 'no_run_end' && run.end.stderrTail) {
+		element.append(
+			h(
+				'details',
+				{ class: 'stderr-tail' },
+				h('summary', {}, 'Last stderr lines'),
+				h('pre', {}, run.end.stderrTail),
+			),
+		);
+	}
+	return element;
+}
