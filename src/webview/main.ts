@@ -17,7 +17,8 @@ import { toolDetails as toolDetailsOf, type ToolDetails } from '../shared/viewTr
 import type { ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
 import { Composer } from './composer';
 import { formatTokens, h, icon } from './dom';
-import { estimateRowHeight, renderRow, type RenderContext } from './renderRow';
+import type { RenderContext } from './renderContext';
+import { estimateRowHeight, renderRow } from './renderRow';
 import { buildRows, rowSignature, type Row } from './rows';
 import { renderSetupState } from './setupState';
 import { VirtualList } from './virtualList';

@@ -2,7 +2,7 @@
 import type { PermissionNotice } from '../shared/permissions';
 import type { ToolItem, Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
-import type { RenderContext } from './renderRow';
+import type { RenderContext } from './renderContext';
 
 export function renderNotice(
 	turn: Turn,

@@ -1,8 +1,6 @@
 /** DOM for each transcript row. All model and tool text is inserted as text or sanitized markdown. */
-import type { PermissionActionView } from '../shared/protocol';
 import { itemKey } from '../shared/transcript';
-import type { ToolItem, TranscriptItem, Turn } from '../shared/transcriptSchema';
-import type { ToolDetails } from '../shared/viewTranscript';
+import type { TranscriptItem, Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
 import {
 	renderReasoning,
@@ -10,18 +8,10 @@ import {
 	updateLiveReasoning,
 	updateStreamingText,
 } from './renderText';
+import type { RenderContext } from './renderContext';
 import { renderTool } from './renderTool';
 import { renderPrompt, renderStatus, updateRunningStatus } from './renderTurn';
 import type { Row } from './rows';
-
-export interface RenderContext {
-	isExpanded(key: string): boolean;
-	/** A tool card's arguments and output: at hand, being fetched from the host, or unavailable. */
-	toolDetails(turn: Turn, item: ToolItem): ToolDetails | 'loading' | 'unavailable';
-	permissionActions(turnId: string, itemId: string): PermissionActionView[];
-	isReadOnly(): boolean;
-	now(): number;
-}
 
 export function estimateRowHeight(row: Row): number {
 	switch (row.kind) {

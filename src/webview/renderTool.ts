@@ -5,7 +5,7 @@ import { itemKey, turnPermissionMode } from '../shared/transcript';
 import type { ToolItem, Turn } from '../shared/transcriptSchema';
 import { formatDuration, h, icon } from './dom';
 import { renderNotice } from './renderNotice';
-import type { RenderContext } from './renderRow';
+import type { RenderContext } from './renderContext';
 
 const SIDE_EFFECT_ICONS: Record<string, string> = {
 	read: 'eye',

@@ -16,7 +16,7 @@ import type {
 	ToolItem,
 	TranscriptAction,
 } from '../../src/shared/transcriptSchema';
-import { actionCommands } from '../../src/zero/actionCommands';
+import { actionCommands } from '../../src/shared/actionCommands';
 import { parseLine } from '../../src/zero/parseLine';
 import { RECORDED, SCENARIOS, readLines } from './helpers';
 

@@ -11,7 +11,7 @@ import {
 import type { PermissionActionView } from '../../shared/protocol';
 import { itemKey, turnPermissionMode } from '../../shared/transcript';
 import type { ToolItem, Transcript, Turn } from '../../shared/transcriptSchema';
-import { actionCommands, type ActionCommands } from '../../zero/actionCommands';
+import { actionCommands, type ActionCommands } from '../../shared/actionCommands';
 import { formatCommandLine } from '../../zero/execArgs';
 import type { RunPermissionMode } from '../../zero/permissionModes';
 import type { Logger } from '../platform/log';

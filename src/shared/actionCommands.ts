@@ -1,6 +1,6 @@
-import type { PermissionActionSpec } from '../shared/permissions';
-import type { RunPermissionMode } from './permissionModes';
-import { buildExecArgs, type ExecOptions } from './execArgs';
+import type { PermissionActionSpec } from './permissions';
+import type { RunPermissionMode } from '../zero/permissionModes';
+import { buildExecArgs, type ExecOptions } from '../zero/execArgs';
 
 /** The command lines a permission follow-up runs: an optional grant, then the resumed run. */
 export interface ActionCommands {
