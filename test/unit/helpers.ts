@@ -1,5 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { reduceTranscript } from '../../src/shared/transcript';
+import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
+import { parseLine } from '../../src/zero/parseLine';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const SCENARIOS = path.join(REPO, 'test', 'fixtures', 'scenarios');
@@ -34,3 +37,39 @@ export function prng(seed: number): () => number {
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
 }
+
+/** Reduces a stream-json file into a one-turn transcript, optionally ended by a process exit. */
+export function replay(
+	file: string,
+	exit?: Extract<TranscriptAction, { type: 'run/exit' }>['outcome'],
+): Transcript {
+	const actions: TranscriptAction[] = [
+		{ type: 'turn/start', turnId: 't1', at: 0, prompt: { text: 'hi', context: [] } },
+	];
+	readLines(file).forEach((text, index) =>
+		actions.push({ type: 'run/line', turnId: 't1', at: index * 10, parsed: parseLine(text) }),
+	);
+	if (exit) {
+		actions.push({ type: 'run/exit', turnId: 't1', outcome: exit });
+	}
+	return reduceTranscript({ id: 'c1', title: 'test', createdAt: 0 }, actions);
+}
+
+/** A process exit as ZeroRun reports it. */
+export const exited = (
+	exitCode: number | null,
+	extra: Partial<{
+		signal: string | null;
+		stopRequested: boolean;
+		killed: boolean;
+		stderrTail: string;
+	}> = {},
+) =>
+	({
+		kind: 'exited',
+		exitCode,
+		signal: extra.signal ?? null,
+		stderrTail: extra.stderrTail ?? '',
+		stopRequested: extra.stopRequested ?? false,
+		killed: extra.killed ?? false,
+	}) as const;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EVENT_SCHEMAS } from '../../src/zero/events';
-import { DIAGNOSTIC_EXCERPT_CHARS, parseLine } from '../../src/zero/parseLine';
-import { corpusFiles, readLines } from './helpers';
+import type { EVENT_SCHEMAS } from '../../../src/zero/events';
+import { DIAGNOSTIC_EXCERPT_CHARS, parseLine } from '../../../src/zero/parseLine';
+import { corpusFiles, readLines } from '../helpers';
 
 const R = 'run_20261129120000_abcdef';
 const line = (fields: Record<string, unknown>): string =>

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { ChatStore } from '../../src/host/chat/chatStore';
-import { applyAction, createTranscript } from '../../src/shared/transcript';
-import { parseLine } from '../../src/zero/parseLine';
-import { SCENARIOS, readLines } from './helpers';
+import { ChatStore } from '../../../../src/host/chat/chatStore';
+import { applyAction, createTranscript } from '../../../../src/shared/transcript';
+import { parseLine } from '../../../../src/zero/parseLine';
+import { SCENARIOS, readLines } from '../../helpers';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { ParsedLine } from '../../src/zero/parseLine';
-import { LineDecoder, parsedLineDecoder, type OversizeLine } from '../../src/zero/lineDecoder';
-import { corpusFiles, prng } from './helpers';
+import type { ParsedLine } from '../../../src/zero/parseLine';
+import { LineDecoder, parsedLineDecoder, type OversizeLine } from '../../../src/zero/lineDecoder';
+import { corpusFiles, prng } from '../helpers';
 
 function decode(
 	chunks: (string | Buffer)[],

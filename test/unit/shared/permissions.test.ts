@@ -6,19 +6,19 @@ import {
 	permissionActions,
 	rerunPrompt,
 	type NoticeKind,
-} from '../../src/shared/permissions';
-import type { RunPermissionMode } from '../../src/zero/permissionModes';
-import { providerSetupProblem } from '../../src/shared/runOutcome';
-import { reduceTranscript } from '../../src/shared/transcript';
+} from '../../../src/shared/permissions';
+import type { RunPermissionMode } from '../../../src/zero/permissionModes';
+import { providerSetupProblem } from '../../../src/shared/runOutcome';
+import { reduceTranscript } from '../../../src/shared/transcript';
 import type {
 	PermissionInfo,
 	RunState,
 	ToolItem,
 	TranscriptAction,
-} from '../../src/shared/transcriptSchema';
-import { actionCommands } from '../../src/shared/actionCommands';
-import { parseLine } from '../../src/zero/parseLine';
-import { RECORDED, SCENARIOS, readLines } from './helpers';
+} from '../../../src/shared/transcriptSchema';
+import { actionCommands } from '../../../src/shared/actionCommands';
+import { parseLine } from '../../../src/zero/parseLine';
+import { RECORDED, SCENARIOS, readLines } from '../helpers';
 
 function tool(
 	name: string,

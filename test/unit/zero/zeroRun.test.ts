@@ -4,12 +4,12 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import type { ProcessOutcome } from '../../src/zero/processOutcome';
-import { buildUserMessage } from '../../src/zero/streamInput';
-import { parseLine, type ParsedLine } from '../../src/zero/parseLine';
-import { processExists } from '../../src/zero/processTree';
-import { ZeroRun } from '../../src/zero/zeroRun';
-import { FAKE_ZERO, SCENARIOS, readLines } from './helpers';
+import type { ProcessOutcome } from '../../../src/zero/processOutcome';
+import { buildUserMessage } from '../../../src/zero/streamInput';
+import { parseLine, type ParsedLine } from '../../../src/zero/parseLine';
+import { processExists } from '../../../src/zero/processTree';
+import { ZeroRun } from '../../../src/zero/zeroRun';
+import { FAKE_ZERO, SCENARIOS, readLines } from '../helpers';
 
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'zero-run-test-'));
 

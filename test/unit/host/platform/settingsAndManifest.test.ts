@@ -2,11 +2,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { COMMAND_IDS } from '../../src/host/commands/commandIds';
-import { readSettings, SETTING_KEYS, type SettingsSource } from '../../src/host/platform/settings';
-import { CHAT_PERMISSION_MODES } from '../../src/zero/permissionModes';
-import { WEBVIEW_RUNNABLE_COMMANDS } from '../../src/shared/protocol';
-import { REPO } from './helpers';
+import { COMMAND_IDS } from '../../../../src/host/commands/commandIds';
+import {
+	readSettings,
+	SETTING_KEYS,
+	type SettingsSource,
+} from '../../../../src/host/platform/settings';
+import { CHAT_PERMISSION_MODES } from '../../../../src/zero/permissionModes';
+import { WEBVIEW_RUNNABLE_COMMANDS } from '../../../../src/shared/protocol';
+import { REPO } from '../../helpers';
 
 const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
 

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { blockedTools, describeRunEnd } from '../../../src/shared/runOutcome';
+import { applyAction, createTranscript } from '../../../src/shared/transcript';
+import { parseLine } from '../../../src/zero/parseLine';
+import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
+
+describe('run outcomes', () => {
+	it('counts blocked tools', () => {
+		assert.equal(
+			blockedTools(replay(path.join(RECORDED, '04a-bash-member-refused.jsonl')).turns[0].run)
+				.length,
+			1,
+		);
+		assert.equal(
+			blockedTools(replay(path.join(RECORDED, '03-write-file-member.jsonl')).turns[0].run).length,
+			0,
+		);
+	});
+
+	it('classifies every way a run can end', () => {
+		const interrupted = replay(
+			path.join(RECORDED, '07a-sigint-slow-stream.jsonl'),
+			exited(130, { stopRequested: true }),
+		);
+		assert.equal(describeRunEnd(interrupted.turns[0].run)?.title, 'Interrupted');
+		const providerFailure = replay(path.join(RECORDED, '06a-provider-http-500.jsonl'), exited(3))
+			.turns[0].run;
+		assert.equal(describeRunEnd(providerFailure)?.title, 'Failed with exit code 3');
+		assert.equal(providerFailure.items.at(-1)?.kind, 'error');
+		const crash = replay(
+			path.join(SCENARIOS, 'crash.jsonl'),
+			exited(1, { stderrTail: 'panic: boom' }),
+		).turns[0].run;
+		assert.equal(crash.end?.kind, 'no_run_end');
+		assert.match(describeRunEnd(crash)?.detail ?? '', /exit code 1.*without a run_end/);
+		const killed = replay(
+			path.join(SCENARIOS, 'crash.jsonl'),
+			exited(null, { signal: 'SIGKILL', killed: true, stopRequested: true }),
+		).turns[0].run;
+		assert.equal(describeRunEnd(killed)?.title, 'Stopped (killed)');
+		const signalled = replay(
+			path.join(RECORDED, '07b-sigint-right-after-run-start.jsonl'),
+			exited(null, { signal: 'SIGINT', stopRequested: true }),
+		).turns[0].run;
+		assert.equal(signalled.end?.kind, 'no_run_end');
+		const incomplete = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		applyAction(incomplete, { type: 'turn/start', turnId: 't' });
+		applyAction(incomplete, {
+			type: 'run/line',
+			turnId: 't',
+			parsed: parseLine(
+				JSON.stringify({
+					schemaVersion: 2,
+					runId: 'r',
+					type: 'run_end',
+					status: 'incomplete',
+					exitCode: 4,
+				}),
+			),
+		});
+		assert.equal(describeRunEnd(incomplete.turns[0].run)?.title, 'Incomplete');
+		const notFound = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		applyAction(notFound, { type: 'turn/start', turnId: 't' });
+		applyAction(notFound, {
+			type: 'run/exit',
+			turnId: 't',
+			outcome: { kind: 'spawn_failed', reason: 'not_found', message: 'zero was not found' },
+		});
+		assert.equal(describeRunEnd(notFound.turns[0].run)?.title, 'zero was not found');
+		const abandoned = replay(path.join(SCENARIOS, 'crash.jsonl'), {
+			kind: 'abandoned',
+			message: 'VS Code closed',
+		}).turns[0].run;
+		assert.equal(describeRunEnd(abandoned)?.title, 'Cut off');
+	});
+});

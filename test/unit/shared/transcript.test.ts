@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { applyAction, createTranscript } from '../../../src/shared/transcript';
+import { describeRunEnd } from '../../../src/shared/runOutcome';
+import type { ToolItem } from '../../../src/shared/transcriptSchema';
+import { parseLine } from '../../../src/zero/parseLine';
+import { RECORDED, SCENARIOS, exited, readLines, replay } from '../helpers';
+
+describe('transcript reducer', () => {
+	it('coalesces streamed reasoning and text, keeps final, usage and the session', () => {
+		const transcript = replay(path.join(SCENARIOS, 'answer.jsonl'), exited(0));
+		const run = transcript.turns[0].run;
+		assert.deepEqual(
+			run.items.map((item) => item.kind),
+			['reasoning', 'text'],
+		);
+		const text = run.items[1];
+		assert.equal(text.kind === 'text' && text.text.includes('emoji 🚀'), true);
+		assert.equal(run.finalText, text.kind === 'text' ? text.text : '');
+		assert.deepEqual(run.usage, {
+			promptTokens: 1200,
+			completionTokens: 85,
+			totalTokens: 1285,
+			requests: 1,
+		});
+		assert.equal(transcript.sessionId, 'zero_20261129120000_1_1');
+		assert.equal(transcript.model, 'fake-model');
+		assert.deepEqual(describeRunEnd(run), { tone: 'success', title: 'Finished' });
+	});
+
+	it('joins tool calls with their checkpoint, permission event and result by id', () => {
+		const run = replay(path.join(SCENARIOS, 'tools.jsonl')).turns[0].run;
+		const tools = run.items.filter((item): item is ToolItem => item.kind === 'tool');
+		assert.equal(tools.length, 2);
+		assert.equal(tools[0].name, 'read_file');
+		assert.equal(tools[0].result?.status, 'ok');
+		assert.equal(tools[0].permission, undefined);
+		assert.equal(tools[0].endedAt! - tools[0].startedAt!, 10);
+		const write = tools[1];
+		assert.deepEqual(write.checkpoint?.files, ['src/notes.txt']);
+		assert.equal(write.permission?.action, 'allow');
+		assert.equal(write.permission?.reason, 'workspace write is allowed');
+		assert.deepEqual(write.result?.changedFiles, ['src/notes.txt']);
+		assert.equal(write.result?.display?.kind, 'file');
+		assert.equal(run.usage.requests, 3);
+		assert.deepEqual(
+			run.items.map((item) => item.kind),
+			['reasoning', 'text', 'tool', 'tool', 'text'],
+		);
+	});
+
+	it('reduces every recorded real-zero transcript without diagnostics', () => {
+		for (const name of [
+			'01-answer',
+			'02-read-file',
+			'02b-two-tool-calls',
+			'03-write-file-member',
+			'04a-bash-member-refused',
+			'04b-bash-resume-unsafe',
+			'05a-write-outside-blocked',
+			'09-plan-mode-write-refused',
+		]) {
+			const run = replay(path.join(RECORDED, `${name}.jsonl`), exited(0)).turns[0].run;
+			assert.equal(
+				run.items.filter((item) => item.kind === 'diagnostic' || item.kind === 'unrecognized')
+					.length,
+				0,
+				name,
+			);
+			assert.equal(run.end?.kind, 'run_end', name);
+			for (const item of run.items) {
+				if (item.kind === 'tool') {
+					assert.ok(item.result, `${name}: ${item.name} has a result`);
+				}
+			}
+		}
+	});
+
+	it('shows drift as unrecognized events and diagnostics, keeps the rest, and displays an unknown end status', () => {
+		const run = replay(path.join(SCENARIOS, 'drift.jsonl'), exited(0)).turns[0].run;
+		const kinds = run.items.map((item) =>
+			item.kind === 'diagnostic' ? `diagnostic:${item.code}` : item.kind,
+		);
+		assert.deepEqual(kinds, [
+			'text',
+			'unrecognized',
+			'diagnostic:invalid_json',
+			'diagnostic:invalid_event',
+			'diagnostic:schema_version',
+			'text',
+		]);
+		assert.deepEqual(describeRunEnd(run), {
+			tone: 'info',
+			title: 'Ended with status "paused_for_review"',
+			detail: 'Exit code 0.',
+		});
+	});
+
+	it('keeps cumulative usage across turns and records the process exit after run_end', () => {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		for (const turnId of ['a', 'b']) {
+			applyAction(transcript, { type: 'turn/start', turnId });
+			for (const text of readLines(path.join(SCENARIOS, 'answer.jsonl'))) {
+				applyAction(transcript, { type: 'run/line', turnId, parsed: parseLine(text) });
+			}
+			applyAction(transcript, { type: 'run/exit', turnId, outcome: exited(0) });
+		}
+		assert.equal(transcript.usage.totalTokens, 2 * 1285);
+		assert.equal(transcript.usage.requests, 2);
+		assert.equal(transcript.turns[1].run.exit?.exitCode, 0);
+		assert.equal(transcript.turns[1].run.end?.kind, 'run_end');
+	});
+
+	it('is deterministic: replaying the same actions gives the same transcript', () => {
+		const a = replay(path.join(SCENARIOS, 'tools.jsonl'), exited(0));
+		const b = replay(path.join(SCENARIOS, 'tools.jsonl'), exited(0));
+		assert.deepEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
+	});
+
+	it('ignores actions for unknown turns', () => {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		applyAction(transcript, { type: 'run/line', turnId: 'missing', parsed: parseLine('{}') });
+		assert.equal(transcript.turns.length, 0);
+	});
+});

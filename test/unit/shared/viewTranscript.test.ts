@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import type { ToolItem } from '../../../src/shared/transcriptSchema';
+import { findToolDetails, toViewTranscript } from '../../../src/shared/viewTranscript';
+import { SCENARIOS, exited, replay } from '../helpers';
+
+describe('view copies of a transcript', () => {
+	it('leave tool arguments and output out of snapshots, keeping summaries, notices and lengths', () => {
+		const transcript = replay(path.join(SCENARIOS, 'tools.jsonl'), exited(0));
+		const write = transcript.turns[0].run.items.find(
+			(item): item is ToolItem => item.kind === 'tool' && item.name === 'write_file',
+		);
+		assert.ok(write);
+		write.args = { path: 'src/notes.txt', content: 'x'.repeat(10_000) };
+		const view = toViewTranscript(transcript);
+		const viewWrite = view.turns[0].run.items.find(
+			(item): item is ToolItem => item.kind === 'tool' && item.name === 'write_file',
+		);
+		assert.equal(viewWrite?.detailsOmitted, true);
+		assert.deepEqual(Object.keys(viewWrite?.args as object), ['path', 'content']);
+		assert.equal((viewWrite?.args as { content: string }).content.length, 240);
+		assert.equal(viewWrite?.result?.fullLength, 'Wrote src/notes.txt'.length);
+		// The host's transcript is untouched.
+		assert.equal((write.args as { content: string }).content.length, 10_000);
+		const details = findToolDetails(transcript, transcript.turns[0].id, write.id);
+		assert.equal(details?.argsLength, JSON.stringify(write.args, null, 2).length);
+		assert.equal(details?.args.length, 4000);
+		assert.equal(details?.output, 'Wrote src/notes.txt');
+		assert.equal(findToolDetails(transcript, 'nope', write.id), undefined);
+	});
+});
