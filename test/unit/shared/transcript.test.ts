@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { applyAction, createTranscript } from '../../../src/shared/transcript';
+import {
+	applyAction,
+	createTranscript,
+	itemKey,
+	turnPermissionMode,
+} from '../../../src/shared/transcript';
 import { describeRunEnd } from '../../../src/shared/runOutcome';
 import type { ToolItem } from '../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../src/zero/parseLine';
@@ -122,5 +127,20 @@ describe('transcript reducer', () => {
 		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 		applyAction(transcript, { type: 'run/line', turnId: 'missing', parsed: parseLine('{}') });
 		assert.equal(transcript.turns.length, 0);
+	});
+});
+
+describe('transcript lookups', () => {
+	it('key an item the same way for every view and the host', () => {
+		assert.equal(itemKey('t1', 'c3'), 't1:c3');
+		assert.notEqual(itemKey('t1', 'c3'), itemKey('t1:c', '3'));
+	});
+
+	it('give a turn the mode it ran in, and the default mode (never the chat mode now) when it recorded none', () => {
+		const transcript = replay(path.join(SCENARIOS, 'plan-refused.jsonl'), exited(0));
+		const turn = transcript.turns[0];
+		assert.equal(turnPermissionMode(turn), 'member');
+		turn.command = { kind: 'chat', display: 'zero exec', permissionMode: 'plan' };
+		assert.equal(turnPermissionMode(turn), 'plan');
 	});
 });

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ZeroSettings } from '../../../../src/host/platform/settings';
+import type { ReadinessReport } from '../../../../src/host/setup/readiness';
+import { readinessView } from '../../../../src/host/setup/readinessView';
+import { setupReportMarkdown } from '../../../../src/host/setup/setupReport';
+import type { DiscoveryResult } from '../../../../src/zero/discovery';
+
+const settings: ZeroSettings = {
+	path: '',
+	model: '',
+	permissionMode: 'member',
+	maxTurns: undefined,
+	extraArgs: ['--reasoning-effort', 'high'],
+	env: { OPENAI_API_KEY: 'sk-secret-value-123', ZERO_PROVIDER: 'openai' },
+	sendWithEnter: true,
+	inspectionPresets: [],
+};
+
+describe('setup report', () => {
+	it('says what was found and never prints zero.env values', () => {
+		const located = { found: true, path: '/usr/local/bin/zero', source: 'PATH' } as const;
+		const probe = {
+			version: { kind: 'ok', version: 'dev', comparable: false },
+			protocol: { kind: 'ok' },
+			provider: {
+				kind: 'ok',
+				provider: {
+					name: 'openai',
+					providerKind: 'openai-compatible',
+					model: 'm',
+					apiKeySet: true,
+				},
+			},
+			sandbox: {
+				available: false,
+				backend: 'unavailable',
+				message: 'Linux sandbox helper is not available',
+			},
+		} as const;
+		const report: ReadinessReport = {
+			view: readinessView(true, located, probe),
+			located,
+			probe,
+			checkedAt: 0,
+		};
+		const markdown = setupReportMarkdown(report, settings, '/logs/zero.log');
+		assert.match(markdown, /\*\*State: Ready\*\*/);
+		assert.match(markdown, /- Path: `\/usr\/local\/bin\/zero`/);
+		assert.match(markdown, /a source build; its protocol was checked instead/);
+		assert.match(
+			markdown,
+			/Native sandbox: not available \(Linux sandbox helper is not available\)/,
+		);
+		assert.match(markdown, /`OPENAI_API_KEY`, `ZERO_PROVIDER` \(values not shown\)/);
+		assert.ok(!markdown.includes('sk-secret-value-123'));
+	});
+
+	it('lists where it looked when zero is missing', () => {
+		const located: DiscoveryResult = {
+			found: false,
+			searched: ['/usr/bin/zero', '/home/u/go/bin/zero'],
+		};
+		const markdown = setupReportMarkdown(
+			{ view: readinessView(true, located, undefined), located, checkedAt: 0 },
+			settings,
+			'/logs',
+		);
+		assert.match(markdown, /- Not found\./);
+		assert.match(markdown, / {2}- `\/home\/u\/go\/bin\/zero`/);
+		assert.match(markdown, /## Model provider\n\n- Not checked\./);
+	});
+});

@@ -1,0 +1,13 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PERMISSION_MODE_INFO } from '../../../src/shared/permissionModes';
+import { RUN_PERMISSION_MODES } from '../../../src/zero/permissionModes';
+
+describe('permission mode texts', () => {
+	it('label and explain every mode a run can use, and nothing else', () => {
+		assert.deepEqual(Object.keys(PERMISSION_MODE_INFO).sort(), [...RUN_PERMISSION_MODES].sort());
+		for (const info of Object.values(PERMISSION_MODE_INFO)) {
+			assert.ok(info.label.length > 0 && info.explanation.length > 20);
+		}
+	});
+});

@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import type { CliResult } from '../../../src/zero/cli';
+import {
+	GrantsListSchema,
+	ProviderModelsSchema,
+	ProvidersCurrentSchema,
+	SandboxPolicySchema,
+	SessionsListSchema,
+	cliFailure,
+	isResumableSession,
+	readCliJson,
+} from '../../../src/zero/cliAnswers';
+import { RECORDED } from '../helpers';
+
+const READINESS = path.join(RECORDED, 'readiness');
+/** A recorded answer of the real zero v0.8.0, as `runZeroCli` would return it. */
+function recorded(variant: string, name: string): CliResult {
+	return {
+		exitCode: 0,
+		stdout: readFileSync(path.join(READINESS, variant, `${name}.stdout.txt`), 'utf8'),
+		stderr: '',
+	};
+}
+const ok = (stdout: string): CliResult => ({ exitCode: 0, stdout, stderr: '' });
+
+describe("zero's CLI answers", () => {
+	it('reads the recorded sessions list, keeping unknown fields', () => {
+		const answer = readCliJson(
+			recorded('fake-server', 'sessions_list_json'),
+			SessionsListSchema,
+			'zero sessions list --json',
+		);
+		assert.ok(answer.ok);
+		assert.ok(answer.value.items.length > 0);
+		assert.equal(answer.value.skipped, 0);
+		const first = answer.value.items[0];
+		assert.equal(typeof first.sessionId, 'string');
+		assert.ok('lastEventType' in first, 'unknown fields survive');
+		assert.ok(answer.value.items.every(isResumableSession));
+	});
+
+	it('skips one unreadable session instead of losing the list', () => {
+		const answer = readCliJson(
+			ok(
+				JSON.stringify([
+					{ sessionId: 'a' },
+					{ title: 'no id' },
+					42,
+					{ sessionId: 'b', kind: 'child' },
+				]),
+			),
+			SessionsListSchema,
+			'zero sessions list --json',
+		);
+		assert.ok(answer.ok);
+		assert.deepEqual(
+			answer.value.items.map((session) => session.sessionId),
+			['a', 'b'],
+		);
+		assert.equal(answer.value.skipped, 2);
+		assert.deepEqual(answer.value.items.map(isResumableSession), [true, false]);
+	});
+
+	it('reads the recorded models list', () => {
+		const answer = readCliJson(
+			recorded('fake-server-with-models', 'providers_models_json'),
+			ProviderModelsSchema,
+			'zero providers models --json',
+		);
+		assert.ok(answer.ok);
+		assert.ok(answer.value.models.items.length > 0);
+		assert.ok(answer.value.models.items.every((model) => model.id.length > 0));
+	});
+
+	it('reads the recorded (empty) grants list and a list with grants of every decision', () => {
+		const empty = readCliJson(
+			recorded('fake-server', 'sandbox_grants_list_json'),
+			GrantsListSchema,
+			'zero sandbox grants list --json',
+		);
+		assert.ok(empty.ok);
+		assert.deepEqual(empty.value.grants.items, []);
+		const some = readCliJson(
+			ok(
+				JSON.stringify({
+					grants: [
+						{ toolName: 'bash', decision: 'allow', approvedAt: '2026-11-30T00:00:00Z' },
+						{ toolName: 'web_fetch', scope: 'example.com', scopeKind: 'host', decision: 'deny' },
+						{ decision: 'allow' },
+					],
+				}),
+			),
+			GrantsListSchema,
+			'zero sandbox grants list --json',
+		);
+		assert.ok(some.ok);
+		assert.deepEqual(
+			some.value.grants.items.map(
+				(grant) => `${grant.decision} ${grant.toolName} ${grant.scope ?? ''}`,
+			),
+			['allow bash ', 'deny web_fetch example.com'],
+		);
+		assert.equal(some.value.grants.skipped, 1);
+	});
+
+	it('reads the recorded current provider, configured or not', () => {
+		const configured = readCliJson(
+			recorded('fake-server', 'providers_current_json'),
+			ProvidersCurrentSchema,
+			'zero providers current --json',
+		);
+		assert.ok(configured.ok);
+		assert.equal(configured.value.provider?.providerKind, 'openai-compatible');
+		const none = readCliJson(
+			recorded('no-provider', 'providers_current_json'),
+			ProvidersCurrentSchema,
+			'zero providers current --json',
+		);
+		assert.ok(none.ok);
+		assert.equal(none.value.provider, null);
+	});
+
+	it('reads the recorded sandbox policy: mode and backend', () => {
+		const answer = readCliJson(
+			recorded('fake-server', 'sandbox_policy_json'),
+			SandboxPolicySchema,
+			'zero sandbox policy --json',
+		);
+		assert.ok(answer.ok);
+		assert.equal(answer.value.policy?.mode, 'enforce');
+		assert.equal(answer.value.backend?.available, false);
+	});
+
+	it('turns a failed command, non-JSON and a wrong shape into one-line problems', () => {
+		const failed = readCliJson(
+			{ exitCode: 2, stdout: '', stderr: '[zero] unknown command "sessionz"\n' },
+			SessionsListSchema,
+			'zero sessionz',
+		);
+		assert.deepEqual(failed, {
+			ok: false,
+			problem: 'zero sessionz failed: [zero] unknown command "sessionz"',
+		});
+		const notJson = readCliJson(ok('Sessions:\n  a\n'), SessionsListSchema, 'zero sessions list');
+		assert.deepEqual(notJson, {
+			ok: false,
+			problem: 'zero sessions list did not answer with JSON.',
+		});
+		const wrongShape = readCliJson(
+			ok('{"sessions": []}'),
+			SessionsListSchema,
+			'zero sessions list --json',
+		);
+		assert.equal(wrongShape.ok, false);
+		assert.match(wrongShape.ok ? '' : wrongShape.problem, /unexpected answer/);
+	});
+
+	it('describes a failure by stderr, then the start error, then the exit code', () => {
+		assert.equal(cliFailure({ exitCode: 1, stdout: '', stderr: ' boom \n' }), 'boom');
+		assert.equal(
+			cliFailure({ exitCode: null, stdout: '', stderr: '', error: 'spawn ENOENT' }),
+			'spawn ENOENT',
+		);
+		assert.equal(cliFailure({ exitCode: 7, stdout: '', stderr: '' }), 'exit code 7');
+	});
+});
