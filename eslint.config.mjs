@@ -52,6 +52,12 @@ export default tseslint.config(
 		},
 	},
 	{
+		// CommonJS by necessity (a NODE_OPTIONS --require preload, dependency-cruiser's config).
+		files: ['**/*.cjs'],
+		languageOptions: { sourceType: 'commonjs' },
+		rules: { '@typescript-eslint/no-require-imports': 'off' },
+	},
+	{
 		files: ['test/**/*.ts', 'src/host/**/*.ts', 'src/extension.ts'],
 		rules: { 'no-console': 'off' },
 	},
