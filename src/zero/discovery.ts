@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runBounded } from './processTree';
 
 export type BinarySource = 'setting' | 'PATH' | 'login shell PATH' | 'install location';
 
@@ -121,27 +121,15 @@ export async function discoverZero(
 	return { found: false, searched: [...new Set(searched)] };
 }
 
-function run(
+/** A helper command's stdout, or undefined when it failed or ran out of time. */
+async function run(
 	file: string,
 	args: string[],
 	env: NodeJS.ProcessEnv,
 	timeoutMs: number,
 ): Promise<string | undefined> {
-	return new Promise((resolve) => {
-		try {
-			execFile(
-				file,
-				args,
-				{ env, timeout: timeoutMs, windowsHide: true, maxBuffer: 1024 * 1024 },
-				(error, stdout) => {
-					resolve(error ? undefined : stdout);
-				},
-			);
-		} catch {
-			// Windows refuses to run batch files without a shell; treat it as "not available".
-			resolve(undefined);
-		}
-	});
+	const result = await runBounded(file, args, { env, timeoutMs, maxBytes: 1024 * 1024 });
+	return result.exitCode === 0 ? result.stdout : undefined;
 }
 
 const PATH_MARKER = '__ZERO_VSCODE_PATH__';
