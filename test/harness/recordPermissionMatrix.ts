@@ -318,14 +318,7 @@ export const permissionScenarios: Scenario[] = [
 					ws,
 					'p02-grant-allow-web-fetch',
 					'store a tool-wide allow grant for web_fetch',
-					[
-						'sandbox',
-						'grants',
-						'allow',
-						'web_fetch',
-						'--reason=approved in Zero for VS Code',
-						'--json',
-					],
+					['sandbox', 'grants', 'allow', 'web_fetch', '--reason=approved in Zero for VS Code'],
 				);
 				await run(
 					r,
@@ -339,9 +332,7 @@ export const permissionScenarios: Scenario[] = [
 						prompt: RERUN_NOTE,
 						script: callThenAnswer({ ...fetch, id: 'call_fetch_3' }, 'The host does not resolve.'),
 						extraMeta: {
-							setup: [
-								'zero sandbox grants allow web_fetch --reason=approved in Zero for VS Code --json',
-							],
+							setup: ['zero sandbox grants allow web_fetch --reason=approved in Zero for VS Code'],
 						},
 					},
 				);
@@ -396,7 +387,6 @@ export const permissionScenarios: Scenario[] = [
 						'allow',
 						'mcp_fixture_echo',
 						'--reason=approved in Zero for VS Code',
-						'--json',
 					],
 				);
 				await run(
@@ -412,7 +402,7 @@ export const permissionScenarios: Scenario[] = [
 						script: callThenAnswer({ ...echo, id: 'call_mcp_3' }, 'It echoed hi.'),
 						extraMeta: {
 							setup: [
-								'zero sandbox grants allow mcp_fixture_echo --reason=approved in Zero for VS Code --json',
+								'zero sandbox grants allow mcp_fixture_echo --reason=approved in Zero for VS Code',
 							],
 						},
 					},
@@ -454,7 +444,7 @@ export const permissionScenarios: Scenario[] = [
 						script: callThenAnswer({ ...fetch, id: 'call_fetch_p2' }, 'Still needs approval.'),
 					},
 				);
-				await run(
+				const planMcp = await run(
 					r,
 					'p02-network-tools',
 					'p02i-mcp-tool-plan',
@@ -465,6 +455,75 @@ export const permissionScenarios: Scenario[] = [
 						flags: ['--permission-mode', 'plan'],
 						prompt: 'Echo hi with the fixture MCP server.',
 						script: callThenAnswer({ ...echo, id: 'call_mcp_p1' }, 'No such tool in plan mode.'),
+					},
+				);
+				await run(
+					r,
+					'p02-network-tools',
+					'p02j-web-fetch-plan-rerun-unsafe',
+					'from the plan-mode refusal (p02g): --resume with --skip-permissions-unsafe; web_fetch is allowed and runs',
+					{
+						home,
+						ws,
+						flags: ['--skip-permissions-unsafe', `--resume=${planFetch.sessionId}`],
+						prompt: RERUN_NOTE,
+						script: callThenAnswer({ ...fetch, id: 'call_fetch_p3' }, 'The host does not resolve.'),
+					},
+				);
+				await cli(
+					r,
+					home,
+					ws,
+					'p02-grant-allow-web-fetch-from-plan',
+					'store the allow grant for web_fetch again',
+					['sandbox', 'grants', 'allow', 'web_fetch', '--reason=approved in Zero for VS Code'],
+				);
+				await run(
+					r,
+					'p02-network-tools',
+					'p02k-web-fetch-plan-grant-rerun-member',
+					'from the plan-mode refusal (p02g): with the allow grant, --resume in member mode; web_fetch is allowed and runs',
+					{
+						home,
+						ws,
+						flags: ['--permission-mode=member', `--resume=${planFetch.sessionId}`],
+						prompt: RERUN_NOTE,
+						script: callThenAnswer({ ...fetch, id: 'call_fetch_p4' }, 'The host does not resolve.'),
+						extraMeta: {
+							setup: ['zero sandbox grants allow web_fetch --reason=approved in Zero for VS Code'],
+						},
+					},
+				);
+				await cli(
+					r,
+					home,
+					ws,
+					'p02-grant-allow-mcp-from-plan',
+					'store the allow grant for the MCP tool',
+					[
+						'sandbox',
+						'grants',
+						'allow',
+						'mcp_fixture_echo',
+						'--reason=approved in Zero for VS Code',
+					],
+				);
+				await run(
+					r,
+					'p02-network-tools',
+					'p02l-mcp-tool-plan-grant-rerun-member',
+					'from the plan-mode refusal (p02i): with the allow grant, --resume in member mode; the MCP server starts and the tool runs',
+					{
+						home,
+						ws,
+						flags: ['--permission-mode=member', `--resume=${planMcp.sessionId}`],
+						prompt: RERUN_NOTE,
+						script: callThenAnswer({ ...echo, id: 'call_mcp_p2' }, 'It echoed hi.'),
+						extraMeta: {
+							setup: [
+								'zero sandbox grants allow mcp_fixture_echo --reason=approved in Zero for VS Code',
+							],
+						},
 					},
 				);
 			} finally {
@@ -519,7 +578,6 @@ export const permissionScenarios: Scenario[] = [
 					'allow',
 					'bash',
 					'--reason=approved in Zero for VS Code',
-					'--json',
 				]);
 				await run(
 					r,
@@ -533,9 +591,7 @@ export const permissionScenarios: Scenario[] = [
 						prompt: RERUN_NOTE,
 						script: callThenAnswer({ ...bash, id: 'call_sh_2' }, 'It printed hello-from-bash.'),
 						extraMeta: {
-							setup: [
-								'zero sandbox grants allow bash --reason=approved in Zero for VS Code --json',
-							],
+							setup: ['zero sandbox grants allow bash --reason=approved in Zero for VS Code'],
 						},
 					},
 				);
@@ -671,14 +727,7 @@ export const permissionScenarios: Scenario[] = [
 					ws,
 					'p04-grant-allow-write',
 					'store a tool-wide allow grant for write_file',
-					[
-						'sandbox',
-						'grants',
-						'allow',
-						'write_file',
-						'--reason=approved in Zero for VS Code',
-						'--json',
-					],
+					['sandbox', 'grants', 'allow', 'write_file', '--reason=approved in Zero for VS Code'],
 				);
 				await run(
 					r,
@@ -692,9 +741,7 @@ export const permissionScenarios: Scenario[] = [
 						prompt: RERUN_NOTE,
 						script: callThenAnswer({ ...write, id: 'call_dis_2' }, 'Still refused.'),
 						extraMeta: {
-							setup: [
-								'zero sandbox grants allow write_file --reason=approved in Zero for VS Code --json',
-							],
+							setup: ['zero sandbox grants allow write_file --reason=approved in Zero for VS Code'],
 						},
 					},
 				);
@@ -768,6 +815,7 @@ export const permissionScenarios: Scenario[] = [
 						home,
 						ws,
 						flags: ['--permission-mode', 'member'],
+						extraMeta: { directories: [ws, shared, outside] },
 						prompt: 'Write shared to ../shared/notes.txt.',
 						script: callThenAnswer(relative, 'That is outside the workspace.'),
 					},
@@ -829,6 +877,7 @@ export const permissionScenarios: Scenario[] = [
 						home,
 						ws,
 						flags: ['--permission-mode', 'member'],
+						extraMeta: { directories: [ws, shared, outside] },
 						prompt: `Write fresh to ${deep}.`,
 						script: callThenAnswer(newDir, 'That is outside the workspace.'),
 					},
@@ -882,6 +931,7 @@ export const permissionScenarios: Scenario[] = [
 						home,
 						ws,
 						flags: ['--permission-mode', 'member'],
+						extraMeta: { directories: ['/etc'] },
 						prompt: 'List /etc.',
 						script: callThenAnswer(listEtc, 'That is outside the workspace.'),
 					},
@@ -925,6 +975,7 @@ export const permissionScenarios: Scenario[] = [
 						home,
 						ws,
 						flags: ['--permission-mode', 'member'],
+						extraMeta: { directories: [] },
 						prompt: 'List /.',
 						script: callThenAnswer(
 							{ id: 'call_root_1', name: 'list_directory', args: { path: '/' } },
@@ -963,6 +1014,7 @@ export const permissionScenarios: Scenario[] = [
 						home,
 						ws,
 						flags: ['--skip-permissions-unsafe'],
+						extraMeta: { directories: [ws, outside] },
 						prompt: `Write x to ${target}.`,
 						script: callThenAnswer(write, 'Denied.'),
 					},
@@ -1146,6 +1198,7 @@ export const permissionScenarios: Scenario[] = [
 						home,
 						ws,
 						flags: ['--permission-mode', 'member'],
+						extraMeta: { directories: [ws, outside] },
 						prompt: `Write a report into ${outside}.`,
 						script: callThenAnswer(ask, 'I was not given write access.'),
 					},
@@ -1320,6 +1373,36 @@ export const permissionScenarios: Scenario[] = [
 						script: callThenAnswer({ ...bash, id: 'call_pb_3' }, 'It printed planned.'),
 					},
 				);
+				await cli(r, home, ws, 'p09-grant-allow-bash', 'store an allow grant for bash', [
+					'sandbox',
+					'grants',
+					'allow',
+					'bash',
+					'--reason=approved in Zero for VS Code',
+				]);
+				await run(
+					r,
+					'p09-plan-mode',
+					'p09h-bash-plan-grant-rerun-member',
+					'from the plan-mode refusal: with the allow grant for bash, --resume in member mode; bash runs (unwrapped: no native sandbox)',
+					{
+						home,
+						ws,
+						flags: ['--permission-mode=member', `--resume=${refusedBash.sessionId}`],
+						prompt: RERUN_NOTE,
+						script: callThenAnswer({ ...bash, id: 'call_pb_4' }, 'It printed planned.'),
+						extraMeta: {
+							setup: ['zero sandbox grants allow bash --reason=approved in Zero for VS Code'],
+						},
+					},
+				);
+				await cli(r, home, ws, 'p09-revoke-bash', 'revoke it again', [
+					'sandbox',
+					'grants',
+					'revoke',
+					'bash',
+					'--json',
+				]);
 				const listOutside: ScriptedToolCall = {
 					id: 'call_pl_1',
 					name: 'list_directory',
@@ -1334,6 +1417,7 @@ export const permissionScenarios: Scenario[] = [
 						home,
 						ws,
 						flags: ['--permission-mode', 'plan'],
+						extraMeta: { directories: [ws, outside] },
 						prompt: `List ${outside}.`,
 						script: callThenAnswer(listOutside, 'That is outside the workspace.'),
 					},

@@ -144,6 +144,7 @@ export interface CommandEntry {
 	description: string;
 	argv: string[];
 	cwd: string;
+	placeholders: Record<string, string>;
 	exitCode: number | null;
 	stdout: string;
 	stderr: string;
@@ -173,13 +174,27 @@ export class Recorder {
 
 	/** Replace machine-specific temp paths in descriptive metadata (never in the recorded bytes). */
 	placeholder(value: string): string {
-		const pairs: [string, string][] = [
+		return this.pairs().reduce((text, [from, to]) => text.split(from).join(to), value);
+	}
+
+	/** The placeholders used for `texts`, with the paths they stand for (tests map paths back). */
+	placeholdersIn(texts: string[]): Record<string, string> {
+		const used: Record<string, string> = {};
+		for (const [from, to] of this.pairs()) {
+			if (texts.some((text) => text.includes(from))) {
+				used[to] = from;
+			}
+		}
+		return used;
+	}
+
+	private pairs(): [string, string][] {
+		return [
 			[this.zeroBin, '$ZERO_BIN'],
 			[this.server.baseUrl, '$BASE_URL'],
 			[this.home.root, '$ROOT'],
 			...this.otherRoots,
 		];
-		return pairs.reduce((text, [from, to]) => text.split(from).join(to), value);
 	}
 
 	async workspace(name: string, files: Record<string, string> = {}): Promise<string> {
@@ -215,9 +230,10 @@ export class Recorder {
 			name,
 			scenario,
 			description,
-			...extraMeta,
+			...(JSON.parse(this.placeholder(JSON.stringify(extraMeta))) as Record<string, unknown>),
 			argv: ['zero', ...spec.args].map((arg) => this.placeholder(arg)),
 			cwd: this.placeholder(spec.cwd),
+			placeholders: this.placeholdersIn([...spec.args, spec.cwd, JSON.stringify(extraMeta)]),
 			stdin: spec.stdin ?? null,
 			exitCode: result.exitCode,
 			signal: result.signal,
@@ -280,6 +296,7 @@ export class Recorder {
 			description,
 			argv: ['zero', ...spec.args].map((arg) => this.placeholder(arg)),
 			cwd: this.placeholder(spec.cwd),
+			placeholders: this.placeholdersIn([...spec.args, spec.cwd]),
 			exitCode: result.exitCode,
 			stdout: `${name}.stdout.txt`,
 			stderr: this.placeholder(stderr).trim(),
