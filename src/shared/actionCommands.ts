@@ -1,9 +1,14 @@
 import type { PermissionActionSpec } from './permissions';
 import type { RunPermissionMode } from '../zero/permissionModes';
 import { buildExecArgs, type ExecOptions } from '../zero/execArgs';
+import { revokeGrantArgs } from '../zero/grants';
 
-/** The command lines a permission follow-up runs: an optional grant, then the resumed run. */
+/**
+ * The command lines a follow-up runs: an optional `zero sandbox grants …` command (store or revoke
+ * a grant), then the resumed run.
+ */
 export interface ActionCommands {
+	/** `zero sandbox grants allow|revoke …`, run before the re-run; the re-run waits for it. */
 	grant?: string[];
 	exec: string[];
 	permissionMode: RunPermissionMode;
@@ -21,15 +26,13 @@ export interface RerunBase {
 	extraArgs?: readonly string[];
 }
 
-export function grantArgs(
-	spec: Extract<PermissionActionSpec, { id: 'grant-and-rerun' }>,
-): string[] {
+export function grantArgs(tool: string, path?: string): string[] {
 	return [
 		'sandbox',
 		'grants',
 		'allow',
-		spec.tool,
-		...(spec.path ? [`--path=${spec.path}`] : []),
+		tool,
+		...(path ? [`--path=${path}`] : []),
 		'--reason=approved in Zero for VS Code',
 	];
 }
@@ -38,6 +41,7 @@ export function grantArgs(
 export function actionCommands(spec: PermissionActionSpec, base: RerunBase): ActionCommands {
 	let permissionMode = base.permissionMode;
 	let addDirs = [...base.addDirs];
+	let grant: string[] | undefined;
 	switch (spec.id) {
 		case 'rerun-mode':
 			permissionMode = spec.mode;
@@ -49,6 +53,14 @@ export function actionCommands(spec: PermissionActionSpec, base: RerunBase): Act
 			permissionMode = 'unsafe';
 			break;
 		case 'grant-and-rerun':
+			permissionMode = spec.mode ?? permissionMode;
+			grant = grantArgs(spec.tool, spec.path);
+			break;
+		case 'revoke-and-rerun':
+			permissionMode = spec.mode ?? permissionMode;
+			grant = revokeGrantArgs(spec.grant);
+			break;
+		case 'continue':
 			break;
 	}
 	const options: ExecOptions = {
@@ -60,10 +72,5 @@ export function actionCommands(spec: PermissionActionSpec, base: RerunBase): Act
 		addDirs,
 		extraArgs: base.extraArgs,
 	};
-	return {
-		grant: spec.id === 'grant-and-rerun' ? grantArgs(spec) : undefined,
-		exec: buildExecArgs(options),
-		permissionMode,
-		addDirs,
-	};
+	return { grant, exec: buildExecArgs(options), permissionMode, addDirs };
 }

@@ -3,6 +3,9 @@
  *
  *   ZERO_BIN=.zero-bin/zero node --import tsx test/harness/recordRealZero.ts [--only a,b] [--no-readiness] [--out dir]
  *
+ * `--only` takes scenario ids, `permissions` (the whole refusal matrix of `recordPermissionMatrix.ts`),
+ * `readiness` or `readiness/<variant>`; a partial run merges its entries into the existing indexes.
+ *
  * Every exec scenario runs against the scripted model server (`modelServer.ts`) inside a hermetic
  * HOME (`zeroEnv.ts`) and writes, under `test/fixtures/recorded/`:
  *   <name>.jsonl        exact stdout bytes
@@ -11,20 +14,27 @@
  * The readiness phase writes raw outputs of zero's status commands under `readiness/`.
  * `index.json` and `README.md` are regenerated at the end.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
-import {
-	startModelServer,
-	type ModelServer,
-	type RecordedRequest,
-	type ScriptedResponse,
-} from './modelServer';
+import { startModelServer, type ScriptedResponse } from './modelServer';
+import { permissionScenarios } from './recordPermissionMatrix';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
+import {
+	Recorder,
+	baseFlags,
+	outsideBase,
+	runZero,
+	sessionIdOf,
+	usage,
+	userMessage,
+	type CommandEntry,
+	type Homes,
+	type IndexEntry,
+	type Scenario,
+} from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
@@ -57,314 +67,7 @@ function parseCli(argv: string[]): CliOptions {
 	return options;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Running zero
-
-interface RunSpec {
-	args: string[];
-	env: Record<string, string>;
-	cwd: string;
-	/** Written to stdin, then stdin is closed. Absent: stdin is closed immediately. */
-	stdin?: string;
-	/** Send `signal` once stdout matches `afterStdout`, or once `after()` resolves. */
-	interrupt?: { signal: NodeJS.Signals; afterStdout?: RegExp; after?: () => Promise<void> };
-	timeoutMs?: number;
-}
-
-interface RunResult {
-	stdout: Buffer;
-	stderr: Buffer;
-	exitCode: number | null;
-	signal: NodeJS.Signals | null;
-	durationMs: number;
-	/** ms from spawn until the first stdout line was complete. */
-	firstLineMs: number | null;
-	interruptSentMs: number | null;
-	timedOut: boolean;
-}
-
-function runZero(zeroBin: string, spec: RunSpec): Promise<RunResult> {
-	return new Promise((resolve, reject) => {
-		const started = performance.now();
-		const child = spawn(zeroBin, spec.args, {
-			cwd: spec.cwd,
-			env: spec.env,
-			stdio: ['pipe', 'pipe', 'pipe'],
-		});
-		const stdout: Buffer[] = [];
-		const stderr: Buffer[] = [];
-		let firstLineMs: number | null = null;
-		let interruptSentMs: number | null = null;
-		let timedOut = false;
-		let exited = false;
-		const timer = setTimeout(() => {
-			timedOut = true;
-			child.kill('SIGKILL');
-		}, spec.timeoutMs ?? 60_000);
-		const sendInterrupt = (): void => {
-			if (spec.interrupt && interruptSentMs === null && !exited) {
-				interruptSentMs = Math.round(performance.now() - started);
-				child.kill(spec.interrupt.signal);
-			}
-		};
-		spec.interrupt?.after?.().then(sendInterrupt, () => undefined);
-
-		child.stdout.on('data', (chunk: Buffer) => {
-			stdout.push(chunk);
-			if (firstLineMs === null && chunk.includes(0x0a)) {
-				firstLineMs = Math.round(performance.now() - started);
-			}
-			const pattern = spec.interrupt?.afterStdout;
-			if (pattern && pattern.test(Buffer.concat(stdout).toString('utf8'))) {
-				sendInterrupt();
-			}
-		});
-		child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-		child.on('error', (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on('exit', () => {
-			exited = true;
-		});
-		child.on('close', (exitCode, signal) => {
-			clearTimeout(timer);
-			resolve({
-				stdout: Buffer.concat(stdout),
-				stderr: Buffer.concat(stderr),
-				exitCode,
-				signal,
-				durationMs: Math.round(performance.now() - started),
-				firstLineMs,
-				interruptSentMs,
-				timedOut,
-			});
-		});
-		child.stdin.on('error', () => undefined);
-		child.stdin.end(spec.stdin ?? '');
-	});
-}
-
-interface StreamEvent {
-	type?: string;
-	sessionId?: string;
-	[key: string]: unknown;
-}
-
-function parseJsonLines(text: string): StreamEvent[] {
-	const events: StreamEvent[] = [];
-	for (const line of text.split('\n')) {
-		if (line.trim() === '') {
-			continue;
-		}
-		try {
-			const value: unknown = JSON.parse(line);
-			if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-				events.push(value as StreamEvent);
-			}
-		} catch {
-			events.push({ type: '<not-json>' });
-		}
-	}
-	return events;
-}
-
-function userMessage(content: string): string {
-	return `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content })}\n`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Recording
-
-interface IndexEntry {
-	name: string;
-	scenario: string;
-	description: string;
-	exitCode: number | null;
-	signal: NodeJS.Signals | null;
-	events: string[];
-	durationMs: number;
-}
-
-class Recorder {
-	readonly index: IndexEntry[] = [];
-	/** Extra `[path, placeholder]` pairs for {@link placeholder}. */
-	readonly otherRoots: [string, string][] = [];
-	private readonly zeroBin: string;
-	private readonly outDir: string;
-
-	constructor(
-		options: CliOptions,
-		readonly server: ModelServer,
-		readonly home: ZeroHome,
-	) {
-		this.zeroBin = options.zeroBin;
-		this.outDir = options.outDir;
-	}
-
-	outDirPath(): string {
-		return this.outDir;
-	}
-
-	/** Replace machine-specific temp paths in descriptive metadata (never in the recorded bytes). */
-	placeholder(value: string): string {
-		const pairs: [string, string][] = [
-			[this.zeroBin, '$ZERO_BIN'],
-			[this.server.baseUrl, '$BASE_URL'],
-			[this.home.root, '$ROOT'],
-			...this.otherRoots,
-		];
-		return pairs.reduce((text, [from, to]) => text.split(from).join(to), value);
-	}
-
-	async workspace(name: string, files: Record<string, string> = {}): Promise<string> {
-		const dir = path.join(this.home.root, 'ws', name);
-		await mkdir(dir, { recursive: true });
-		for (const [file, content] of Object.entries(files)) {
-			await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-			await writeFile(path.join(dir, file), content);
-		}
-		return dir;
-	}
-
-	async record(
-		scenario: string,
-		name: string,
-		description: string,
-		spec: RunSpec,
-		script: ScriptedResponse[] = [],
-	): Promise<{ result: RunResult; events: StreamEvent[]; requests: RecordedRequest[] }> {
-		this.server.clearScript();
-		this.server.script(script);
-		const before = this.server.requests.length;
-		const result = await runZero(this.zeroBin, spec);
-		const requests = this.server.requests.slice(before);
-		const unused = this.server.clearScript();
-		const events = parseJsonLines(result.stdout.toString('utf8'));
-
-		await writeFile(path.join(this.outDir, `${name}.jsonl`), result.stdout);
-		await writeFile(path.join(this.outDir, `${name}.stderr.txt`), result.stderr);
-		const meta = {
-			name,
-			scenario,
-			description,
-			argv: ['zero', ...spec.args].map((arg) => this.placeholder(arg)),
-			cwd: this.placeholder(spec.cwd),
-			stdin: spec.stdin ?? null,
-			exitCode: result.exitCode,
-			signal: result.signal,
-			timedOut: result.timedOut,
-			durationMs: result.durationMs,
-			firstLineMs: result.firstLineMs,
-			interrupt: spec.interrupt
-				? {
-						signal: spec.interrupt.signal,
-						afterStdout: spec.interrupt.afterStdout ? String(spec.interrupt.afterStdout) : null,
-						afterModelRequest: spec.interrupt.after !== undefined,
-						sentAtMs: result.interruptSentMs,
-					}
-				: null,
-			eventTypes: events.map((event) => event.type ?? '<none>'),
-			scriptedResponses: script.length,
-			unusedScriptedResponses: unused,
-			modelRequests: requests.map((request) => this.summarizeRequest(request)),
-		};
-		await writeFile(
-			path.join(this.outDir, `${name}.meta.json`),
-			`${JSON.stringify(meta, null, '\t')}\n`,
-		);
-		this.index.push({
-			name,
-			scenario,
-			description,
-			exitCode: result.exitCode,
-			signal: result.signal,
-			events: meta.eventTypes,
-			durationMs: result.durationMs,
-		});
-		process.stdout.write(
-			`${name.padEnd(34)} exit=${String(result.exitCode ?? result.signal).padEnd(4)} ${String(result.durationMs).padStart(5)}ms  requests=${requests.length}  ${meta.eventTypes.join(',')}\n`,
-		);
-		return { result, events, requests };
-	}
-
-	private summarizeRequest(request: RecordedRequest): Record<string, unknown> {
-		const body = request.body;
-		return {
-			status: request.status,
-			outcome: request.outcome,
-			scripted: request.response !== undefined,
-			authorization: request.headers.authorization ?? null,
-			userAgent: request.headers['user-agent'] ?? null,
-			bodyKeys: body ? Object.keys(body) : [],
-			model: body?.model ?? null,
-			tools: (body?.tools ?? []).map((tool) => tool.function.name),
-			messages: (body?.messages ?? []).map((message) => {
-				const content = message.content;
-				const text = typeof content === 'string' ? content : JSON.stringify(content ?? null);
-				return {
-					role: message.role,
-					content:
-						message.role === 'system'
-							? `<system prompt: ${text.length} chars>`
-							: this.placeholder(truncate(text, 4000)),
-					...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
-					...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
-				};
-			}),
-		};
-	}
-}
-
-function truncate(text: string, max: number): string {
-	return text.length <= max ? text : `${text.slice(0, max)}…[+${text.length - max} chars]`;
-}
-
-const baseFlags = (cwd: string): string[] => [
-	'exec',
-	'-o',
-	'stream-json',
-	'-i',
-	'stream-json',
-	'--cwd',
-	cwd,
-	'--no-notify',
-	'--no-completion-gate',
-];
-
-const usage = (prompt: number, completion: number): { prompt: number; completion: number } => ({
-	prompt,
-	completion,
-});
-
-/** A directory outside /tmp and $TMPDIR (zero's implicit write roots) for "outside the workspace" writes. */
-function outsideBase(): string {
-	return process.platform === 'win32' ? os.homedir() : '/var/tmp';
-}
-
-function sessionIdOf(events: StreamEvent[]): string {
-	const start = events.find((event) => event.type === 'run_start');
-	if (typeof start?.sessionId !== 'string') {
-		throw new Error('run_start with sessionId not found');
-	}
-	return start.sessionId;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Exec scenarios
-
-type ScenarioFn = (recorder: Recorder, homes: Homes) => Promise<void>;
-
-interface Homes {
-	/** Provider = the scripted model server. */
-	fake: ZeroHome;
-	/** No provider configured at all. */
-	none: ZeroHome;
-	/** Provider base URL on a closed local port. */
-	down: ZeroHome;
-}
-
-const scenarios: { id: string; description: string; run: ScenarioFn }[] = [
+const scenarios: Scenario[] = [
 	{
 		id: '01-answer',
 		description: 'Streamed reasoning + text + usage answer, default (auto) permission mode.',
@@ -1042,6 +745,25 @@ async function recordReadiness(
 	const entries: ReadinessEntry[] = [];
 	const connectivity = (args: string[]): boolean =>
 		args.includes('--connectivity') || (args[0] === 'providers' && args[1] === 'models');
+	const providerState = (args: string[]): boolean =>
+		connectivity(args) ||
+		(args[0] === 'providers' && (args[1] === 'current' || args[1] === 'check')) ||
+		args[0] === 'doctor' ||
+		args[0] === 'config';
+	// A provider profile without any API key: an OpenAI-compatible one on the fake server (which
+	// accepts requests without a key) and the official OpenAI kind (which needs one).
+	const keyless = (name: string, profile: Record<string, unknown>): Promise<ZeroHome> =>
+		createZeroHome({ config: { activeProvider: name, providers: [{ name, ...profile }] } });
+	const noKeyCompatible = await keyless('local', {
+		provider_kind: 'openai-compatible',
+		baseURL: recorder.server.baseUrl,
+		model: 'fake-model',
+	});
+	const noKeyOpenAI = await keyless('openai', { provider_kind: 'openai', model: 'gpt-4.1' });
+	recorder.otherRoots.push(
+		[noKeyCompatible.root, '$ROOT_NO_KEY_COMPATIBLE'],
+		[noKeyOpenAI.root, '$ROOT_NO_KEY_OPENAI'],
+	);
 	const variants: {
 		label: string;
 		home: ZeroHome;
@@ -1057,10 +779,27 @@ async function recordReadiness(
 			filter: (args) => args[0] === 'providers' && args[1] === 'models',
 			models: ['fake-model', 'fake-model-large'],
 		},
-		{ label: 'key-rejected', home: homes.fake, filter: connectivity, requireKey: 'the-real-key' },
+		{ label: 'key-rejected', home: homes.fake, filter: providerState, requireKey: 'the-real-key' },
 		{ label: 'server-down', home: homes.down, filter: connectivity },
+		{ label: 'no-api-key-compatible', home: noKeyCompatible, filter: providerState },
+		{ label: 'no-api-key-openai', home: noKeyOpenAI, filter: providerState },
 	];
+	// `--only readiness/<label>` re-records one variant and keeps the other entries.
+	const onlyVariants = [...(options.only ?? [])]
+		.filter((id) => id.startsWith('readiness/'))
+		.map((id) => id.slice('readiness/'.length));
+	const previous =
+		onlyVariants.length > 0
+			? ((
+					JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8').catch(() => '{}')) as {
+						entries?: ReadinessEntry[];
+					}
+				).entries ?? [])
+			: [];
 	for (const variant of variants) {
+		if (onlyVariants.length > 0 && !onlyVariants.includes(variant.label)) {
+			continue;
+		}
 		await mkdir(path.join(dir, variant.label), { recursive: true });
 		recorder.server.setRequiredApiKey(variant.requireKey);
 		recorder.server.setModels(variant.models ?? []);
@@ -1094,15 +833,23 @@ async function recordReadiness(
 	}
 	recorder.server.setRequiredApiKey(undefined);
 	recorder.server.setModels([]);
+	await noKeyCompatible.cleanup();
+	await noKeyOpenAI.cleanup();
 	const placeholders = {
 		$ROOT: 'temporary root of the hermetic home with the fake provider (differs per run)',
 		$ROOT_NO_PROVIDER: 'temporary root of the home without a provider',
 		$ROOT_SERVER_DOWN: 'temporary root of the home whose provider URL is a closed port',
+		$ROOT_NO_KEY_COMPATIBLE:
+			'temporary root of the home whose only provider is OpenAI-compatible (the fake server) without an API key',
+		$ROOT_NO_KEY_OPENAI:
+			'temporary root of the home whose only provider is the official OpenAI kind without an API key',
 		$BASE_URL: 'the model server base URL',
 	};
+	const rerecorded = new Set(entries.map((entry) => entry.home));
+	const merged = [...previous.filter((entry) => !rerecorded.has(entry.home)), ...entries];
 	await writeFile(
 		path.join(dir, 'index.json'),
-		`${JSON.stringify({ placeholders, entries }, null, '\t')}\n`,
+		`${JSON.stringify({ placeholders, entries: merged }, null, '\t')}\n`,
 	);
 }
 
@@ -1142,8 +889,19 @@ function renderReadme(index: IndexEntry[]): string {
 		'`sandbox`, `sessions`, `exec --list-tools`, ...) for these homes: `no-provider` (no provider configured),',
 		'`fake-server` (the fake provider; `GET /v1/models` answers an empty list), `fake-server-with-models` (the',
 		'same, listing two models), `key-rejected` (the server answers HTTP 401 `invalid_api_key` to `test-key`),',
-		"`server-down` (base URL on a closed port). `readiness/index.json` has each command's exit code and whether",
-		'stdout is JSON.',
+		'`server-down` (base URL on a closed port), `no-api-key-compatible` (an OpenAI-compatible provider on the fake',
+		'server without an API key; the server needs none), `no-api-key-openai` (the official OpenAI kind without a',
+		"key). `readiness/index.json` has each command's exit code and whether stdout is JSON.",
+		'`--only readiness/<variant>` re-records one variant.',
+		'',
+		'The runs named `p…` are the refusal matrix of issue #13 (`test/harness/recordPermissionMatrix.ts`; the table',
+		'is `docs/permissions.md`): each scenario has its own hermetic home (placeholder `$ROOT_P<nn>` in meta files),',
+		'paths outside the workspace live under `/var/tmp` (`$OUTSIDE`), the MCP tool comes from the stdio server',
+		'`test/fixtures/mcp/echoServer.mjs`, and the zero CLI commands run around those runs (storing and revoking',
+		'grants, `sandbox policy`) are kept in `permissions-cli/` with their exit codes in `permissions-cli/index.json`.',
+		"A meta file's `setup` lists what was stored before that run, `directories` the directories that existed",
+		'(for --add-dir choices), `placeholders` the paths the `$…` names stand for. Re-record only these with',
+		'`--only permissions --no-readiness`.',
 		'',
 		'Worth knowing when writing tests against these files:',
 		'',
@@ -1185,6 +943,28 @@ async function closedPortBaseUrl(): Promise<string> {
 	return `http://127.0.0.1:${port}/v1`;
 }
 
+/** `--only` names scenario ids; `permissions` selects the whole refusal matrix. */
+function selected(only: Set<string>, id: string): boolean {
+	return only.has(id) || (only.has('permissions') && permissionScenarios.some((s) => s.id === id));
+}
+
+async function readJsonArray<T>(file: string): Promise<T[]> {
+	try {
+		const value: unknown = JSON.parse(await readFile(file, 'utf8'));
+		return Array.isArray(value) ? (value as T[]) : [];
+	} catch {
+		return [];
+	}
+}
+
+/** `previous` with every entry named in `fresh` replaced in place; new names are appended. */
+function mergeByName<T extends { name: string }>(previous: T[], fresh: T[]): T[] {
+	const byName = new Map(fresh.map((entry) => [entry.name, entry]));
+	const merged = previous.map((entry) => byName.get(entry.name) ?? entry);
+	const known = new Set(previous.map((entry) => entry.name));
+	return [...merged, ...fresh.filter((entry) => !known.has(entry.name))];
+}
+
 async function main(): Promise<void> {
 	const options = parseCli(process.argv.slice(2));
 	if (!existsSync(options.zeroBin)) {
@@ -1199,21 +979,38 @@ async function main(): Promise<void> {
 	const recorder = new Recorder(options, server, fake);
 	recorder.otherRoots.push([none.root, '$ROOT_NO_PROVIDER'], [down.root, '$ROOT_SERVER_DOWN']);
 	try {
-		for (const scenario of scenarios) {
-			if (options.only && !options.only.has(scenario.id)) {
+		for (const scenario of [...scenarios, ...permissionScenarios]) {
+			if (options.only && !selected(options.only, scenario.id)) {
 				continue;
 			}
 			await scenario.run(recorder, homes);
 		}
-		// A partial (--only) run refreshes its own files but leaves index.json and README.md alone.
-		if (recorder.index.length > 0 && !options.only) {
+		if (recorder.index.length > 0) {
+			// A partial (--only) run replaces its own entries and keeps every other one.
+			const index = options.only
+				? mergeByName(
+						await readJsonArray<IndexEntry>(path.join(options.outDir, 'index.json')),
+						recorder.index,
+					)
+				: recorder.index;
 			await writeFile(
 				path.join(options.outDir, 'index.json'),
-				`${JSON.stringify(recorder.index, null, '\t')}\n`,
+				`${JSON.stringify(index, null, '\t')}\n`,
 			);
-			await writeFile(path.join(options.outDir, 'README.md'), renderReadme(recorder.index));
+			await writeFile(path.join(options.outDir, 'README.md'), renderReadme(index));
 		}
-		if (options.readiness && (!options.only || options.only.has('readiness'))) {
+		for (const [dir, entries] of recorder.commands) {
+			const file = path.join(options.outDir, dir, 'index.json');
+			const merged = options.only
+				? mergeByName(await readJsonArray<CommandEntry>(file), entries)
+				: entries;
+			await writeFile(file, `${JSON.stringify(merged, null, '\t')}\n`);
+		}
+		if (
+			options.readiness &&
+			(!options.only ||
+				[...options.only].some((id) => id === 'readiness' || id.startsWith('readiness/')))
+		) {
 			await recordReadiness(options, recorder, homes);
 		}
 	} finally {

@@ -184,14 +184,8 @@ describe('permission notices and actions (reference section 4.3)', () => {
 		});
 	});
 
-	for (const code of [
-		'symlink_traversal',
-		'destructive_command',
-		'persistent_deny',
-		'network',
-		'denied',
-		'outside_workspace',
-	]) {
+	// persistent_deny and an outside_workspace deny have follow-ups: see permissionMatrix.test.ts.
+	for (const code of ['symlink_traversal', 'destructive_command', 'network', 'denied']) {
 		it(`hard ${code} block: explained, no action`, () => {
 			const item = tool(
 				'write_file',
@@ -272,7 +266,11 @@ describe('permission notices and actions (reference section 4.3)', () => {
 					'Error: Permission required for write_file: x The tool is marked "prompt" and was not executed.',
 			},
 		);
-		assert.equal(classify(item).kind, 'needs_approval');
+		assert.deepEqual(classify(item), {
+			kind: 'sandbox_disabled',
+			tone: 'block',
+			actions: ['rerun-unsafe'],
+		});
 	});
 
 	it('plan mode refusal: offers a re-run in member mode', () => {

@@ -1,0 +1,394 @@
+/**
+ * The machinery shared by the real-`zero` recorders: spawn the binary, record its exact stdout and
+ * stderr plus a meta file, and keep the index of what was recorded. Used by `recordRealZero.ts`
+ * (the protocol scenarios) and `recordPermissionMatrix.ts` (the refusal matrix).
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import type { ModelServer, RecordedRequest, ScriptedResponse } from './modelServer';
+import type { ZeroHome } from './zeroEnv';
+// ---------------------------------------------------------------------------------------------
+// Running zero
+
+export interface RunSpec {
+	args: string[];
+	env: Record<string, string>;
+	cwd: string;
+	/** Written to stdin, then stdin is closed. Absent: stdin is closed immediately. */
+	stdin?: string;
+	/** Send `signal` once stdout matches `afterStdout`, or once `after()` resolves. */
+	interrupt?: { signal: NodeJS.Signals; afterStdout?: RegExp; after?: () => Promise<void> };
+	timeoutMs?: number;
+}
+
+export interface RunResult {
+	stdout: Buffer;
+	stderr: Buffer;
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	durationMs: number;
+	/** ms from spawn until the first stdout line was complete. */
+	firstLineMs: number | null;
+	interruptSentMs: number | null;
+	timedOut: boolean;
+}
+
+export function runZero(zeroBin: string, spec: RunSpec): Promise<RunResult> {
+	return new Promise((resolve, reject) => {
+		const started = performance.now();
+		const child = spawn(zeroBin, spec.args, {
+			cwd: spec.cwd,
+			env: spec.env,
+			stdio: ['pipe', 'pipe', 'pipe'],
+		});
+		const stdout: Buffer[] = [];
+		const stderr: Buffer[] = [];
+		let firstLineMs: number | null = null;
+		let interruptSentMs: number | null = null;
+		let timedOut = false;
+		let exited = false;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			child.kill('SIGKILL');
+		}, spec.timeoutMs ?? 60_000);
+		const sendInterrupt = (): void => {
+			if (spec.interrupt && interruptSentMs === null && !exited) {
+				interruptSentMs = Math.round(performance.now() - started);
+				child.kill(spec.interrupt.signal);
+			}
+		};
+		spec.interrupt?.after?.().then(sendInterrupt, () => undefined);
+
+		child.stdout.on('data', (chunk: Buffer) => {
+			stdout.push(chunk);
+			if (firstLineMs === null && chunk.includes(0x0a)) {
+				firstLineMs = Math.round(performance.now() - started);
+			}
+			const pattern = spec.interrupt?.afterStdout;
+			if (pattern && pattern.test(Buffer.concat(stdout).toString('utf8'))) {
+				sendInterrupt();
+			}
+		});
+		child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on('exit', () => {
+			exited = true;
+		});
+		child.on('close', (exitCode, signal) => {
+			clearTimeout(timer);
+			resolve({
+				stdout: Buffer.concat(stdout),
+				stderr: Buffer.concat(stderr),
+				exitCode,
+				signal,
+				durationMs: Math.round(performance.now() - started),
+				firstLineMs,
+				interruptSentMs,
+				timedOut,
+			});
+		});
+		child.stdin.on('error', () => undefined);
+		child.stdin.end(spec.stdin ?? '');
+	});
+}
+
+export interface StreamEvent {
+	type?: string;
+	sessionId?: string;
+	[key: string]: unknown;
+}
+
+export function parseJsonLines(text: string): StreamEvent[] {
+	const events: StreamEvent[] = [];
+	for (const line of text.split('\n')) {
+		if (line.trim() === '') {
+			continue;
+		}
+		try {
+			const value: unknown = JSON.parse(line);
+			if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+				events.push(value as StreamEvent);
+			}
+		} catch {
+			events.push({ type: '<not-json>' });
+		}
+	}
+	return events;
+}
+
+export function userMessage(content: string): string {
+	return `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content })}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recording
+
+export interface IndexEntry {
+	name: string;
+	scenario: string;
+	description: string;
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	events: string[];
+	durationMs: number;
+}
+
+export interface CommandEntry {
+	name: string;
+	description: string;
+	argv: string[];
+	cwd: string;
+	placeholders: Record<string, string>;
+	exitCode: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+export class Recorder {
+	readonly index: IndexEntry[] = [];
+	/** Extra `[path, placeholder]` pairs for {@link placeholder}. */
+	readonly otherRoots: [string, string][] = [];
+	/** CLI commands recorded with {@link command}, per output sub-directory. */
+	readonly commands = new Map<string, CommandEntry[]>();
+	private readonly zeroBin: string;
+	private readonly outDir: string;
+
+	constructor(
+		options: { zeroBin: string; outDir: string },
+		readonly server: ModelServer,
+		readonly home: ZeroHome,
+	) {
+		this.zeroBin = options.zeroBin;
+		this.outDir = options.outDir;
+	}
+
+	outDirPath(): string {
+		return this.outDir;
+	}
+
+	/** Replace machine-specific temp paths in descriptive metadata (never in the recorded bytes). */
+	placeholder(value: string): string {
+		return this.pairs().reduce((text, [from, to]) => text.split(from).join(to), value);
+	}
+
+	/** The placeholders used for `texts`, with the paths they stand for (tests map paths back). */
+	placeholdersIn(texts: string[]): Record<string, string> {
+		const used: Record<string, string> = {};
+		for (const [from, to] of this.pairs()) {
+			if (texts.some((text) => text.includes(from))) {
+				used[to] = from;
+			}
+		}
+		return used;
+	}
+
+	private pairs(): [string, string][] {
+		return [
+			[this.zeroBin, '$ZERO_BIN'],
+			[this.server.baseUrl, '$BASE_URL'],
+			[this.home.root, '$ROOT'],
+			...this.otherRoots,
+		];
+	}
+
+	async workspace(name: string, files: Record<string, string> = {}): Promise<string> {
+		const dir = path.join(this.home.root, 'ws', name);
+		await mkdir(dir, { recursive: true });
+		for (const [file, content] of Object.entries(files)) {
+			await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+			await writeFile(path.join(dir, file), content);
+		}
+		return dir;
+	}
+
+	async record(
+		scenario: string,
+		name: string,
+		description: string,
+		spec: RunSpec,
+		script: ScriptedResponse[] = [],
+		/** Extra facts for the meta file (e.g. the setup commands run before this run). */
+		extraMeta: Record<string, unknown> = {},
+	): Promise<{ result: RunResult; events: StreamEvent[]; requests: RecordedRequest[] }> {
+		this.server.clearScript();
+		this.server.script(script);
+		const before = this.server.requests.length;
+		const result = await runZero(this.zeroBin, spec);
+		const requests = this.server.requests.slice(before);
+		const unused = this.server.clearScript();
+		const events = parseJsonLines(result.stdout.toString('utf8'));
+
+		await writeFile(path.join(this.outDir, `${name}.jsonl`), result.stdout);
+		await writeFile(path.join(this.outDir, `${name}.stderr.txt`), result.stderr);
+		const meta = {
+			name,
+			scenario,
+			description,
+			...(JSON.parse(this.placeholder(JSON.stringify(extraMeta))) as Record<string, unknown>),
+			argv: ['zero', ...spec.args].map((arg) => this.placeholder(arg)),
+			cwd: this.placeholder(spec.cwd),
+			placeholders: this.placeholdersIn([...spec.args, spec.cwd, JSON.stringify(extraMeta)]),
+			stdin: spec.stdin ?? null,
+			exitCode: result.exitCode,
+			signal: result.signal,
+			timedOut: result.timedOut,
+			durationMs: result.durationMs,
+			firstLineMs: result.firstLineMs,
+			interrupt: spec.interrupt
+				? {
+						signal: spec.interrupt.signal,
+						afterStdout: spec.interrupt.afterStdout ? String(spec.interrupt.afterStdout) : null,
+						afterModelRequest: spec.interrupt.after !== undefined,
+						sentAtMs: result.interruptSentMs,
+					}
+				: null,
+			eventTypes: events.map((event) => event.type ?? '<none>'),
+			scriptedResponses: script.length,
+			unusedScriptedResponses: unused,
+			modelRequests: requests.map((request) => this.summarizeRequest(request)),
+		};
+		await writeFile(
+			path.join(this.outDir, `${name}.meta.json`),
+			`${JSON.stringify(meta, null, '\t')}\n`,
+		);
+		this.index.push({
+			name,
+			scenario,
+			description,
+			exitCode: result.exitCode,
+			signal: result.signal,
+			events: meta.eventTypes,
+			durationMs: result.durationMs,
+		});
+		process.stdout.write(
+			`${name.padEnd(34)} exit=${String(result.exitCode ?? result.signal).padEnd(4)} ${String(result.durationMs).padStart(5)}ms  requests=${requests.length}  ${meta.eventTypes.join(',')}\n`,
+		);
+		return { result, events, requests };
+	}
+
+	/**
+	 * Runs a zero CLI command (not `exec`) and keeps its exact stdout/stderr under `<dir>/`, listed
+	 * in {@link commands} (written to `<dir>/index.json` at the end).
+	 */
+	async command(
+		dir: string,
+		name: string,
+		description: string,
+		spec: Omit<RunSpec, 'interrupt'>,
+	): Promise<{ stdout: string; stderr: string; exitCode: number | null }> {
+		const result = await runZero(this.zeroBin, { timeoutMs: 30_000, ...spec });
+		await mkdir(path.join(this.outDir, dir), { recursive: true });
+		await writeFile(path.join(this.outDir, dir, `${name}.stdout.txt`), result.stdout);
+		if (result.stderr.length > 0) {
+			await writeFile(path.join(this.outDir, dir, `${name}.stderr.txt`), result.stderr);
+		}
+		const stdout = result.stdout.toString('utf8');
+		const stderr = result.stderr.toString('utf8');
+		const entries = this.commands.get(dir) ?? [];
+		entries.push({
+			name,
+			description,
+			argv: ['zero', ...spec.args].map((arg) => this.placeholder(arg)),
+			cwd: this.placeholder(spec.cwd),
+			placeholders: this.placeholdersIn([...spec.args, spec.cwd]),
+			exitCode: result.exitCode,
+			stdout: `${name}.stdout.txt`,
+			stderr: this.placeholder(stderr).trim(),
+		});
+		this.commands.set(dir, entries);
+		process.stdout.write(
+			`  $ zero ${spec.args.map((arg) => this.placeholder(arg)).join(' ')} -> exit ${String(result.exitCode)}\n`,
+		);
+		return { stdout, stderr, exitCode: result.exitCode };
+	}
+
+	private summarizeRequest(request: RecordedRequest): Record<string, unknown> {
+		const body = request.body;
+		return {
+			status: request.status,
+			outcome: request.outcome,
+			scripted: request.response !== undefined,
+			authorization: request.headers.authorization ?? null,
+			userAgent: request.headers['user-agent'] ?? null,
+			bodyKeys: body ? Object.keys(body) : [],
+			model: body?.model ?? null,
+			tools: (body?.tools ?? []).map((tool) => tool.function.name),
+			messages: (body?.messages ?? []).map((message) => {
+				const content = message.content;
+				const text = typeof content === 'string' ? content : JSON.stringify(content ?? null);
+				return {
+					role: message.role,
+					content:
+						message.role === 'system'
+							? `<system prompt: ${text.length} chars>`
+							: this.placeholder(truncate(text, 4000)),
+					...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+					...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
+				};
+			}),
+		};
+	}
+}
+
+function truncate(text: string, max: number): string {
+	return text.length <= max ? text : `${text.slice(0, max)}…[+${text.length - max} chars]`;
+}
+
+export const baseFlags = (cwd: string): string[] => [
+	'exec',
+	'-o',
+	'stream-json',
+	'-i',
+	'stream-json',
+	'--cwd',
+	cwd,
+	'--no-notify',
+	'--no-completion-gate',
+];
+
+export const usage = (
+	prompt: number,
+	completion: number,
+): { prompt: number; completion: number } => ({
+	prompt,
+	completion,
+});
+
+/** A directory outside /tmp and $TMPDIR (zero's implicit write roots) for "outside the workspace" writes. */
+export function outsideBase(): string {
+	return process.platform === 'win32' ? os.homedir() : '/var/tmp';
+}
+
+export function sessionIdOf(events: StreamEvent[]): string {
+	const start = events.find((event) => event.type === 'run_start');
+	if (typeof start?.sessionId !== 'string') {
+		throw new Error('run_start with sessionId not found');
+	}
+	return start.sessionId;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exec scenarios
+
+export type ScenarioFn = (recorder: Recorder, homes: Homes) => Promise<void>;
+
+export interface Scenario {
+	id: string;
+	description: string;
+	run: ScenarioFn;
+}
+
+export interface Homes {
+	/** Provider = the scripted model server. */
+	fake: ZeroHome;
+	/** No provider configured at all. */
+	none: ZeroHome;
+	/** Provider base URL on a closed local port. */
+	down: ZeroHome;
+}
