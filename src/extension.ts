@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 	registry.reapOrphans();
 	const launcher = disposables.add(new RunLauncher(log, registry));
 	const locator = new ZeroBinaryLocator(settings, log);
-	const zeroCli = new ZeroCli(locator, settings, log);
+	const zeroCli = new ZeroCli(locator, settings, log, isTrusted);
 	const readiness = disposables.add(new ReadinessService(locator, settings, workspacePath, log));
 	const store = new ChatStore(storageRoot, log);
 	const documents = disposables.add(new ReadOnlyDocuments());
@@ -131,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 			isTrusted,
 		},
 		workspaceFolder,
+		isTrusted,
 		onInspectionDone: () => setContext('zero.setup.inspectionDone', true),
 		logLocation: `${context.logUri.fsPath} (the "Zero" output channel)`,
 		walkthrough,

@@ -225,6 +225,13 @@ describe('untrusted workspace @untrusted', function () {
 			label: 'Find bugs',
 			prompt: 'x [scenario:inspection]',
 		});
+		// zero's own subcommands and its setup in a terminal are refused too.
+		await vscode.commands.executeCommand('zero.manageGrants');
+		await vscode.commands.executeCommand('zero.connectProvider');
+		assert.ok(
+			!vscode.window.terminals.some((terminal) => terminal.name === 'zero setup'),
+			'no "zero setup" terminal in an untrusted workspace',
+		);
 		assert.deepEqual(
 			fake.records(),
 			[],

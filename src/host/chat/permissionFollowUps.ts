@@ -105,7 +105,7 @@ export class PermissionFollowUps {
 				cwd: this.deps.workspaceFolder(),
 			});
 			if (!result.found) {
-				this.deps.showError('zero was not found, so the grant could not be stored.');
+				this.deps.showError(`${result.message} The grant was not stored.`);
 				return undefined;
 			}
 			if (result.exitCode !== 0) {

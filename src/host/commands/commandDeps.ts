@@ -29,6 +29,7 @@ export interface CommandDeps {
 	transcripts: TranscriptViewer;
 	inspection: InspectionDeps & { reports: ReportStore };
 	workspaceFolder(): vscode.WorkspaceFolder | undefined;
+	isTrusted(): boolean;
 	onInspectionDone(): void;
 	logLocation: string;
 	walkthrough: Walkthrough;

@@ -44,7 +44,7 @@ export function setupCommands(deps: CommandDeps): Handlers<SetupCommand> {
 		'zero.manageGrants': async () => {
 			const result = await deps.zeroCli.run(['sandbox', 'grants', 'list', '--json']);
 			if (!result.found) {
-				void vscode.window.showErrorMessage('zero was not found.');
+				void vscode.window.showErrorMessage(result.message);
 				return;
 			}
 			const answer = readCliJson(result, GrantsListSchema, 'zero sandbox grants list --json');
@@ -87,12 +87,18 @@ export function setupCommands(deps: CommandDeps): Handlers<SetupCommand> {
 					void vscode.window.showInformationMessage(`Revoked ${choice.label}.`);
 				} else {
 					void vscode.window.showErrorMessage(
-						`Revoking failed: ${revoke.found ? cliFailure(revoke) : 'zero was not found.'}`,
+						`Revoking failed: ${revoke.found ? cliFailure(revoke) : revoke.message}`,
 					);
 				}
 			}
 		},
 		'zero.connectProvider': async () => {
+			if (!deps.isTrusted()) {
+				void vscode.window.showWarningMessage(
+					'This workspace is not trusted, so Zero does not start zero here.',
+				);
+				return;
+			}
 			const located = await deps.locator.locate();
 			const terminal = vscode.window.createTerminal({
 				name: 'zero setup',

@@ -7,20 +7,33 @@ import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
 /** How long a short zero subcommand (a list, a grant, a revoke) may take. */
 const CLI_TIMEOUT_MS = 10_000;
 
-export type ZeroCliResult = ({ found: true } & CliResult) | { found: false };
+export type ZeroCliResult =
+	| ({ found: true } & CliResult)
+	| { found: false; reason: 'untrusted' | 'not_found'; message: string };
 
-/** Runs zero's own short subcommands with the user's binary and environment, and logs them. */
+/**
+ * Runs zero's own short subcommands with the user's binary and environment, and logs them. The one
+ * way the extension starts such a subcommand, so it is also where an untrusted workspace is refused.
+ */
 export class ZeroCli {
 	constructor(
-		private readonly locator: ZeroBinaryLocator,
+		private readonly locator: Pick<ZeroBinaryLocator, 'locate'>,
 		private readonly settings: () => ZeroSettings,
 		private readonly log: Logger,
+		private readonly isTrusted: () => boolean,
 	) {}
 
 	async run(args: readonly string[], options: { cwd?: string } = {}): Promise<ZeroCliResult> {
+		if (!this.isTrusted()) {
+			return {
+				found: false,
+				reason: 'untrusted',
+				message: 'This workspace is not trusted, so Zero does not start zero here.',
+			};
+		}
 		const located = await this.locator.locate();
 		if (!located.found) {
-			return { found: false };
+			return { found: false, reason: 'not_found', message: 'zero was not found.' };
 		}
 		const result = await runZeroCli(located.path, args, {
 			env: zeroProcessEnv(this.settings()),

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import type { ZeroSettings } from '../../../../src/host/platform/settings';
+import { ZeroCli } from '../../../../src/host/platform/zeroCli';
+
+const settings: ZeroSettings = {
+	path: '',
+	model: '',
+	permissionMode: 'member',
+	maxTurns: undefined,
+	extraArgs: [],
+	env: {},
+	sendWithEnter: true,
+	inspectionPresets: [],
+};
+const log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** A stand-in zero that leaves a marker file when it runs. */
+function markingBinary(): { binary: string; marker: string } {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'zero-cli-'));
+	const marker = path.join(dir, 'ran');
+	const binary = path.join(dir, 'zero');
+	writeFileSync(binary, `#!/bin/sh\ntouch "${marker}"\necho '{"grants":[]}'\n`, { mode: 0o755 });
+	return { binary, marker };
+}
+
+describe('ZeroCli', () => {
+	it('never starts zero in an untrusted workspace, and says why', async () => {
+		const { binary, marker } = markingBinary();
+		const cli = new ZeroCli(
+			{ locate: async () => ({ found: true, path: binary, source: 'setting' }) },
+			() => settings,
+			log,
+			() => false,
+		);
+		const result = await cli.run(['sandbox', 'grants', 'list', '--json']);
+		assert.equal(result.found, false);
+		assert.equal(result.found ? '' : result.reason, 'untrusted');
+		assert.equal(existsSync(marker), false, 'the binary ran');
+	});
+
+	it('runs the located binary in a trusted workspace, and reports a missing one', async () => {
+		const { binary, marker } = markingBinary();
+		const cli = new ZeroCli(
+			{ locate: async () => ({ found: true, path: binary, source: 'setting' }) },
+			() => settings,
+			log,
+			() => true,
+		);
+		const result = await cli.run(['sandbox', 'grants', 'list', '--json']);
+		assert.ok(result.found);
+		assert.equal(result.exitCode, 0);
+		assert.equal(result.stdout.trim(), '{"grants":[]}');
+		assert.ok(existsSync(marker));
+		const missing = new ZeroCli(
+			{ locate: async () => ({ found: false, searched: [] }) },
+			() => settings,
+			log,
+			() => true,
+		);
+		const answer = await missing.run(['--version']);
+		assert.equal(answer.found ? '' : answer.reason, 'not_found');
+	});
+});
