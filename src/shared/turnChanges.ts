@@ -12,9 +12,10 @@
  *
  * Everything here is pure: the caller reads the files and zero's store and passes the facts in.
  */
+import { z } from 'zod';
 import { DEFAULT_CHECKPOINT_MAX_BYTES, safeWorkspaceRelativePath } from '../zero/checkpointSchemas';
 import { countLineChanges } from './lineDiff';
-import type { TranscriptItem } from './transcript';
+import type { TranscriptItem } from './transcriptSchema';
 
 /** zero's tools that change files through a shell, which zero cannot checkpoint. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'exec_command']);
@@ -386,14 +387,19 @@ export function computeTurnChanges(
 // ---------------------------------------------------------------------------------------------
 // Conflicts before an undo
 
-/** A file's state, as recorded when a turn ended or as read now. */
-export type FileStamp = { exists: false } | { exists: true; sha256: string };
+/** A file's state, as recorded when a turn ended or as read now. Kept with a chat. */
+export const FileStampSchema = z.union([
+	z.object({ exists: z.literal(false) }),
+	z.object({ exists: z.literal(true), sha256: z.string() }),
+]);
+export type FileStamp = z.infer<typeof FileStampSchema>;
 
-export interface TurnEndStamps {
-	turnId: string;
+export const TurnEndStampsSchema = z.object({
+	turnId: z.string(),
 	/** Per path (keys as {@link filePathKey} gives them). */
-	files: Readonly<Record<string, FileStamp>>;
-}
+	files: z.record(z.string(), FileStampSchema),
+});
+export type TurnEndStamps = z.infer<typeof TurnEndStampsSchema>;
 
 /** What each path should look like now if nothing touched it after these turns (later wins). */
 export function expectedStamps(turns: readonly TurnEndStamps[]): Map<string, FileStamp> {

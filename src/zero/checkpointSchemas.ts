@@ -1,8 +1,10 @@
 /**
  * What zero v0.8.0 writes about checkpoints and rewinds, as zod schemas: its session store
  * (`<sessions root>/<id>/metadata.json`, `events.jsonl` with `session_checkpoint` lines,
- * `checkpoints/blobs/<sha256>`) and the JSON answers of `zero sessions list`, `rewind-plan` and
- * `rewind`. Recorded from the real binary under `test/fixtures/recorded/checkpoints/`.
+ * `checkpoints/blobs/<sha256>`) and the JSON answers of `zero sessions rewind-plan` and `rewind`
+ * (`zero sessions list` is read with cliAnswers.ts). Recorded from the real binary under
+ * `test/fixtures/recorded/checkpoints/`. Also the before-content the extension copies out of the
+ * store, which it keeps.
  *
  * The store is zero's internal, unversioned layout, so every object is loose (unknown keys are
  * kept) and only the fields the extension uses are required: a renamed or retyped one fails
@@ -108,18 +110,6 @@ export type StoredSessionMetadata = z.infer<typeof StoredSessionMetadataSchema>;
 // ---------------------------------------------------------------------------------------------
 // CLI answers
 
-/** One entry of `zero sessions list --json`. */
-export const SessionListEntrySchema = z.looseObject({
-	sessionId: z.string(),
-	cwd: z.string().optional(),
-	eventCount: z.number().int().nonnegative(),
-	lastEventType: z.string().optional(),
-	title: z.string().optional(),
-	updatedAt: z.string().optional(),
-});
-export const SessionListSchema = z.array(SessionListEntrySchema);
-export type SessionListEntry = z.infer<typeof SessionListEntrySchema>;
-
 export const EventRefSchema = z.looseObject({
 	id: z.string(),
 	sequence: z.number().int(),
@@ -170,3 +160,30 @@ export function describeSchemaError(error: z.ZodError): string {
 		.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
 		.join('; ');
 }
+
+// ---------------------------------------------------------------------------------------------
+// What the extension keeps
+
+/**
+ * Before-content of one checkpoint file once copied out of zero's store (checkpointStore.ts);
+ * `content` lives in our own directory under its sha256. Kept with a chat, so it is a schema.
+ */
+export const CopiedBeforeSchema = z.discriminatedUnion('kind', [
+	z.object({
+		path: z.string(),
+		kind: z.literal('content'),
+		sha256: z.string().regex(SHA256_HEX),
+		size: z.number().int().nonnegative(),
+		mode: z.number().int().nonnegative().optional(),
+	}),
+	z.object({ path: z.string(), kind: z.literal('absent') }),
+	/** zero did not save it: over its cap (`over_cap`, size known) or it could not read it. */
+	z.object({
+		path: z.string(),
+		kind: z.literal('skipped'),
+		cause: z.enum(['over_cap', 'not_saved']),
+		bytes: z.number().int().nonnegative().optional(),
+	}),
+	z.object({ path: z.string(), kind: z.literal('unavailable'), reason: z.string() }),
+]);
+export type CopiedBefore = z.infer<typeof CopiedBeforeSchema>;

@@ -25,6 +25,7 @@ import {
 	isSha256Hex,
 	isValidSessionId,
 	safeWorkspaceRelativePath,
+	type CopiedBefore,
 	type StoredSessionEvent,
 	type StoredSessionMetadata,
 } from './checkpointSchemas';
@@ -674,13 +675,6 @@ export async function readCheckpointBefore(
 
 // ---------------------------------------------------------------------------------------------
 // Copying into our storage
-
-/** Before-content of one checkpoint file once copied; `content` lives at `<cacheDir>/<sha256>`. */
-export type CopiedBefore =
-	| { path: string; kind: 'content'; sha256: string; size: number; mode?: number }
-	| { path: string; kind: 'absent' }
-	| { path: string; kind: 'skipped'; cause: 'over_cap' | 'not_saved'; bytes?: number }
-	| { path: string; kind: 'unavailable'; reason: string };
 
 /**
  * Copies one blob of zero's store into `cacheDir` (named by its sha256), streaming and hashing as it

@@ -1,5 +1,5 @@
 /**
- * `zero sessions list | rewind-plan | rewind` as exact argv and typed answers.
+ * `zero sessions rewind-plan | rewind` as exact argv and typed answers.
  *
  * zero v0.8.0 (`internal/cli/sessions.go`, recorded under `test/fixtures/recorded/checkpoints/cli`):
  * answers go to stdout as pretty JSON with exit 0; failures write `[zero] <message>` to stderr and
@@ -13,12 +13,10 @@ import type { CliResult } from './cli';
 import {
 	RewindAnswerSchema,
 	RewindPlanAnswerSchema,
-	SessionListSchema,
 	describeSchemaError,
 	isValidSessionId,
 	type RewindAnswer,
 	type RewindPlanAnswer,
-	type SessionListEntry,
 } from './checkpointSchemas';
 
 export interface RewindTarget {
@@ -43,10 +41,6 @@ function targetFlags(target: RewindTarget): string[] {
 		...(target.keepTarget ? [] : ['--exclude-target']),
 		'--json',
 	];
-}
-
-export function sessionsListArgs(): string[] {
-	return ['sessions', 'list', '--json'];
 }
 
 /** `zero sessions rewind-plan`: read-only, lists the events a rewind would drop. */
@@ -141,12 +135,6 @@ function parseAnswer<T>(result: CliResult, schema: z.ZodType<T>): SessionsComman
 					exitCode: 0,
 				},
 			};
-}
-
-export function parseSessionsListAnswer(
-	result: CliResult,
-): SessionsCommandOutcome<SessionListEntry[]> {
-	return parseAnswer(result, SessionListSchema);
 }
 
 export function parseRewindPlanAnswer(result: CliResult): SessionsCommandOutcome<RewindPlanAnswer> {

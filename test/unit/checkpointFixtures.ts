@@ -3,11 +3,8 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-	reduceTranscript,
-	type TranscriptAction,
-	type TranscriptItem,
-} from '../../src/shared/transcript';
+import { reduceTranscript } from '../../src/shared/transcript';
+import type { TranscriptAction, TranscriptItem } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/parseLine';
 import { RECORDED, readLines } from './helpers';
 

@@ -22,7 +22,7 @@ import {
 	StoredSessionMetadataSchema,
 	checkpointMaxBytes,
 	safeWorkspaceRelativePath,
-} from '../../src/zero/checkpointSchemas';
+} from '../../../src/zero/checkpointSchemas';
 import {
 	copyCheckpointBefore,
 	findSessionEvent,
@@ -32,14 +32,14 @@ import {
 	readSessionMetadata,
 	readZeroBlob,
 	zeroSessionsRoot,
-} from '../../src/zero/checkpointStore';
+} from '../../../src/zero/checkpointStore';
 import {
 	SESSION,
 	copyRecordedStore,
 	snapshotBytes,
 	turnEvents,
 	workspaceSnapshot,
-} from './checkpointFixtures';
+} from '../checkpointFixtures';
 
 const sha256 = (bytes: Uint8Array | string): string =>
 	createHash('sha256').update(bytes).digest('hex');

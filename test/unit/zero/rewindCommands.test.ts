@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CliResult } from '../../src/zero/cli';
+import type { CliResult } from '../../../src/zero/cli';
+import { SessionsListSchema, readCliJson } from '../../../src/zero/cliAnswers';
 import {
 	checkPlanUndoesTurn,
 	parseRewindAnswer,
 	parseRewindPlanAnswer,
-	parseSessionsListAnswer,
 	rewindArgs,
 	rewindPlanArgs,
-	sessionsListArgs,
 	type SessionsCommandFailureKind,
-} from '../../src/zero/rewindCommands';
-import { SESSION, recordedCli, userMessageSequence } from './checkpointFixtures';
+} from '../../../src/zero/rewindCommands';
+import { SESSION, recordedCli, userMessageSequence } from '../checkpointFixtures';
 
 const asResult = (recorded: {
 	exitCode: number | null;
@@ -42,7 +41,6 @@ describe('sessions command lines', () => {
 			assert.deepEqual(['zero', ...rewindPlanArgs({ sessionId: SESSION, sequence })], plan.argv);
 			assert.deepEqual(['zero', ...rewindArgs({ sessionId: SESSION, sequence })], rewind.argv);
 		}
-		assert.deepEqual(['zero', ...sessionsListArgs()], (await recordedCli('sessions-list')).argv);
 	});
 
 	it('keep the target only when asked', () => {
@@ -115,16 +113,22 @@ describe("zero's recorded answers", () => {
 		assert.match(refused.ok ? '' : refused.reason, /session_rewind, not the turn's message/);
 	});
 
-	it("reads the session's eventCount from sessions list", async () => {
-		const outcome = parseSessionsListAnswer(asResult(await recordedCli('sessions-list')));
-		assert.ok(outcome.ok);
-		assert.equal(outcome.answer.find((entry) => entry.sessionId === SESSION)?.eventCount, 73);
-		const rewound = parseSessionsListAnswer(
+	it("reads the session's eventCount with cliAnswers' sessions list schema", async () => {
+		const list = readCliJson(
+			asResult(await recordedCli('sessions-list')),
+			SessionsListSchema,
+			'zero sessions list --json',
+		);
+		assert.ok(list.ok);
+		assert.equal(list.value.items.find((entry) => entry.sessionId === SESSION)?.eventCount, 73);
+		const rewound = readCliJson(
 			asResult(await recordedCli('sessions-list-after-rewind-all')),
+			SessionsListSchema,
+			'zero sessions list --json',
 		);
 		assert.ok(rewound.ok);
-		assert.equal(rewound.answer[0].eventCount, 1);
-		assert.equal(rewound.answer[0].lastEventType, 'session_rewind');
+		assert.equal(rewound.value.items[0].eventCount, 1);
+		assert.equal(rewound.value.items[0].lastEventType, 'session_rewind');
 	});
 
 	it("maps every recorded failure to its kind with zero's own message", async () => {
