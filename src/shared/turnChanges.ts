@@ -1,0 +1,459 @@
+/**
+ * What a turn changed on disk, whether zero can undo it, and whether undoing it would overwrite
+ * something changed since.
+ *
+ * zero v0.8.0 reports changes on each successful `tool_result` (`changedFiles`: workspace-relative
+ * paths, absolute ones for files outside the workspace) and saves before-content only for its
+ * write tools, in a `checkpoint` event that comes before the tool runs, also for calls that then
+ * fail or are refused. Shell tools (`bash`, `exec_command`) and files outside the workspace get no
+ * checkpoint; files over zero's checkpoint cap are recorded as skipped. `zero sessions rewind`
+ * restores each checkpointed path to its first checkpoint after the rewind target, and overwrites
+ * whatever is on disk without asking. See /work/shared/reference/zero-checkpoints-and-rewind.md.
+ *
+ * Everything here is pure: the caller reads the files and zero's store and passes the facts in.
+ */
+import { z } from 'zod';
+import { DEFAULT_CHECKPOINT_MAX_BYTES, safeWorkspaceRelativePath } from '../zero/checkpointSchemas';
+import { countLineChanges } from './lineDiff';
+import type { TranscriptItem } from './transcriptSchema';
+
+/** zero's tools that change files through a shell, which zero cannot checkpoint. */
+export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'exec_command']);
+
+/** True for a path zero reported as absolute: under `--add-dir` or another write root such as /tmp. */
+export function isAbsolutePath(path: string): boolean {
+	return /^[\\/]/.test(path) || /^[A-Za-z]:[\\/]/.test(path);
+}
+
+/** The key a path is tracked under: workspace paths normalized, absolute ones as zero wrote them. */
+export function filePathKey(path: string): string {
+	return isAbsolutePath(path) ? path : (safeWorkspaceRelativePath(path) ?? path);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the transcript says
+
+export interface FileTouch {
+	/** Workspace-relative with `/`, or absolute for files outside the workspace. */
+	path: string;
+	outside: boolean;
+	/** Tools whose successful result listed the file, in order of first appearance. */
+	changedBy: string[];
+	/** The first checkpoint covering the file in these items: its before-state is the turn's. */
+	checkpoint?: { sequence?: number; tool: string };
+	/** Tools that changed the file before its first checkpoint (shell commands, mostly). */
+	changedBeforeCheckpoint: string[];
+}
+
+/**
+ * Every file the tool calls of one or more turns changed or checkpointed, in order of first
+ * appearance. A checkpoint belongs to the tool item it is attached to (zero prints it right after
+ * that call's `tool_call`).
+ */
+export function collectFileTouches(items: readonly TranscriptItem[]): FileTouch[] {
+	const touches = new Map<string, FileTouch>();
+	const touch = (rawPath: string): FileTouch => {
+		const path = filePathKey(rawPath);
+		let entry = touches.get(path);
+		if (!entry) {
+			// A relative path that climbs out (`../x`) is outside the workspace too.
+			const outside = isAbsolutePath(path) || safeWorkspaceRelativePath(path) === undefined;
+			entry = { path, outside, changedBy: [], changedBeforeCheckpoint: [] };
+			touches.set(path, entry);
+		}
+		return entry;
+	};
+	for (const item of items) {
+		if (item.kind !== 'tool') {
+			continue;
+		}
+		const checkpoint = item.checkpoint;
+		for (const file of checkpoint?.files ?? []) {
+			const entry = touch(file);
+			entry.checkpoint ??= { sequence: checkpoint?.sequence, tool: checkpoint?.tool ?? item.name };
+		}
+		// zero only lists changed files on successful results.
+		if (item.result?.status !== 'ok') {
+			continue;
+		}
+		for (const file of item.result.changedFiles) {
+			const entry = touch(file);
+			if (!entry.changedBy.includes(item.name)) {
+				entry.changedBy.push(item.name);
+			}
+			if (!entry.checkpoint && !entry.changedBeforeCheckpoint.includes(item.name)) {
+				entry.changedBeforeCheckpoint.push(item.name);
+			}
+		}
+	}
+	// A change before the first checkpoint matters only when a checkpoint came later.
+	for (const entry of touches.values()) {
+		if (!entry.checkpoint) {
+			entry.changedBeforeCheckpoint = [];
+		}
+	}
+	return [...touches.values()];
+}
+
+/** Workspace paths zero's rewind would restore or delete when these items are undone. */
+export function checkpointedPaths(items: readonly TranscriptItem[]): string[] {
+	return collectFileTouches(items)
+		.filter((entry) => entry.checkpoint !== undefined && !entry.outside)
+		.map((entry) => entry.path);
+}
+
+/** Every path whose state the host should record when a turn ends (changed or checkpointed). */
+export function touchedPaths(items: readonly TranscriptItem[]): string[] {
+	return collectFileTouches(items).map((entry) => entry.path);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facts the caller reads from disk and from zero's store
+
+/** The file before the turn, from the checkpoint copied out of zero's store. */
+export type BeforeFact =
+	/** `text` when it decodes as text and is small enough to compare; `binary` for binary content. */
+	| { kind: 'content'; sha256: string; size: number; text?: string; binary?: boolean }
+	/** It did not exist. */
+	| { kind: 'absent' }
+	/** zero did not save it: over its checkpoint cap (`over_cap`, size known) or unreadable. */
+	| { kind: 'skipped'; cause: 'over_cap' | 'not_saved'; bytes?: number }
+	/** zero saved it, but the saved copy could not be read or verified here. */
+	| { kind: 'unavailable'; reason: string }
+	/** No checkpoint covers it. */
+	| { kind: 'none' };
+
+/** The file as it is now (or was when the turn ended). */
+export type NowFact =
+	| { kind: 'missing' }
+	| { kind: 'file'; sha256: string; size: number; text?: string; binary?: boolean }
+	| { kind: 'unknown'; reason: string };
+
+export interface FileFacts {
+	before: BeforeFact;
+	now: NowFact;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The change list
+
+export type ChangeKind =
+	| 'created'
+	| 'modified'
+	| 'deleted'
+	/** Exists now, but with no saved before-state nobody can tell created from modified. */
+	| 'changed'
+	/** Back to how it was before the turn (or a failed call's file nothing changed). */
+	| 'unchanged'
+	/** Its current state could not be read. */
+	| 'unknown';
+
+export type RestoreVerdict =
+	| { status: 'restorable' }
+	/** zero restores it only to its state at the checkpoint, after an earlier uncovered change. */
+	| { status: 'partial'; reason: string }
+	| { status: 'not_restorable'; reason: string }
+	/** zero has a checkpoint, but its saved copy could not be read here; zero's answer will tell. */
+	| { status: 'uncertain'; reason: string };
+
+export type LineChange =
+	| { kind: 'text'; added: number; removed: number; exact: boolean }
+	| { kind: 'binary' }
+	| { kind: 'unknown'; reason: string };
+
+export type ReviewSide =
+	/** The before side can be shown: `empty` for a created file. */
+	{ kind: 'available'; empty: boolean } | { kind: 'unavailable'; reason: string };
+
+export interface FileChange {
+	path: string;
+	outside: boolean;
+	kind: ChangeKind;
+	/** Tools that changed it, or the checkpointed tool when zero reported no change. */
+	tools: string[];
+	restore: RestoreVerdict;
+	lines: LineChange;
+	before: ReviewSide;
+	checkpointSequence?: number;
+}
+
+export interface TurnChanges {
+	/** Every file the turn changed, plus checkpointed files whose content differs. */
+	files: FileChange[];
+	/**
+	 * Files only checkpointed by calls that failed or were refused, unchanged: an undo still
+	 * rewrites them with their before-content (and would overwrite later edits).
+	 */
+	checkpointedUnchanged: string[];
+}
+
+export interface ChangeOptions {
+	/** zero's checkpoint cap for the wording of skipped files (default 5 MiB). */
+	checkpointMaxBytes?: number;
+	/** Work budget of each line count (see lineDiff). */
+	maxDiffWork?: number;
+}
+
+export function formatBytes(bytes: number): string {
+	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) {
+		return `${bytes / (1024 * 1024)} MiB`;
+	}
+	if (bytes >= 1024 * 1024) {
+		return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+	}
+	if (bytes >= 1024) {
+		return `${Math.round(bytes / 1024)} KiB`;
+	}
+	return `${bytes} bytes`;
+}
+
+function existedBefore(before: BeforeFact): boolean | undefined {
+	switch (before.kind) {
+		case 'content':
+		case 'skipped':
+		case 'unavailable':
+			return true;
+		case 'absent':
+			return false;
+		case 'none':
+			return undefined;
+	}
+}
+
+function changeKind(before: BeforeFact, now: NowFact): ChangeKind {
+	if (now.kind === 'unknown') {
+		return 'unknown';
+	}
+	const existed = existedBefore(before);
+	if (now.kind === 'missing') {
+		return existed === false ? 'unchanged' : 'deleted';
+	}
+	if (existed === undefined) {
+		return 'changed';
+	}
+	if (!existed) {
+		return 'created';
+	}
+	return before.kind === 'content' && before.sha256 === now.sha256 ? 'unchanged' : 'modified';
+}
+
+function restoreVerdict(
+	touch: FileTouch,
+	before: BeforeFact,
+	tools: string[],
+	options: ChangeOptions,
+): RestoreVerdict {
+	if (touch.outside) {
+		return { status: 'not_restorable', reason: 'outside the workspace: zero keeps no checkpoint' };
+	}
+	if (!touch.checkpoint) {
+		const shell = tools.find((tool) => SHELL_TOOLS.has(tool));
+		return {
+			status: 'not_restorable',
+			reason: shell
+				? `changed by a shell command (${shell}): zero keeps no checkpoint`
+				: `changed by ${tools.join(', ') || 'a tool'}: zero keeps no checkpoint`,
+		};
+	}
+	if (before.kind === 'skipped') {
+		return {
+			status: 'not_restorable',
+			reason:
+				before.cause === 'over_cap'
+					? `over zero's ${formatBytes(options.checkpointMaxBytes ?? DEFAULT_CHECKPOINT_MAX_BYTES)} checkpoint limit${before.bytes !== undefined ? ` (${formatBytes(before.bytes)})` : ''}`
+					: 'zero could not read it when it saved the checkpoint',
+		};
+	}
+	if (before.kind === 'unavailable') {
+		return { status: 'uncertain', reason: `zero's saved copy could not be read: ${before.reason}` };
+	}
+	if (touch.changedBeforeCheckpoint.length > 0) {
+		return {
+			status: 'partial',
+			reason: `only to how it was before ${touch.checkpoint.tool}: ${touch.changedBeforeCheckpoint.join(', ')} changed it earlier without a checkpoint`,
+		};
+	}
+	return { status: 'restorable' };
+}
+
+function sideText(
+	fact: BeforeFact | NowFact,
+): { kind: 'text'; text: string } | { kind: 'binary' } | { kind: 'unknown'; reason: string } {
+	switch (fact.kind) {
+		case 'absent':
+		case 'missing':
+			return { kind: 'text', text: '' };
+		case 'content':
+		case 'file':
+			if (fact.text !== undefined) {
+				return { kind: 'text', text: fact.text };
+			}
+			return fact.binary
+				? { kind: 'binary' }
+				: { kind: 'unknown', reason: `too large to compare (${formatBytes(fact.size)})` };
+		case 'skipped':
+		case 'unavailable':
+		case 'none':
+			return { kind: 'unknown', reason: 'no saved copy from before the turn' };
+		case 'unknown':
+			return { kind: 'unknown', reason: fact.reason };
+	}
+}
+
+function lineChange(before: BeforeFact, now: NowFact, options: ChangeOptions): LineChange {
+	const left = sideText(before);
+	const right = sideText(now);
+	if (left.kind === 'binary' || right.kind === 'binary') {
+		return { kind: 'binary' };
+	}
+	if (left.kind === 'unknown') {
+		return left;
+	}
+	if (right.kind === 'unknown') {
+		return right;
+	}
+	return {
+		kind: 'text',
+		...countLineChanges(left.text, right.text, { maxWork: options.maxDiffWork }),
+	};
+}
+
+function reviewSide(touch: FileTouch, before: BeforeFact): ReviewSide {
+	switch (before.kind) {
+		case 'content':
+			return { kind: 'available', empty: false };
+		case 'absent':
+			return { kind: 'available', empty: true };
+		case 'skipped':
+			return {
+				kind: 'unavailable',
+				reason:
+					before.cause === 'over_cap'
+						? "over zero's checkpoint limit: zero kept no copy"
+						: 'zero could not read it before the change',
+			};
+		case 'unavailable':
+			return { kind: 'unavailable', reason: before.reason };
+		case 'none':
+			return {
+				kind: 'unavailable',
+				reason: touch.outside
+					? 'outside the workspace: zero keeps no copy'
+					: 'zero keeps no copy of files changed this way',
+			};
+	}
+}
+
+/**
+ * The change list of one or more turns. `factsFor` gives, per path, the before-state (the
+ * touch's first checkpoint in these items, `none` without one) and the state to compare with.
+ */
+export function computeTurnChanges(
+	touches: readonly FileTouch[],
+	factsFor: (path: string) => FileFacts,
+	options: ChangeOptions = {},
+): TurnChanges {
+	const files: FileChange[] = [];
+	const checkpointedUnchanged: string[] = [];
+	for (const touch of touches) {
+		const { before, now } = factsFor(touch.path);
+		const kind = changeKind(before, now);
+		if (touch.changedBy.length === 0 && kind === 'unchanged') {
+			checkpointedUnchanged.push(touch.path);
+			continue;
+		}
+		const tools =
+			touch.changedBy.length > 0
+				? [...touch.changedBy]
+				: touch.checkpoint
+					? [touch.checkpoint.tool]
+					: [];
+		files.push({
+			path: touch.path,
+			outside: touch.outside,
+			kind,
+			tools,
+			restore: restoreVerdict(touch, before, tools, options),
+			lines: lineChange(before, now, options),
+			before: reviewSide(touch, before),
+			...(touch.checkpoint?.sequence !== undefined
+				? { checkpointSequence: touch.checkpoint.sequence }
+				: {}),
+		});
+	}
+	return { files, checkpointedUnchanged };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conflicts before an undo
+
+/** A file's state, as recorded when a turn ended or as read now. Kept with a chat. */
+export const FileStampSchema = z.union([
+	z.object({ exists: z.literal(false) }),
+	z.object({ exists: z.literal(true), sha256: z.string() }),
+]);
+export type FileStamp = z.infer<typeof FileStampSchema>;
+
+export const TurnEndStampsSchema = z.object({
+	turnId: z.string(),
+	/** Per path (keys as {@link filePathKey} gives them). */
+	files: z.record(z.string(), FileStampSchema),
+});
+export type TurnEndStamps = z.infer<typeof TurnEndStampsSchema>;
+
+/** What each path should look like now if nothing touched it after these turns (later wins). */
+export function expectedStamps(turns: readonly TurnEndStamps[]): Map<string, FileStamp> {
+	const expected = new Map<string, FileStamp>();
+	for (const turn of turns) {
+		for (const [path, stamp] of Object.entries(turn.files)) {
+			expected.set(path, stamp);
+		}
+	}
+	return expected;
+}
+
+export interface Conflict {
+	path: string;
+	expected?: FileStamp;
+	/** Undefined when the file could not be read now. */
+	actual?: FileStamp;
+	reason: string;
+}
+
+/**
+ * Paths an undo would overwrite although they changed after the turns ended (by the user or
+ * anything else), or whose state is unknown. zero's rewind does not check this itself.
+ */
+export function findConflicts(
+	paths: Iterable<string>,
+	expected: ReadonlyMap<string, FileStamp>,
+	current: (path: string) => FileStamp | undefined,
+): Conflict[] {
+	const conflicts: Conflict[] = [];
+	for (const path of paths) {
+		const wanted = expected.get(path);
+		const actual = current(path);
+		if (!wanted) {
+			conflicts.push({
+				path,
+				actual,
+				reason:
+					'its state when the turn ended was not recorded, so later edits cannot be ruled out',
+			});
+		} else if (!actual) {
+			conflicts.push({ path, expected: wanted, reason: 'it cannot be read now' });
+		} else if (wanted.exists !== actual.exists) {
+			conflicts.push({
+				path,
+				expected: wanted,
+				actual,
+				reason: actual.exists
+					? 'it was created again after the turn'
+					: 'it was deleted after the turn',
+			});
+		} else if (wanted.exists && actual.exists && wanted.sha256 !== actual.sha256) {
+			conflicts.push({ path, expected: wanted, actual, reason: 'it was edited after the turn' });
+		}
+	}
+	return conflicts;
+}
