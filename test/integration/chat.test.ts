@@ -12,7 +12,7 @@ import {
 	resetSettings,
 	sendAndWait,
 	useFakeZero,
-	waitFor,
+	waitUntil,
 	workspaceRoot,
 } from './support';
 
@@ -75,7 +75,7 @@ describe('chat with the FAKE zero', function () {
 			vscode.ConfigurationTarget.Global,
 		);
 		await config.update('maxTurns', 7, vscode.ConfigurationTarget.Global);
-		await waitFor(
+		await waitUntil(
 			() => api.settings().maxTurns === 7 && api.settings().model === 'fake-model-large',
 			5000,
 			'the settings',
@@ -95,7 +95,7 @@ describe('chat with the FAKE zero', function () {
 		await useFakeZero();
 		await newChat(api);
 		api.send('slowly [scenario:slow]');
-		await waitFor(
+		await waitUntil(
 			() =>
 				api.currentTranscript().turns[0]?.run.items.some((item) => item.kind === 'text') ?? false,
 			10000,
@@ -144,17 +144,17 @@ describe('chat with the FAKE zero', function () {
 		const fake = await useFakeZero();
 		await newChat(api);
 		api.send('first [scenario:slow]');
-		await waitFor(() => api.isRunning(), 5000, 'the run');
+		await waitUntil(() => api.isRunning(), 5000, 'the run');
 		api.send('second [scenario:answer]');
-		await waitFor(() => fake.execRecords().length === 1, 5000, 'the first run');
+		await waitUntil(() => fake.execRecords().length === 1, 5000, 'the first run');
 		await vscode.commands.executeCommand('zero.stopRun');
 		await api.whenIdle(10000);
 		// Stop clears the queue: the user asked zero to stop, not to go on with the next message.
 		assert.equal(fake.execRecords().length, 1);
 		api.send('third [scenario:answer]');
-		await waitFor(() => api.isRunning(), 5000, 'the third run');
+		await waitUntil(() => api.isRunning(), 5000, 'the third run');
 		api.send('fourth [scenario:answer]');
-		await waitFor(
+		await waitUntil(
 			() => api.currentTranscript().turns.length === 3,
 			15000,
 			'the queued fourth turn',
@@ -178,7 +178,7 @@ describe('chat with the FAKE zero', function () {
 				path.join(workspaceRoot(), 'no-such-zero'),
 				vscode.ConfigurationTarget.Global,
 			);
-		await waitFor(() => api.settings().path.endsWith('no-such-zero'), 5000, 'zero.path');
+		await waitUntil(() => api.settings().path.endsWith('no-such-zero'), 5000, 'zero.path');
 		await newChat(api);
 		const turn = await sendAndWait(api, 'hello');
 		assert.equal(turn.run.end?.kind === 'spawn_failed' && turn.run.end.reason, 'not_found');
@@ -190,7 +190,7 @@ describe('chat with the FAKE zero', function () {
 		const chatId = await newChat(api);
 		await sendAndWait(api, 'persist me [scenario:answer]');
 		const dir = path.join(api.storagePath(), 'chats', chatId);
-		await waitFor(() => fs.existsSync(path.join(dir, 'transcript.json')), 5000, 'the saved chat');
+		await waitUntil(() => fs.existsSync(path.join(dir, 'transcript.json')), 5000, 'the saved chat');
 		const saved = JSON.parse(fs.readFileSync(path.join(dir, 'transcript.json'), 'utf8'));
 		assert.equal(saved.turns.length, 1);
 		assert.equal(saved.turns[0].prompt.text, 'persist me [scenario:answer]');
@@ -211,10 +211,10 @@ describe('chat attention and attachments', function () {
 		await vscode.commands.executeCommand('workbench.action.closeSidebar');
 		await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
 		await sendAndWait(api, 'run tests [scenario:shell-blocked]');
-		await waitFor(() => api.attention().state === 'blocked', 5000, 'the blocked state');
+		await waitUntil(() => api.attention().state === 'blocked', 5000, 'the blocked state');
 		assert.equal(api.attention().text, '$(warning) Zero: blocked');
 		await vscode.commands.executeCommand('zero.openChat');
-		await waitFor(() => api.attention().state === 'idle', 10_000, 'the chat to be seen');
+		await waitUntil(() => api.attention().state === 'idle', 10_000, 'the chat to be seen');
 	});
 
 	it('sends pasted images as stream-json images and refuses unsupported ones', async () => {
@@ -227,7 +227,7 @@ describe('chat attention and attachments', function () {
 			api.send('what is this?', [{ name: 'dot.png', mediaType: 'image/png', data: png }]),
 			true,
 		);
-		await waitFor(() => fake.execRecords().length === 1, 10_000, 'the run');
+		await waitUntil(() => fake.execRecords().length === 1, 10_000, 'the run');
 		await api.whenIdle();
 		const input = JSON.parse(fake.execRecords()[0].stdin);
 		assert.deepEqual(input.images, [{ mediaType: 'image/png', data: png }]);
@@ -239,7 +239,9 @@ describe('chat attention and attachments', function () {
 			api.send('and this?', [{ name: 'scan.bmp', mediaType: 'image/bmp', data: 'AAAA' }]),
 			false,
 		);
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		// A run starts its process inside send(); nothing runs, so nothing can start later.
+		assert.equal(api.isRunning(), false, 'an unsupported image must not start a run');
+		assert.equal(api.activeProcessCount(), 0, 'an unsupported image must not start zero');
 		assert.equal(fake.execRecords().length, 1, 'an unsupported image must not start a run');
 	});
 });

@@ -12,7 +12,7 @@ import {
 	resetSettings,
 	sendAndWait,
 	useFakeZero,
-	waitFor,
+	waitUntil,
 	workspaceRoot,
 } from './support';
 
@@ -80,7 +80,7 @@ describe('commands and editor context', function () {
 		await newChat(api);
 		await openFile('src/main.js');
 		await vscode.commands.executeCommand('zero.explainFile');
-		await waitFor(() => fake.execRecords().length === 1, 10000, 'the run');
+		await waitUntil(() => fake.execRecords().length === 1, 10000, 'the run');
 		await api.whenIdle();
 		const content: string = JSON.parse(fake.execRecords()[0].stdin).content;
 		assert.match(content, /^Explain src\/main\.js: /);
@@ -102,7 +102,7 @@ describe('commands and editor context', function () {
 		diagnostic.code = 'no-off-by-one';
 		collection.set(editor.document.uri, [diagnostic]);
 		await vscode.commands.executeCommand('zero.fixProblems');
-		await waitFor(() => fake.execRecords().length === 1, 10000, 'the run');
+		await waitUntil(() => fake.execRecords().length === 1, 10000, 'the run');
 		await api.whenIdle();
 		const content: string = JSON.parse(fake.execRecords()[0].stdin).content;
 		assert.match(content, /^Fix the problems listed below in src\/stats\.js\./);
@@ -187,7 +187,7 @@ describe('commands and editor context', function () {
 		const fix = actions.find((action) => action.title === 'Ask Zero to fix');
 		assert.ok(fix?.command, `code actions: ${actions.map((action) => action.title).join(', ')}`);
 		await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
-		await waitFor(() => fake.execRecords().length === 2, 10000, 'the chat turn');
+		await waitUntil(() => fake.execRecords().length === 2, 10000, 'the chat turn');
 		await api.whenIdle();
 		const content: string = JSON.parse(fake.execRecords()[1].stdin).content;
 		assert.match(content, /^Fix this inspection finding in src\/stats\.js#L15\./);
@@ -213,7 +213,7 @@ describe('commands and editor context', function () {
 		);
 		await vscode.commands.executeCommand('zero.openRunTranscript', vscode.Uri.file(source));
 		await vscode.commands.executeCommand('zero.exportRun', vscode.Uri.file(target));
-		await waitFor(() => fs.existsSync(target), 5000, 'the export');
+		await waitUntil(() => fs.existsSync(target), 5000, 'the export');
 		assert.ok(fs.readFileSync(source).equals(fs.readFileSync(target)));
 	});
 
@@ -225,7 +225,7 @@ describe('commands and editor context', function () {
 		await sendAndWait(api, '[scenario:tools]');
 		const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-export-')), 'run.jsonl');
 		await vscode.commands.executeCommand('zero.exportRun', vscode.Uri.file(target));
-		await waitFor(() => fs.existsSync(target), 5000, 'the export');
+		await waitUntil(() => fs.existsSync(target), 5000, 'the export');
 		const exported = fs.readFileSync(target, 'utf8').trim().split('\n');
 		const scenario = fs
 			.readFileSync(

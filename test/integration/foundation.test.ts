@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
+import { waitUntil } from '../harness/wait';
 
 const EXTENSION_ID = 'zero-community.zero-vscode';
 
@@ -19,17 +20,6 @@ function withTimeout<T>(promise: Thenable<T>, ms: number, what: string): Promise
 			timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
 		}),
 	]);
-}
-
-/** Polls `check` until it returns true (settings changes reach the extension asynchronously). */
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-	const deadline = Date.now() + ms;
-	while (!check()) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
 }
 
 function extension(): vscode.Extension<ZeroTestApi> {
@@ -104,13 +94,13 @@ describe('foundation', () => {
 			const api = await activate();
 			const model = `integration-model-${Date.now()}`;
 			await config().update('model', model, vscode.ConfigurationTarget.Workspace);
-			await waitFor(
+			await waitUntil(
 				() => api.settings().model === model,
 				10_000,
 				`settings().model to become "${model}"`,
 			);
 			await config().update('model', undefined, vscode.ConfigurationTarget.Workspace);
-			await waitFor(
+			await waitUntil(
 				() => api.settings().model !== model,
 				10_000,
 				'settings().model to drop the workspace value',
@@ -136,7 +126,7 @@ describe('foundation', () => {
 				settingsFile,
 				JSON.stringify({ 'zero.path': bogusPath, 'zero.model': marker }, null, 2),
 			);
-			await waitFor(
+			await waitUntil(
 				() => api.settings().model === marker,
 				15_000,
 				'the workspace settings file to be read',

@@ -11,7 +11,7 @@ import {
 	resetSettings,
 	sendAndWait,
 	useFakeZero,
-	waitFor,
+	waitUntil,
 } from './support';
 
 function blockedTool(turn: Turn): ToolItem {
@@ -47,7 +47,7 @@ describe('permission blocks', function () {
 
 		api.answerNextConfirmation(true);
 		await api.runPermissionAction(refused.id, bash.id, 'rerun-unsafe');
-		await waitFor(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		const rerun = fake.execRecords()[1];
 		assert.equal(flag(rerun.argv, '--resume'), api.currentTranscript().sessionId);
@@ -73,7 +73,7 @@ describe('permission blocks', function () {
 		assert.equal(write.permission?.block?.code, 'outside_workspace');
 		assert.deepEqual(api.permissionActionIds(refused.id, write.id), ['rerun-add-dir']);
 		await api.runPermissionAction(refused.id, write.id, 'rerun-add-dir');
-		await waitFor(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		const argv = fake.execRecords()[1].argv;
 		assert.equal(flag(argv, '--add-dir'), '/var/tmp/zero-outside');
@@ -105,7 +105,7 @@ describe('permission blocks', function () {
 		const bash = blockedTool(refused);
 		api.answerNextConfirmation(true);
 		await api.runPermissionAction(refused.id, bash.id, 'grant-and-rerun');
-		await waitFor(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		const grants = JSON.parse(fs.readFileSync(path.join(fake.stateDir, 'grants.json'), 'utf8'));
 		assert.deepEqual(
@@ -137,7 +137,7 @@ describe('permission blocks', function () {
 				.getConfiguration('zero')
 				.update('permissionMode', 'plan', vscode.ConfigurationTarget.Workspace),
 		);
-		await waitFor(() => api.settings().permissionMode === 'plan', 5000, 'plan mode');
+		await waitUntil(() => api.settings().permissionMode === 'plan', 5000, 'plan mode');
 		await newChat(api);
 		const refused = await sendAndWait(api, 'fix it [scenario:plan-refused]');
 		assert.equal(flag(fake.execRecords()[0].argv, '--permission-mode'), 'plan');
@@ -145,7 +145,7 @@ describe('permission blocks', function () {
 		assert.ok(write);
 		assert.deepEqual(api.permissionActionIds(refused.id, write.id), ['rerun-mode']);
 		await api.runPermissionAction(refused.id, write.id, 'rerun-mode');
-		await waitFor(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		assert.equal(flag(fake.execRecords()[1].argv, '--permission-mode'), 'member');
 		await resetSettings();

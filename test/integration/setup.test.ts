@@ -17,7 +17,7 @@ import {
 	resetSettings,
 	sendAndWait,
 	useFakeZero,
-	waitFor,
+	waitUntil,
 	workspaceRoot,
 } from './support';
 
@@ -34,7 +34,7 @@ async function checkedState(
 	if (env !== undefined) {
 		await config().update('env', env, vscode.ConfigurationTarget.Global);
 	}
-	await waitFor(
+	await waitUntil(
 		() =>
 			(binary === undefined || api.settings().path === binary) &&
 			(env === undefined || JSON.stringify(api.settings().env) === JSON.stringify(env)),
@@ -88,7 +88,7 @@ describe('setup and readiness', function () {
 			'the first activation respected the setting',
 		);
 		await vscode.commands.executeCommand('zero.openWalkthrough');
-		await waitFor(() => gettingStartedTabs().length === 1, 20_000, 'a getting-started tab');
+		await waitUntil(() => gettingStartedTabs().length === 1, 20_000, 'a getting-started tab');
 		await vscode.window.tabGroups.close(gettingStartedTabs());
 	});
 
@@ -138,7 +138,7 @@ describe('setup and readiness', function () {
 		assert.equal((await checkedState(undefined, fake.binary)).state, 'ready');
 		await newChat(api);
 		await sendAndWait(api, 'hello [scenario:provider-error]');
-		await waitFor(() => api.readiness().state === 'no_provider', 5000, 'the provider state');
+		await waitUntil(() => api.readiness().state === 'no_provider', 5000, 'the provider state');
 		assert.match(
 			api.readiness().detail ?? '',
 			/zero said: No provider configured\. Run `zero setup`/,

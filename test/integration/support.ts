@@ -6,6 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import type { Transcript, Turn } from '../../src/shared/transcriptSchema';
+import { waitUntil } from '../harness/wait';
+
+export { waitUntil };
 
 export const EXTENSION_ID = 'zero-community.zero-vscode';
 
@@ -21,16 +24,6 @@ export async function activate(): Promise<ZeroTestApi> {
 	const api = await extension.activate();
 	await api.chatRestored();
 	return api;
-}
-
-export async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-	const deadline = Date.now() + ms;
-	while (!check()) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
 }
 
 export function workspaceRoot(): string {
@@ -64,7 +57,7 @@ export async function useFakeZero(env: Record<string, string> = {}): Promise<Fak
 		vscode.ConfigurationTarget.Global,
 	);
 	const api = await activate();
-	await waitFor(
+	await waitUntil(
 		() => api.settings().path === binary && api.settings().env.FAKE_ZERO_RECORD_DIR === recordDir,
 		5000,
 		'the fake zero settings',
@@ -100,7 +93,7 @@ export async function resetSettings(): Promise<void> {
 export async function newChat(api: ZeroTestApi): Promise<string> {
 	const before = api.currentChatId();
 	await vscode.commands.executeCommand('zero.newChat');
-	await waitFor(() => api.currentChatId() !== before, 5000, 'a new chat');
+	await waitUntil(() => api.currentChatId() !== before, 5000, 'a new chat');
 	return api.currentChatId();
 }
 
@@ -112,7 +105,7 @@ export async function sendAndWait(
 ): Promise<Turn> {
 	const turns = api.currentTranscript().turns.length;
 	api.send(text);
-	await waitFor(() => api.currentTranscript().turns.length > turns, 5000, 'the turn to start');
+	await waitUntil(() => api.currentTranscript().turns.length > turns, 5000, 'the turn to start');
 	await api.whenIdle(timeoutMs);
 	return lastTurn(api.currentTranscript());
 }

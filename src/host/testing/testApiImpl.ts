@@ -1,3 +1,4 @@
+import type * as vscode from 'vscode';
 import type { AttentionController } from '../chat/attention';
 import type { ChatService } from '../chat/chatService';
 import type { ChatViewProvider } from '../views/chatViews';
@@ -18,19 +19,48 @@ export interface TestApiParts {
 	answerNextConfirmation(accept: boolean): void;
 }
 
-function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+/**
+ * Resolves once `holds()` is true: checked now and after each of `events` fires (on the next
+ * macrotask, so that whatever the emitter does after firing, like starting a queued run, is
+ * done first). Rejects after `timeoutMs`.
+ */
+function whenHolds(
+	holds: () => boolean,
+	events: vscode.Event<unknown>[],
+	timeoutMs: number,
+	what: string,
+): Promise<void> {
+	if (holds()) {
+		return Promise.resolve();
+	}
 	return new Promise((resolve, reject) => {
-		const started = Date.now();
-		const poll = (): void => {
-			if (check()) {
-				resolve();
-			} else if (Date.now() - started > timeoutMs) {
-				reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`));
+		const subscriptions: vscode.Disposable[] = [];
+		const finish = (error?: Error): void => {
+			clearTimeout(timer);
+			for (const subscription of subscriptions) {
+				subscription.dispose();
+			}
+			if (error) {
+				reject(error);
 			} else {
-				setTimeout(poll, 25);
+				resolve();
 			}
 		};
-		poll();
+		const timer = setTimeout(
+			() => finish(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`)),
+			timeoutMs,
+		);
+		for (const event of events) {
+			subscriptions.push(
+				event(() =>
+					setTimeout(() => {
+						if (holds()) {
+							finish();
+						}
+					}, 0),
+				),
+			);
+		}
 	});
 }
 
@@ -43,12 +73,19 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		currentTranscript: () => parts.chats.active.transcript,
 		currentChatId: () => parts.chats.active.id,
 		isRunning: () => parts.chats.active.running,
+		// A run's end and every composer change reach the chat views as messages.
 		whenIdle: (timeoutMs = 20000) =>
-			waitUntil(() => !parts.chats.active.running, timeoutMs, 'the chat to be idle'),
+			whenHolds(
+				() => !parts.chats.active.running,
+				[parts.chats.onMessage, parts.chats.onRunFinished, parts.chats.onDidChangeActive],
+				timeoutMs,
+				'the chat to be idle',
+			),
 		readiness: () => parts.readiness.view(),
 		whenReadinessSettled: async (timeoutMs = 20000) => {
-			await waitUntil(
+			await whenHolds(
 				() => parts.readiness.view().state !== 'checking',
+				[parts.readiness.onDidChange],
 				timeoutMs,
 				'the setup check',
 			);

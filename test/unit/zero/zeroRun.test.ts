@@ -9,6 +9,7 @@ import { buildUserMessage } from '../../../src/zero/streamInput';
 import { parseLine, type ParsedLine } from '../../../src/zero/parseLine';
 import { processExists } from '../../../src/zero/processTree';
 import { ZeroRun } from '../../../src/zero/zeroRun';
+import { waitUntil } from '../../harness/wait';
 import { FAKE_ZERO, SCENARIOS, readLines } from '../helpers';
 
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'zero-run-test-'));
@@ -69,16 +70,6 @@ function eventTypes(lines: ParsedLine[]): string[] {
 
 function expectedTypes(scenario: string): string[] {
 	return eventTypes(readLines(path.join(SCENARIOS, `${scenario}.jsonl`)).map(parseLine));
-}
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-	const started = Date.now();
-	while (!check()) {
-		if (Date.now() - started > timeoutMs) {
-			throw new Error('timed out');
-		}
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
 }
 
 function childrenOf(pid: number): number[] {
@@ -143,7 +134,7 @@ describe('ZeroRun with the FAKE zero', () => {
 
 	it('stops on request: SIGINT gives run_end interrupted within 2 s', async () => {
 		const { run, lines } = start('slow');
-		await waitFor(() => lines.length >= 5, 5000);
+		await waitUntil(() => lines.length >= 5, 5000, 'five lines from zero', { intervalMs: 10 });
 		const stoppedAt = Date.now();
 		run.stop();
 		const outcome = await run.done;
@@ -161,10 +152,12 @@ describe('ZeroRun with the FAKE zero', () => {
 
 	it('kills a run that ignores SIGINT, with its whole process tree', async () => {
 		const { run, lines } = start('ignores-sigint');
-		await waitFor(() => lines.length >= 3, 5000);
+		await waitUntil(() => lines.length >= 3, 5000, 'three lines from zero', { intervalMs: 10 });
 		const pid = run.pid;
 		assert.ok(pid);
-		await waitFor(() => childrenOf(pid).length > 0, 5000);
+		await waitUntil(() => childrenOf(pid).length > 0, 5000, 'a child process of zero', {
+			intervalMs: 10,
+		});
 		const tree = [pid, ...childrenOf(pid)];
 		run.stop();
 		const outcome: ProcessOutcome = await run.done;
@@ -176,13 +169,15 @@ describe('ZeroRun with the FAKE zero', () => {
 				String(outcome.signal),
 			);
 		}
-		await waitFor(
+		await waitUntil(
 			() =>
 				tree.every(
 					(member) =>
 						!processExists(member) || readFileSync(`/proc/${member}/stat`, 'utf8').includes(') Z '),
 				),
 			2000,
+			'every process of the tree to be gone',
+			{ intervalMs: 10 },
 		);
 		const leftovers = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
 			.split('\n')
