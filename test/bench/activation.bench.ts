@@ -13,6 +13,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {
+	copySampleWorkspace,
+	freePort,
+	removeWorkspaceCopy,
+	startCodeServer,
+} from '../harness/codeServer';
+import { waitForValue } from '../harness/wait';
+import { launchBrowser, newPage, openWorkbench, openZeroView } from '../harness/workbench';
 import { reduceTranscript } from '../../src/shared/transcript';
 import type { TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/parseLine';
@@ -53,18 +61,8 @@ function readRecords(file: string): ProbeRecord[] {
 		: [];
 }
 
-async function until<T>(what: string, find: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = find();
-		if (found !== undefined) {
-			return found;
-		}
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
+function until<T>(what: string, find: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+	return waitForValue(find, timeoutMs, what);
 }
 
 /** Packages the extension at `ref` (a temporary worktree sharing node_modules) into `vsix`. */
@@ -112,10 +110,6 @@ function bigChat(megabytes: number): { id: string; json: string } {
 }
 
 async function measure(vsix: string, chat: { id: string; json: string }): Promise<Measurement> {
-	const { copySampleWorkspace, freePort, removeWorkspaceCopy, startCodeServer } =
-		await import('../harness/codeServer.mjs');
-	const { launchBrowser, newPage, openWorkbench, openZeroView } =
-		await import('../harness/workbench.mjs');
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-bench-activation-'));
 	const userDataDir = path.join(root, 'user-data');
 	const extensionsDir = path.join(root, 'extensions');
@@ -129,7 +123,7 @@ async function measure(vsix: string, chat: { id: string; json: string }): Promis
 			userDataDir,
 			extensionsDir,
 			port,
-			installVsix: install ? vsix : undefined,
+			installVsixes: install ? [vsix] : [],
 			startupEditorNone: true,
 			env: { NODE_OPTIONS: `--require ${PROBE}`, ZERO_ACTIVATION_PROBE_OUT: probe },
 			logPath: path.join(root, 'code-server.log'),

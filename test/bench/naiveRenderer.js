@@ -1,5 +1,5 @@
 // The naive baseline for `npm run bench:webview`: the obvious way to write the chat view.
-// Browser script (no build step), served by test/harness/webviewPage.mjs with `naive: true` after
+// Browser script (no build step), served by test/harness/webviewPage.ts with `naive: true` after
 // /bench/transcript.js (src/shared/transcript.ts bundled as window.ZeroTranscript), under the same
 // CSP as the real webview.
 //

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startZeroWorkbench } from '../harness/e2e';
+import { findWebviewFrame, screenshot } from '../harness/workbench';
 import { generateTranscriptLines } from './corpus';
 
 async function main(): Promise<void> {
-	const { startZeroWorkbench } = await import('../harness/e2e.mjs');
-	const { findWebviewFrame, runCommand, screenshot } = await import('../harness/workbench.mjs');
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-transcript-bench-'));
 	const file = path.join(dir, 'big-run.jsonl');
 	const lines = generateTranscriptLines({ targetBytes: 50 * 1024 * 1024 + 1 });
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
 	const wb = await startZeroWorkbench({ name: 'bench-transcript' });
 	try {
 		const page = wb.page;
-		await runCommand(page, 'Zero: Open Run Transcript...');
+		wb.driver.start('zero.openRunTranscript');
 		const dialogInput = page.locator('.quick-input-widget input');
 		await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
 		await dialogInput.fill(file);

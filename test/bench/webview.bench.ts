@@ -2,7 +2,7 @@
  * npm run bench:webview: the chat webview under a long streaming run, against a naive renderer, in
  * headless Chromium (Debian's /usr/bin/chromium, never a downloaded browser).
  *
- * Setup. test/harness/webviewPage.mjs serves the real webview (dist/webview.js + dist/chat.css)
+ * Setup. test/harness/webviewPage.ts serves the real webview (dist/webview.js + dist/chat.css)
  * under VS Code's CSP on http://127.0.0.1:<port>, embedded by a host page on http://localhost:<port>.
  * The two are different sites, so Chromium runs the webview in its own renderer process, as VS
  * Code's webview iframes are: the host page plays the extension host and posts frames to the
@@ -56,7 +56,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Frame, type Page } from 'playwright-core';
-import type { WebviewPage } from '../harness/webviewPage.mjs' with { 'resolution-mode': 'import' };
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../harness/workbench';
+import { waitForValue } from '../harness/wait';
+import { startWebviewPage, type WebviewPage } from '../harness/webviewPage';
 import { createTranscript, reduceTranscript } from '../../src/shared/transcript';
 import type { TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/parseLine';
@@ -596,17 +598,12 @@ async function jsHeapUsed(cdp: CDPSession): Promise<number> {
 }
 
 async function webviewFrame(page: Page, origin: string): Promise<Frame> {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		const frame = page.frames().find((candidate) => candidate.url().startsWith(origin));
-		if (frame) {
-			return frame;
-		}
-		if (Date.now() > deadline) {
-			throw new Error('the webview iframe never loaded');
-		}
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
+	return waitForValue(
+		() => page.frames().find((candidate) => candidate.url().startsWith(origin)),
+		30_000,
+		'the webview iframe to load',
+		{ intervalMs: 50 },
+	);
 }
 
 async function runRenderer(
@@ -938,7 +935,6 @@ async function main(): Promise<void> {
 	);
 	const renderers: Renderer[] = only ? [only] : ['ours', 'naive'];
 
-	const { CHROMIUM_ARGS, CHROMIUM_PATH } = await import('../harness/workbench.mjs');
 	if (!fs.existsSync(CHROMIUM_PATH)) {
 		throw new Error(
 			`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium (or set ZERO_CHROMIUM). Never run "npx playwright install".`,
@@ -949,7 +945,6 @@ async function main(): Promise<void> {
 			throw new Error(`${path.join(distDir, file)} is missing: run npm run build`);
 		}
 	}
-	const { startWebviewPage } = await import('../harness/webviewPage.mjs');
 	const frames = buildFrames();
 	const loadBefore = os.loadavg();
 	console.log(

@@ -11,10 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e.mjs';
-import { openZeroView, screenshot } from '../harness/workbench.mjs';
+import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e';
+import { waitForValue } from '../harness/wait';
+import { openZeroView, screenshot } from '../harness/workbench';
 
-const PROBE = path.resolve(import.meta.dirname, '..', 'harness', 'activationProbe.cjs');
+const PROBE = path.resolve(__dirname, '..', 'harness', 'activationProbe.cjs');
 /** How long after activation the window is watched for late work (a timer, a deferred restore). */
 const QUIET_WINDOW_MS = 5000;
 
@@ -40,20 +41,10 @@ function records(): ProbeRecord[] {
 		.map((line) => JSON.parse(line) as ProbeRecord);
 }
 
-async function until<T>(what: string, find: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = find();
-		if (found !== undefined) {
-			return found;
-		}
-		if (Date.now() > deadline) {
-			throw new Error(
-				`timed out after ${timeoutMs} ms waiting for ${what}; probe saw: ${JSON.stringify(records()).slice(0, 2000)}`,
-			);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
+function until<T>(what: string, find: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+	return waitForValue(find, timeoutMs, what, {
+		seen: () => `probe records ${JSON.stringify(records()).slice(0, 2000)}`,
+	});
 }
 
 before(async () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { runCommand, screenshot } from '../harness/workbench.mjs';
+import { closeAllEditors, driverOf, executeCommand, screenshot } from '../harness/workbench';
 import {
 	flag,
 	send,
@@ -15,7 +15,7 @@ import {
 	waitForRunEnd,
 	waitUntil,
 	type FakeChatSession,
-} from './fakeChat.ts';
+} from './fakeChat';
 
 let session: FakeChatSession;
 let frame: Frame;
@@ -78,7 +78,7 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 
 test('the same chat opens in an editor tab', async () => {
 	await step(session.page, 'chat-editor-tab', async () => {
-		await runCommand(session.page, 'Zero: Open Chat in Editor Tab');
+		await executeCommand(session.page, 'zero.openChatInEditor');
 		await session.page
 			.locator('.tabs-container .tab', { hasText: 'Zero Chat' })
 			.first()
@@ -101,7 +101,7 @@ test('the same chat opens in an editor tab', async () => {
 			'the chat in the side view and in the editor tab',
 		);
 		await screenshot(session.page, 'chat-2b-editor-tab');
-		await runCommand(session.page, 'View: Close All Editors');
+		await closeAllEditors(session.page);
 	});
 });
 
@@ -165,8 +165,13 @@ test('a crash without run_end shows the exit code and stderr', async () => {
 test('a window reload restores the chat', async () => {
 	await step(session.page, 'chat-reload', async () => {
 		const before = await frame.locator('[data-kind="prompt"]').count();
-		await runCommand(session.page, 'Developer: Reload Window');
-		await session.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+		const page = session.page;
+		// The reload ends the extension host that runs the command: its answer never comes.
+		const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+		driverOf(page).start('workbench.action.reloadWindow');
+		await reloaded;
+		await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 60_000 });
+		await driverOf(page).ready();
 		frame = await session.chat();
 		await waitUntil(
 			async () => (await frame.locator('[data-kind="prompt"]').count()) >= Math.min(before, 1),
@@ -189,8 +194,7 @@ test('a window reload restores the chat', async () => {
 
 test('model text and tool output with script, handlers, javascript: links and comments stay inert text', async () => {
 	await step(session.page, 'chat-xss', async () => {
-		await runCommand(session.page, 'Zero: New Chat');
-		frame = await session.chat();
+		frame = await session.newChat();
 		await send(frame, 'Show me hostile text [scenario:xss]');
 		await waitForRunEnd(frame, 'Show me hostile text');
 		await frame.locator('[data-kind="tool"] .tool-header').first().click();

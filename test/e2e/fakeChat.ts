@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { repoRoot } from '../harness/codeServer.mjs';
-import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e.mjs';
-import { findWebviewFrame, openZeroView } from '../harness/workbench.mjs';
+import { repoRoot } from '../harness/codeServer';
+import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e';
+import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
+import { waitUntil } from '../harness/wait';
 
-export { send, step, waitForRunEnd, waitUntil } from '../harness/chatSteps.mts';
+export { send, step, waitForRunEnd } from '../harness/chatSteps';
+export { waitUntil };
 
 export const FAKE_ZERO = path.join(repoRoot, 'test', 'fixtures', 'fake-zero', 'zero');
 
@@ -19,6 +21,8 @@ export interface FakeChatSession {
 	/** `zero exec` invocations of the fake, oldest first. */
 	execRecords(): { argv: string[]; stdin: string }[];
 	chat(): Promise<Frame>;
+	/** "Zero: New Chat" (through the test driver); resolves with the chat frame once it is empty. */
+	newChat(): Promise<Frame>;
 	close(): Promise<void>;
 }
 
@@ -49,6 +53,16 @@ export async function startFakeChat(
 		recordDir,
 		stateDir,
 		chat,
+		newChat: async () => {
+			await executeCommand(wb.page, 'zero.newChat');
+			const frame = await chat();
+			await waitUntil(
+				async () => (await frame.locator('[data-kind="prompt"]').count()) === 0,
+				10_000,
+				'an empty chat',
+			);
+			return frame;
+		},
 		execRecords: () =>
 			fs.existsSync(recordDir)
 				? fs

@@ -1,5 +1,5 @@
 /**
- * The README's first set-up command, as a new user runs it: `npm start` (test/harness/start.mjs)
+ * The README's first set-up command, as a new user runs it: `npm start` (test/harness/start.js)
  * with a fresh profile must land on the "Get started with Zero" walkthrough, whose steps then tick
  * themselves once zero is set up, and must not reopen it after a reload. This runs the extension
  * under development, exactly as `npm start` loads it, not the packaged .vsix.
@@ -11,10 +11,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { mergeSettingsFile, repoRoot, testOutputDir } from '../harness/codeServer.mjs';
-import { EXTENSION_ID } from '../harness/e2e.mjs';
-import { launchBrowser, newPage, openWorkbench, screenshot } from '../harness/workbench.mjs';
-import { FAKE_ZERO, step, waitUntil } from './fakeChat.ts';
+import { mergeSettingsFile, repoRoot, testOutputDir } from '../harness/codeServer';
+import { EXTENSION_ID } from '../harness/e2e';
+import {
+	closeTabByClick,
+	launchBrowser,
+	newPage,
+	openWorkbench,
+	screenshot,
+} from '../harness/workbench';
+import { FAKE_ZERO, step, waitUntil } from './fakeChat';
 
 const CATEGORY = `${EXTENSION_ID}#gettingStarted`;
 const STEP_TITLES = [
@@ -56,8 +62,8 @@ function machineWithoutZero(): NodeJS.ProcessEnv {
 before(async () => {
 	const logFile = path.join(testOutputDir, 'e2e', 'first-run.npm-start.log');
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
-	// `npm start` is `node test/harness/start.mjs`; --code-server keeps it off a desktop `code`.
-	start = spawn(process.execPath, ['test/harness/start.mjs', '--code-server'], {
+	// `npm start` is `node test/harness/start.js`; --code-server keeps it off a desktop `code`.
+	start = spawn(process.execPath, ['test/harness/start.js', '--code-server'], {
 		cwd: repoRoot,
 		stdio: ['ignore', 'pipe', 'pipe'],
 		env: machineWithoutZero(),
@@ -95,7 +101,7 @@ async function stopNpmStart(timeoutMs = 30_000): Promise<number | null | 'timeou
 
 after(async () => {
 	await browser?.close().catch(() => {});
-	// After a failed test: the same Ctrl+C, so that start.mjs stops its code-server too.
+	// After a failed test: the same Ctrl+C, so that start.js stops its code-server too.
 	if (start && (await stopNpmStart()) === 'timeout') {
 		start.kill('SIGKILL');
 	}
@@ -183,15 +189,50 @@ test('the steps tick themselves once zero is set up', async () => {
 	});
 });
 
+/** The Zero logs of the profile's extension hosts (one per window load). */
+function zeroLogs(): string[] {
+	const logs = path.join(printed('Profile')!, 'logs');
+	if (!fs.existsSync(logs)) {
+		return [];
+	}
+	const found: string[] = [];
+	for (const session of fs.readdirSync(logs).sort()) {
+		for (const host of fs
+			.readdirSync(path.join(logs, session))
+			.filter((d) => /^exthost\d+$/.test(d))) {
+			const file = path.join(logs, session, host, EXTENSION_ID, 'Zero.log');
+			if (fs.existsSync(file)) {
+				found.push(file);
+			}
+		}
+	}
+	return found;
+}
+
 test('the walkthrough opens once per profile: not again after a reload', async () => {
 	await step(page, 'first-run-once', async () => {
-		await walkthroughTab().hover();
-		await walkthroughTab().locator('.codicon-close').click();
-		await walkthroughTab().waitFor({ state: 'detached', timeout: 10_000 });
+		await closeTabByClick(page, walkthroughTab(), 'Walkthrough: Zero');
+		const logsBefore = zeroLogs();
 		await page.reload();
 		await openWorkbench(page, page.url());
-		// The Zero extension activates on startup-finished; give it the time it took the first time.
-		await page.waitForTimeout(10_000);
+		// The reloaded window's extension host writes a new Zero log; Zero says there why it does
+		// not open the walkthrough, once it has decided.
+		await waitUntil(
+			() =>
+				zeroLogs()
+					.filter((file) => !logsBefore.includes(file))
+					.some((file) =>
+						/Not opening the "Get started with Zero" walkthrough: it was offered in this profile before/.test(
+							fs.readFileSync(file, 'utf8'),
+						),
+					),
+			60_000,
+			'the reloaded Zero to decide not to open the walkthrough again',
+			{
+				seen: () =>
+					`Zero logs ${JSON.stringify(zeroLogs())} (before the reload: ${JSON.stringify(logsBefore)})`,
+			},
+		);
 		assert.equal(await walkthroughTab().count(), 0, 'the walkthrough did not come back');
 	});
 });

@@ -1,14 +1,18 @@
 /**
  * First end-to-end check, against the PACKAGED extension installed in code-server: the Zero view
  * opens from the activity bar and renders its webview; closed and reopened through the command
- * palette ("Zero: Open Chat"), it renders again. Screenshots go to test-output/screenshots/.
+ * palette ("Zero: Open Chat"), it renders again, also when a tab opening right after the palette
+ * takes the focus and closes it (the race that made `.ci/run` fail in two of three runs).
+ * Screenshots go to test-output/screenshots/.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e.mjs';
+import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e';
 import {
+	closeAllEditors,
 	closeSideBar,
+	executeCommand,
 	findWebviewFrame,
 	frameIsVisible,
 	isViewContainerOpen,
@@ -18,7 +22,7 @@ import {
 	screenshot,
 	sideBarViewNames,
 	waitForViewContainer,
-} from '../harness/workbench.mjs';
+} from '../harness/workbench';
 
 /** `#app` once the webview has rendered: its `data-state` is set and is not `loading`. */
 const RENDERED = '#app[data-state]:not([data-state="loading"])';
@@ -91,5 +95,42 @@ test('closed, then reopened with "Zero: Open Chat", the chat renders again', asy
 		assert.ok(await frameIsVisible(frame), 'the chat webview is not visible');
 		console.log(`chat webview rendered again with data-state="${state}"`);
 		await screenshot(page(), 'foundation-2-command-palette');
+	});
+});
+
+test('the palette step is redone when a walkthrough takes the focus right after the palette opened', async () => {
+	await step('foundation-palette-focus-stolen', async () => {
+		await closeSideBar(page());
+		const walkthrough = page().locator('.editor-group-container.active .tab.active', {
+			hasText: /Walkthrough: Setup/,
+		});
+		let provoked = false;
+		const attempts = await runCommand(page(), 'Zero: Open Chat', {
+			afterPaletteOpened: async (attempt) => {
+				if (attempt !== 1) {
+					return;
+				}
+				// What the failing runs saw: VS Code's own walkthrough opens while the palette is open,
+				// takes the focus, and the palette closes before anything is typed into it.
+				await executeCommand(page(), 'workbench.action.openWalkthrough', 'SetupWeb', false);
+				await walkthrough.first().waitFor({ state: 'visible', timeout: 15_000 });
+				await page().locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+				provoked = true;
+			},
+		});
+		assert.ok(provoked, 'the walkthrough closed the palette under the step');
+		assert.equal(attempts, 2, 'the whole palette step ran again once');
+		// The command ran: the side bar, closed before, shows the Zero container again. (Whether its
+		// webview renders is not this test's business: code-server 4.100.3 sometimes fails to load
+		// the resources of a webview that opens while the walkthrough's page is still loading, and
+		// the chat then stays at "Loading Zero...".)
+		await waitForViewContainer(page(), 'Zero');
+		const views = await sideBarViewNames(page());
+		assert.ok(
+			views.some((v) => /^chat$/i.test(v)),
+			`the Zero container has no "Chat" view (views: ${JSON.stringify(views)})`,
+		);
+		await screenshot(page(), 'foundation-3-palette-after-focus-stolen');
+		await closeAllEditors(page());
 	});
 });

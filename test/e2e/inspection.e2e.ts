@@ -1,77 +1,89 @@
 /**
- * A workspace inspection from the command palette: preset picker, progress notification with the
- * current step, the Markdown report, and findings in the Problems panel. Packaged extension in
- * code-server with the FAKE zero replaying an inspection run.
+ * A workspace inspection: preset picker, progress notification with the current step, the
+ * Markdown report, and findings in the Problems panel. Packaged extension in code-server with the
+ * FAKE zero replaying an inspection run; the fake pauses mid-run until the test has seen the
+ * progress, so the progress is never missed on a busy machine.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
+	driverOf,
+	pickQuickInputRow,
 	problemCounts,
-	readNotifications,
 	readProblems,
-	runCommand,
 	screenshot,
-} from '../harness/workbench.mjs';
-import { flag, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat.ts';
+	waitForNotification,
+} from '../harness/workbench';
+import { flag, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat';
 
 let session: FakeChatSession;
+const resumeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-inspection-resume-'));
+const resumeFile = path.join(resumeDir, 'resume');
 
 before(async () => {
 	session = await startFakeChat('inspection', {
 		FAKE_ZERO_SCENARIO: 'inspection',
-		FAKE_ZERO_DELAY_MS: '120',
+		// After run_start, reasoning, list_directory (call and result) and read_file's call.
+		FAKE_ZERO_PAUSE_AFTER: '5',
+		FAKE_ZERO_RESUME_FILE: resumeFile,
 	});
 });
 
 after(async () => {
 	await session?.close();
+	fs.rmSync(resumeDir, { recursive: true, force: true });
 });
 
-test('Inspect Workspace from the palette: progress, report, Problems panel', async () => {
+test('Inspect Workspace: preset picker, progress, report, Problems panel', async () => {
 	const page = session.page;
 	await step(page, 'inspection', async () => {
 		await session.chat();
-		await runCommand(page, 'Zero: Inspect Workspace...');
-		await page
-			.locator('.quick-input-list .monaco-list-row', { hasText: 'Find bugs' })
-			.first()
-			.waitFor();
-		await screenshot(page, 'inspection-1-presets');
-		await page
-			.locator('.quick-input-list .monaco-list-row', { hasText: 'Find bugs' })
-			.first()
-			.click();
+		let presetsShot = false;
+		await pickQuickInputRow(page, {
+			name: 'the inspection presets',
+			open: async () => {
+				driverOf(page).start('zero.inspectWorkspace');
+			},
+			label: 'Find bugs',
+			onOffered: async () => {
+				if (!presetsShot) {
+					presetsShot = true;
+					await screenshot(page, 'inspection-1-presets');
+				}
+			},
+		});
 
-		// The progress notification names the current step while zero works.
+		// The progress notification names the current step while zero works (paused at read_file).
+		await waitForNotification(page, /Zero: Find bugs/, 15_000);
+		const progress = page.locator('.notification-toast', { hasText: 'Zero: Find bugs' });
 		await waitUntil(
 			async () =>
-				(await readNotifications(page)).some((notification) =>
-					/Zero: Find bugs/.test(notification.message),
-				),
-			15_000,
-			'the progress notification',
-		);
-		await page.locator('.notification-toast', { hasText: 'Zero: Find bugs' }).waitFor();
-		await waitUntil(
-			async () =>
-				/read_file|list_directory|Writing the report|Thinking/.test(
-					await page
-						.locator('.notification-toast', { hasText: 'Zero: Find bugs' })
+				/read_file/.test(
+					await progress
+						.first()
 						.innerText()
 						.catch(() => ''),
 				),
 			15_000,
-			'a step in the progress notification',
+			'read_file as the step in the progress notification',
+			{
+				seen: () =>
+					progress
+						.first()
+						.innerText()
+						.catch(() => '(no progress notification)'),
+			},
 		);
 		await screenshot(page, 'inspection-2-progress');
+		fs.writeFileSync(resumeFile, '');
 
-		await waitUntil(
-			async () =>
-				(await readNotifications(page)).some((notification) =>
-					/Zero inspection finished: 2 findings in the Problems panel/.test(notification.message),
-				),
+		await waitForNotification(
+			page,
+			/Zero inspection finished: 2 findings in the Problems panel/,
 			30_000,
-			'the finished notification',
 		);
 		const argv = session.execRecords()[0].argv;
 		assert.equal(flag(argv, '--permission-mode'), 'plan');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { runCommand, screenshot } from '../harness/workbench.mjs';
+import { screenshot } from '../harness/workbench';
 import {
 	flag,
 	send,
@@ -15,7 +15,7 @@ import {
 	waitForRunEnd,
 	waitUntil,
 	type FakeChatSession,
-} from './fakeChat.ts';
+} from './fakeChat';
 
 let session: FakeChatSession;
 let frame: Frame;
@@ -30,13 +30,7 @@ after(async () => {
 });
 
 async function newChat(): Promise<void> {
-	await runCommand(session.page, 'Zero: New Chat');
-	frame = await session.chat();
-	await waitUntil(
-		async () => (await frame.locator('[data-kind="prompt"]').count()) === 0,
-		10_000,
-		'an empty chat',
-	);
+	frame = await session.newChat();
 }
 
 /** The workbench's modal dialog (VS Code draws it outside the webview). */

@@ -7,11 +7,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame, Locator, Page } from 'playwright-core';
-import { repoRoot } from '../harness/codeServer.mjs';
-import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e.mjs';
-import { findWebviewFrame, openZeroView, runCommand, screenshot } from '../harness/workbench.mjs';
-import { FAKE_ZERO, step, waitUntil } from './fakeChat.ts';
+import type { Frame, Page } from 'playwright-core';
+import { repoRoot } from '../harness/codeServer';
+import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e';
+import {
+	answerFileDialog,
+	closeAllEditors,
+	driverOf,
+	executeCommand,
+	findWebviewFrame,
+	openZeroView,
+	pickQuickInputRow,
+	screenshot,
+	waitForActiveTab,
+} from '../harness/workbench';
+import { FAKE_ZERO, step, waitUntil } from './fakeChat';
 
 const NOT_ZERO = path.join(repoRoot, 'test', 'fixtures', 'not-zero', 'zero');
 let wb: ZeroWorkbench;
@@ -36,70 +46,49 @@ function readMachineSetting(key: string): unknown {
 	}
 }
 
-/** Points Zero at a binary the way a user does: "Locate zero..." and VS Code's file dialog. */
+/**
+ * Points Zero at a binary the way a user does: "Locate zero..." (the chat's button, or the
+ * command) and VS Code's file dialog.
+ */
 async function locateZero(page: Page, binary: string, viaButton?: Frame): Promise<void> {
-	if (viaButton) {
-		await viaButton
-			.locator('[data-setup-state] .button.primary', { hasText: 'Locate zero' })
-			.click();
-	} else {
-		await runCommand(page, 'Zero: Locate zero...');
-	}
-	const input = page.locator('.quick-input-widget input');
-	await input.waitFor({ state: 'visible', timeout: 15_000 });
-	// The dialog fills in its start folder asynchronously; typing before that gets overwritten.
-	await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
-	await input.fill(binary);
-	// The dialog checks the typed path before it accepts it.
-	await page
-		.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(binary) })
-		.first()
-		.waitFor({ timeout: 10_000 });
-	await page.locator('.quick-input-widget').getByRole('button', { name: 'Use this zero' }).click();
-	await input.waitFor({ state: 'hidden', timeout: 15_000 });
+	await answerFileDialog(page, {
+		name: `Locate zero ${path.basename(binary)}`,
+		open: async () => {
+			if (viaButton) {
+				await viaButton
+					.locator('[data-setup-state] .button.primary', { hasText: 'Locate zero' })
+					.click();
+			} else {
+				driverOf(page).start('zero.locateBinary');
+			}
+		},
+		file: binary,
+		accept: 'Use this zero',
+	});
 	// zero.path is machine-scoped: in a remote window (code-server) VS Code keeps it in the
 	// remote machine's settings, next to the zero binary.
 	await waitUntil(
 		async () => readMachineSetting('zero.path') === binary,
 		10_000,
 		'zero.path in the machine settings',
+		{ seen: () => `zero.path ${JSON.stringify(readMachineSetting('zero.path'))}` },
 	);
 }
 
-/** "Welcome: Open Walkthrough..." and a pick; again if focus moving to a page closed the list. */
+/** "Welcome: Open Walkthrough..." (VS Code's walkthrough picker), then the walkthrough `title`. */
 async function pickWalkthrough(page: Page, title: string): Promise<void> {
-	for (let attempt = 1; ; attempt++) {
-		await runCommand(page, 'Welcome: Open Walkthrough...');
-		const row = page
-			.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title })
-			.first();
-		try {
-			await row.waitFor({ state: 'visible', timeout: 5_000 });
-			// Filtered down to the one row and taken with Enter: a hover left over from an earlier
-			// click may cover the list.
-			await page.locator('.quick-input-widget .quick-input-box input').fill(title);
-			await row.waitFor({ state: 'visible', timeout: 5_000 });
-			await page.keyboard.press('Enter');
-			return;
-		} catch (error) {
-			if (attempt === 3) {
-				throw error;
-			}
-		}
-	}
-}
-
-async function closeTab(tab: Locator): Promise<void> {
-	await tab.hover();
-	await tab.locator('.codicon-close').click();
-	await tab.waitFor({ state: 'detached', timeout: 10_000 });
+	await pickQuickInputRow(page, {
+		name: `the walkthrough picker: ${title}`,
+		open: async () => {
+			driverOf(page).start('welcome.showAllWalkthroughs');
+		},
+		label: title,
+	});
 }
 
 /** The active tab is our walkthrough, with its four steps drawn. */
 async function ourWalkthroughOnScreen(page: Page): Promise<void> {
-	await page
-		.locator('.tabs-container .tab.active', { hasText: /Walkthrough: Zero/ })
-		.waitFor({ timeout: 30_000 });
+	await waitForActiveTab(page, /Walkthrough: Zero/);
 	await waitUntil(
 		async () =>
 			/Get started with Zero[\s\S]*Install zero[\s\S]*Connect a model provider[\s\S]*Ask a first question[\s\S]*Inspect your workspace/.test(
@@ -144,22 +133,20 @@ test('zero not found: install commands and "Locate zero..."; the Get started wal
 		);
 		assert.equal(await frame.locator('textarea.composer-input').count(), 0, 'no broken composer');
 		await screenshot(wb.page, 'setup-1-not-found');
+		// VS Code lists ours among its walkthroughs.
 		await pickWalkthrough(wb.page, 'Get started with Zero');
 		await ourWalkthroughOnScreen(wb.page);
 		await screenshot(wb.page, 'setup-1b-walkthrough');
 		// Closed, it comes back from the Zero command as well.
-		const tab = wb.page.locator('.tabs-container .tab', { hasText: /Walkthrough: Zero/ }).first();
-		await closeTab(tab);
-		await runCommand(wb.page, 'Zero: Open Walkthrough');
+		await closeAllEditors(wb.page);
+		await executeCommand(wb.page, 'zero.openWalkthrough');
 		await ourWalkthroughOnScreen(wb.page);
 		// With VS Code's own walkthrough on screen (where VS Code itself would not switch to
 		// another walkthrough), the command still shows ours.
-		await closeTab(tab);
-		await pickWalkthrough(wb.page, 'Get Started with VS Code');
-		await wb.page
-			.locator('.tabs-container .tab.active', { hasText: /Walkthrough: Setup/ })
-			.waitFor({ timeout: 30_000 });
-		await runCommand(wb.page, 'Zero: Open Walkthrough');
+		await closeAllEditors(wb.page);
+		await executeCommand(wb.page, 'workbench.action.openWalkthrough', 'SetupWeb', false);
+		await waitForActiveTab(wb.page, /Walkthrough: Setup/);
+		await executeCommand(wb.page, 'zero.openWalkthrough');
 		await ourWalkthroughOnScreen(wb.page);
 		await screenshot(wb.page, 'setup-1c-walkthrough-over-vscode-own');
 	});
@@ -230,7 +217,7 @@ test('ready: the composer, and the Check Setup report', async () => {
 		const frame = await expectState(wb.page, 'ready');
 		await frame.locator('textarea.composer-input').waitFor();
 		await screenshot(wb.page, 'setup-6-ready');
-		await runCommand(wb.page, 'Zero: Check Setup');
+		await executeCommand(wb.page, 'zero.checkSetup');
 		const editor = wb.page
 			.locator('.monaco-editor .view-lines', { hasText: 'Zero setup check' })
 			.first();

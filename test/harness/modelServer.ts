@@ -2,11 +2,10 @@
  * Scripted OpenAI-compatible model server for driving the real `zero` binary in tests.
  *
  * zero (v0.8.0) talks to an `openai-compatible` provider with `POST {baseUrl}/chat/completions`
- * and parses Server-Sent Events exactly as documented in
- * `/work/shared/reference/zero-exec-protocol.md` §7.2 (`internal/providers/openai/provider.go`,
- * `tool_state.go`). Each queued {@link ScriptedResponse} answers one chat-completions request, in
- * order. When the queue is empty the server answers with a short plain text so zero's extra
- * "nudge" requests (§7.4) never hang.
+ * and parses its Server-Sent Events as zero's `internal/providers/openai/provider.go` and
+ * `tool_state.go` do. Each queued {@link ScriptedResponse} answers one chat-completions request, in
+ * order. When the queue is empty the server answers with a short plain text, so the extra requests
+ * zero sends to nudge the model on (`internal/agent/loop.go`) never hang.
  *
  * Node built-ins only.
  */
@@ -90,7 +89,7 @@ export interface OtherRequest {
 	status: number;
 }
 
-/** The subset of the chat-completions request body zero sends (§7.2). */
+/** The subset of the chat-completions request body zero sends. */
 export interface ChatCompletionRequest {
 	model?: string;
 	messages?: ChatMessage[];

@@ -1,9 +1,8 @@
 /**
  * Hermetic HOME/XDG environment for running the real `zero` binary in tests.
  *
- * See `/work/shared/reference/zero-exec-protocol.md` §1.5 and §7.1: zero reads its user config from
- * `$XDG_CONFIG_HOME/zero/config.json`, sessions from `$XDG_DATA_HOME/zero/sessions`, and builds an
- * `openai-compatible` provider from `OPENAI_BASE_URL`/`OPENAI_API_KEY`/`OPENAI_MODEL` when
+ * zero reads its user config from `$XDG_CONFIG_HOME/zero/config.json` (`internal/config/paths.go`),
+ * sessions from `$XDG_DATA_HOME/zero/sessions`, and builds an `openai-compatible` provider from `OPENAI_BASE_URL`/`OPENAI_API_KEY`/`OPENAI_MODEL` when
  * `ZERO_PROVIDER=openai`. The environment returned here contains nothing from the caller's
  * environment except `PATH`, so a developer's own provider keys never leak into a test.
  */

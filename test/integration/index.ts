@@ -1,6 +1,6 @@
 /**
  * Entry point of the integration suite, loaded INSIDE a VS Code extension host: by code-server
- * (`extensionTestsPath` in the workbench URL's payload, see test/harness/runIntegration.mjs) or by
+ * (`extensionTestsPath` in the workbench URL's payload, see test/harness/runIntegration.ts) or by
  * `@vscode/test-electron` (test/integration/runElectron.ts). Both call the exported `run()`.
  *
  * It runs mocha (bdd: describe/it) over the compiled `*.test.js` files next to this file and writes

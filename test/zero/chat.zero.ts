@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { screenshot } from '../harness/workbench.mjs';
+import { screenshot } from '../harness/workbench';
 import {
 	assertCleanRun,
 	commandFlag,
@@ -23,7 +23,7 @@ import {
 	waitForTurnEnd,
 	waitUntil,
 	type RealZeroSession,
-} from './support.js';
+} from './support';
 
 let session: RealZeroSession;
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
-import { findWebviewFrame, screenshot } from '../harness/workbench.mjs';
+import { findWebviewFrame, screenshot } from '../harness/workbench';
 import {
 	assertCleanRun,
 	rawRun,
@@ -21,7 +21,7 @@ import {
 	waitUntil,
 	zeroProcesses,
 	type RealZeroSession,
-} from './support.js';
+} from './support';
 
 let session: RealZeroSession;
 

@@ -1,5 +1,5 @@
 /**
- * "Zero: Inspect Workspace..." with the REAL zero: picked from the command palette, run read-only
+ * "Zero: Inspect Workspace..." with the REAL zero: its preset picked in the quick pick, run read-only
  * (plan mode); the scripted model reads a file and answers with a `zero-findings` block, and the
  * finding reaches the Problems panel with source "zero".
  */
@@ -8,12 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
+	driverOf,
 	findWebviewFrame,
+	pickQuickInputRow,
 	readNotifications,
 	readProblems,
-	runCommand,
 	screenshot,
-} from '../harness/workbench.mjs';
+} from '../harness/workbench';
 import {
 	lastUserMessage,
 	script,
@@ -23,7 +24,7 @@ import {
 	timer,
 	waitUntil,
 	type RealZeroSession,
-} from './support.js';
+} from './support';
 
 let session: RealZeroSession;
 
@@ -55,7 +56,7 @@ const REPORT = [
 	'```',
 ].join('\n');
 
-test('9. an inspection in plan mode, from the command palette, puts its findings in the Problems panel', async () => {
+test('9. an inspection in plan mode puts its findings in the Problems panel', async () => {
 	await step(session.page, 'zero-9-inspect', async () => {
 		const { page, server } = session;
 		const mark = timer('zero-9');
@@ -71,16 +72,18 @@ test('9. an inspection in plan mode, from the command palette, puts its findings
 			{ text: REPORT.match(/[\s\S]{1,40}/g) ?? [], usage: { prompt: 2600, completion: 120 } },
 		]);
 
-		await runCommand(page, 'Zero: Inspect Workspace...');
-		mark('palette');
-		const pick = page.locator('.quick-input-widget');
-		await pick.waitFor({ state: 'visible', timeout: 10_000 });
-		assert.match(await pick.innerText(), /read-only, plan mode/);
-		await pick
-			.locator('.monaco-list-row')
-			.filter({ has: page.locator('.label-name', { hasText: /^\s*Find bugs\s*$/ }) })
-			.first()
-			.click();
+		let pickText = '';
+		await pickQuickInputRow(page, {
+			name: 'the inspection presets',
+			open: async () => {
+				driverOf(page).start('zero.inspectWorkspace');
+			},
+			label: 'Find bugs',
+			onOffered: async () => {
+				pickText = await page.locator('.quick-input-widget').innerText();
+			},
+		});
+		assert.match(pickText, /read-only, plan mode/);
 
 		mark('preset picked');
 		// Progress, then a notification with the count.

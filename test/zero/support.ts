@@ -15,20 +15,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { repoRoot } from '../harness/codeServer.mjs';
-import { EXTENSION_ID, startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e.mjs';
+import { repoRoot } from '../harness/codeServer';
+import { EXTENSION_ID, startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e';
 import {
 	startModelServer,
 	type ModelServer,
 	type RecordedRequest,
 	type ScriptedResponse,
-} from '../harness/modelServer.js';
-import { findWebviewFrame, openZeroView, runCommand } from '../harness/workbench.mjs';
-import { createZeroHome, type ZeroHome } from '../harness/zeroEnv.js';
-import { send, step, waitUntil } from '../harness/chatSteps.mts';
+} from '../harness/modelServer';
+import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
+import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
+import { send, step } from '../harness/chatSteps';
+import { waitUntil } from '../harness/wait';
+import type { Transcript, Turn } from '../../src/shared/transcriptSchema';
 
 export { send, step, waitUntil };
-import type { Transcript, Turn } from '../../src/shared/transcriptSchema.js';
 
 /** The real binary: `ZERO_BIN` (the runner sets an absolute path) or `.zero-bin/zero`. */
 export const ZERO_BIN = path.resolve(
@@ -82,7 +83,7 @@ export interface RealZeroSession {
 	workspace: string;
 	/** The chat webview's frame, once it rendered and zero's setup check said "ready". */
 	chat(): Promise<Frame>;
-	/** "Zero: New Chat" through the command palette; returns the chat frame. */
+	/** "Zero: New Chat" (through the test driver); returns the chat frame once it is empty. */
 	newChat(): Promise<Frame>;
 	close(): Promise<void>;
 }
@@ -132,16 +133,8 @@ export async function startRealZero(
 		workspace: wb.workspace,
 		chat,
 		newChat: async () => {
-			// Only once the chat view has loaded: a webview that is still loading can take the focus
-			// and close the command palette while it is being typed into.
 			await chat();
-			await runCommand(wb.page, 'Zero: New Chat', { timeout: 10_000 }).catch(
-				async (error: Error) => {
-					console.log(`retrying "Zero: New Chat" once: ${error.message.split('\n')[0]}`);
-					await wb.page.keyboard.press('Escape');
-					await runCommand(wb.page, 'Zero: New Chat', { timeout: 10_000 });
-				},
-			);
+			await executeCommand(wb.page, 'zero.newChat');
 			const frame = await chat();
 			await waitUntil(
 				async () => (await frame.locator('[data-kind="prompt"]').count()) === 0,

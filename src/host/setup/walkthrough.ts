@@ -64,6 +64,9 @@ export class Walkthrough {
 	 */
 	async offerOnce(): Promise<boolean> {
 		if (this.deps.globalState.get<boolean>(WALKTHROUGH_OFFERED_KEY)) {
+			this.deps.log.info(
+				'Not opening the "Get started with Zero" walkthrough: it was offered in this profile before.',
+			);
 			return false;
 		}
 		const wanted = vscode.workspace

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeDiscoveryHost } from '../../../src/zero/discovery';
 import { planSpawn, runBounded } from '../../../src/zero/processTree';
+import { waitUntil } from '../../harness/wait';
 
 describe('spawn plan', () => {
 	it('runs binaries directly, without a shell', () => {
@@ -74,11 +75,10 @@ describe('bounded runs', () => {
 		assert.equal(result.exitCode, null);
 		assert.match(result.error ?? '', /timed out after 300 ms/);
 		// The whole group is gone, the child holding stdout included.
-		const deadline = Date.now() + 2000;
-		while (alive(marker).length > 0 && Date.now() < deadline) {
-			await new Promise((resolve) => setTimeout(resolve, 20));
-		}
-		assert.deepEqual(alive(marker), []);
+		await waitUntil(() => alive(marker).length === 0, 2000, 'the whole group to be gone', {
+			intervalMs: 20,
+			seen: () => alive(marker),
+		});
 	});
 
 	it("finds no login-shell PATH (instead of hanging) when the user's shell never finishes", async (context) => {

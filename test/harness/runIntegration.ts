@@ -1,6 +1,7 @@
 // `npm run test:integration`: the mocha suite in test/integration/, run INSIDE a real VS Code
 // extension host (code-server 4.100.3 = VS Code 1.100.3), with this repo as the extension under
-// development. See /work/shared/recipes/real-vscode.md section 4.
+// development: the workbench URL carries `extensionDevelopmentPath` and `extensionTestsPath` in its
+// `payload` parameter, and a headless Chromium opens it so that the extension host starts.
 //
 // Verdict = the results JSON that test/integration/index.ts writes (path in ZERO_TEST_RESULTS),
 // never the extension host's exit code. Fails when the file is missing or unreadable, a test
@@ -18,9 +19,34 @@ import {
 	repoRoot,
 	startCodeServer,
 	testOutputDir,
-} from './codeServer.mjs';
-import { printTierSummary } from './tierSummary.mjs';
-import { launchBrowser, newPage, screenshot } from './workbench.mjs';
+} from './codeServer';
+import { printTierSummary } from './tierSummary';
+import { waitUntil } from './wait';
+import type { CodeServer } from './codeServer';
+import type { Browser } from 'playwright-core';
+
+interface IntegrationTest {
+	title: string;
+	fullTitle?: string;
+	state: 'passed' | 'failed' | 'pending';
+	durationMs?: number;
+	error?: string;
+}
+
+interface IntegrationResults {
+	passed: number;
+	failed: number;
+	pending: number;
+	tests: IntegrationTest[];
+	error?: string;
+}
+
+interface Pass {
+	name: string;
+	trust: boolean;
+	env: { ZERO_TEST_GREP?: string; ZERO_TEST_GREP_INVERT?: string };
+}
+import { launchBrowser, newPage, screenshot } from './workbench';
 
 const TIER = 'integration';
 const args = process.argv.slice(2);
@@ -37,9 +63,7 @@ const resultsFile = path.join(outDir, `results.${process.pid}.json`);
 const latestResultsFile = path.join(outDir, 'results.json');
 const testsIndex = path.join(repoRoot, 'out', 'integration', 'index.js');
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function npmRun(script) {
+function npmRun(script: string): void {
 	console.log(`\n> npm run ${script}`);
 	const res = spawnSync('npm', ['run', script], { cwd: repoRoot, stdio: 'inherit' });
 	if (res.status !== 0) {
@@ -47,16 +71,16 @@ function npmRun(script) {
 	}
 }
 
-function fail(message) {
+function fail(message: string): number {
 	console.error(`\nINTEGRATION FAILED: ${message}`);
 	printTierSummary(TIER, { passed: 0, failed: 1, skipped: 0, reason: message });
 	return 1;
 }
 
-function readResults() {
+function readResults(): IntegrationResults {
 	const text = fs.readFileSync(resultsFile, 'utf8');
-	const results = JSON.parse(text);
-	for (const key of ['passed', 'failed', 'pending']) {
+	const results = JSON.parse(text) as IntegrationResults;
+	for (const key of ['passed', 'failed', 'pending'] as const) {
 		if (!Number.isInteger(results[key])) {
 			throw new Error(`"${key}" is not a count`);
 		}
@@ -67,7 +91,7 @@ function readResults() {
 	return results;
 }
 
-function report(results) {
+function report(results: IntegrationResults): void {
 	console.log(`\nIntegration tests (VS Code extension host in code-server):`);
 	for (const t of results.tests) {
 		const mark = t.state === 'passed' ? '✔' : t.state === 'failed' ? '✖' : '-';
@@ -88,11 +112,11 @@ function report(results) {
 	console.log(`  passed ${results.passed}, failed ${results.failed}, pending ${results.pending}`);
 }
 
-async function runPass(pass) {
+async function runPass(pass: Pass): Promise<number | undefined> {
 	const workspace = copySampleWorkspace();
 	const started = Date.now();
-	let server;
-	let browser;
+	let server: CodeServer | undefined;
+	let browser: Browser | undefined;
 	try {
 		server = await startCodeServer({
 			workspace,
@@ -114,27 +138,33 @@ async function runPass(pass) {
 		await page.goto(server.url);
 
 		// Wait for the results; stop early when the extension host has exited without writing them.
-		const deadline = Date.now() + timeoutSec * 1000;
-		let hostExitedAt;
-		while (!fs.existsSync(resultsFile)) {
-			if (Date.now() > deadline) {
-				await screenshot(page, 'integration-timeout').catch(() => {});
-				return fail(
-					`no results after ${timeoutSec}s (${path.relative(repoRoot, resultsFile)}); see ${path.relative(repoRoot, server.logPath)}`,
-				);
-			}
-			if (
-				hostExitedAt === undefined &&
-				/Extension Host Process exited/.test(fs.readFileSync(server.logPath, 'utf8'))
-			) {
-				hostExitedAt = Date.now();
-			}
-			if (hostExitedAt !== undefined && Date.now() - hostExitedAt > 10_000) {
-				return fail(
-					`the extension host exited without writing ${path.relative(repoRoot, resultsFile)} (did run() load? see ${path.relative(repoRoot, server.logPath)})`,
-				);
-			}
-			await sleep(250);
+		let hostExitedAt: number | undefined;
+		try {
+			await waitUntil(
+				() => {
+					if (fs.existsSync(resultsFile)) {
+						return true;
+					}
+					if (
+						hostExitedAt === undefined &&
+						/Extension Host Process exited/.test(fs.readFileSync(server?.logPath ?? '', 'utf8'))
+					) {
+						hostExitedAt = Date.now();
+					}
+					if (hostExitedAt !== undefined && Date.now() - hostExitedAt > 10_000) {
+						throw new Error(
+							`the extension host exited without writing ${path.relative(repoRoot, resultsFile)} (did run() load?)`,
+						);
+					}
+					return false;
+				},
+				timeoutSec * 1000,
+				`the results (${path.relative(repoRoot, resultsFile)})`,
+				{ intervalMs: 250 },
+			);
+		} catch (error) {
+			await screenshot(page, 'integration-timeout').catch(() => {});
+			return fail(`${(error as Error).message}; see ${path.relative(repoRoot, server.logPath)}`);
 		}
 		console.log(`results after ${((Date.now() - started) / 1000).toFixed(1)}s`);
 	} finally {
@@ -146,7 +176,7 @@ async function runPass(pass) {
 	return undefined;
 }
 
-async function main() {
+async function main(): Promise<number> {
 	fs.mkdirSync(outDir, { recursive: true });
 	fs.rmSync(resultsFile, { force: true });
 	if (!noBuild) {
@@ -164,11 +194,11 @@ async function main() {
 
 	// Two passes: most tests in a trusted workspace; tests tagged @untrusted in a workspace the
 	// user has not trusted (workspace trust enabled, nobody answers its prompt).
-	const passes = [
+	const passes: Pass[] = [
 		{ name: 'trusted workspace', trust: false, env: { ZERO_TEST_GREP_INVERT: '@untrusted' } },
 		{ name: 'untrusted workspace', trust: true, env: { ZERO_TEST_GREP: '@untrusted' } },
 	];
-	const merged = { passed: 0, failed: 0, pending: 0, tests: [], error: undefined };
+	const merged: IntegrationResults = { passed: 0, failed: 0, pending: 0, tests: [] };
 	for (const pass of passes) {
 		if (process.env.ZERO_TEST_GREP && pass.env.ZERO_TEST_GREP_INVERT) {
 			delete pass.env.ZERO_TEST_GREP_INVERT;
@@ -187,7 +217,7 @@ async function main() {
 			);
 			fs.rmSync(resultsFile, { force: true });
 		} catch (err) {
-			return fail(`cannot read ${path.relative(repoRoot, resultsFile)}: ${err.message}`);
+			return fail(`cannot read ${path.relative(repoRoot, resultsFile)}: ${(err as Error).message}`);
 		}
 		merged.passed += results.passed;
 		merged.failed += results.failed;
@@ -231,5 +261,5 @@ async function main() {
 
 main().then(
 	(code) => process.exit(code),
-	(err) => process.exit(fail(err.stack ?? String(err))),
+	(err: Error) => process.exit(fail(err.stack ?? String(err))),
 );

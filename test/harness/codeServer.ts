@@ -1,19 +1,20 @@
 // code-server (a complete VS Code: server, web workbench and Node.js extension host) for the
 // integration and end-to-end tiers and for `npm start` on machines without a desktop VS Code.
-// Plain Node ESM so that it runs before anything is built. See /work/shared/recipes/real-vscode.md.
+// It is installed from the npm package (no download of a VS Code build), its native modules are
+// built locally, and the system ripgrep replaces the one it would download.
 //
-//   node test/harness/codeServer.mjs ensure              install into the cache if needed
-//   node test/harness/codeServer.mjs start [workspace]   start it (Ctrl+C stops it)
-import { spawn, spawnSync } from 'node:child_process';
+//   node --import tsx test/harness/codeServer.ts ensure              install into the cache if needed
+//   node --import tsx test/harness/codeServer.ts start [workspace]   start it (Ctrl+C stops it)
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { waitUntil } from './wait';
 
 export const CODE_SERVER_VERSION = '4.100.3';
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const repoRoot = path.resolve(__dirname, '..', '..');
 export const cacheDir = path.join(repoRoot, '.vscode-test', `code-server-${CODE_SERVER_VERSION}`);
 export const packageDir = path.join(cacheDir, 'package');
 export const entryJs = path.join(packageDir, 'out', 'node', 'entry.js');
@@ -22,9 +23,9 @@ export const testOutputDir = path.join(repoRoot, 'test-output');
 const markerFile = path.join(cacheDir, '.install-complete');
 const lockDir = path.join(repoRoot, '.vscode-test', `code-server-${CODE_SERVER_VERSION}.lock`);
 
-const log = (msg) => console.log(`[code-server] ${msg}`);
+const log = (msg: string): void => console.log(`[code-server] ${msg}`);
 
-function commandPath(cmd) {
+function commandPath(cmd: string): string | undefined {
 	for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
 		if (!dir) {
 			continue;
@@ -43,8 +44,8 @@ function commandPath(cmd) {
 }
 
 /** The prerequisites the install needs; throws one clear message that names every missing piece. */
-function checkPrerequisites() {
-	const missing = [];
+function checkPrerequisites(): { rg: string } {
+	const missing: string[] = [];
 	const rg = commandPath('rg');
 	if (!rg) {
 		missing.push('`rg` (ripgrep) is not on PATH: apt-get install ripgrep');
@@ -67,26 +68,26 @@ function checkPrerequisites() {
 			`Cannot install code-server ${CODE_SERVER_VERSION}:\n  - ${missing.join('\n  - ')}`,
 		);
 	}
-	return { rg };
+	return { rg: rg as string };
 }
 
-export function isCodeServerInstalled() {
+export function isCodeServerInstalled(): boolean {
 	return fs.existsSync(markerFile) && fs.existsSync(entryJs);
 }
 
-function pidAlive(pid) {
+function pidAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
 	} catch (err) {
-		return err.code === 'EPERM';
+		return (err as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A cross-process lock (a directory holding the owner's pid) so parallel runs install once. */
-async function withInstallLock(fn) {
+async function withInstallLock<T>(fn: () => Promise<T>): Promise<T> {
 	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
 	let announced = false;
 	for (;;) {
@@ -95,7 +96,7 @@ async function withInstallLock(fn) {
 			fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
 			break;
 		} catch (err) {
-			if (err.code !== 'EEXIST') {
+			if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
 				throw err;
 			}
 			let owner = NaN;
@@ -124,11 +125,11 @@ async function withInstallLock(fn) {
 }
 
 /**
- * Installs code-server into `.vscode-test/code-server-<version>/` exactly as the recipe says,
- * without any of its download steps. Skips everything when the completion marker exists.
- * Returns the path of `out/node/entry.js`.
+ * Installs code-server into `.vscode-test/code-server-<version>/`: `npm pack` of the package, its
+ * production dependencies without install scripts, then the native modules rebuilt here. Skips
+ * everything when the completion marker exists. Returns the path of `out/node/entry.js`.
  */
-export async function ensureCodeServer() {
+export async function ensureCodeServer(): Promise<string> {
 	if (isCodeServerInstalled()) {
 		return entryJs;
 	}
@@ -151,7 +152,8 @@ export async function ensureCodeServer() {
 			npm_config_fund: 'false',
 			npm_config_audit: 'false',
 		};
-		const steps = [
+		type Step = [title: string, cwd: string, cmd: string | (() => void), args?: string[]];
+		const steps: Step[] = [
 			[
 				'download the package (npm pack)',
 				cacheDir,
@@ -187,7 +189,7 @@ export async function ensureCodeServer() {
 				'link helpers',
 				vscodeDir,
 				() => {
-					const link = (target, at) => {
+					const link = (target: string, at: string): void => {
 						fs.rmSync(at, { force: true });
 						fs.symlinkSync(target, at);
 					};
@@ -209,14 +211,15 @@ export async function ensureCodeServer() {
 			if (typeof cmd === 'function') {
 				cmd();
 			} else {
-				fs.appendFileSync(installLog, `\n$ (cd ${cwd} && ${cmd} ${args.join(' ')})\n`);
+				const argv = args ?? [];
+				fs.appendFileSync(installLog, `\n$ (cd ${cwd} && ${cmd} ${argv.join(' ')})\n`);
 				const out = fs.openSync(installLog, 'a');
-				const res = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', out, out] });
+				const res = spawnSync(cmd, argv, { cwd, env, stdio: ['ignore', out, out] });
 				fs.closeSync(out);
 				if (res.status !== 0) {
 					const tail = fs.readFileSync(installLog, 'utf8').split('\n').slice(-40).join('\n');
 					throw new Error(
-						`code-server install failed at "${title}" (${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal ?? res.error}).\n` +
+						`code-server install failed at "${title}" (${cmd} ${argv.join(' ')} exited with ${res.status ?? res.signal ?? res.error}).\n` +
 							`Last lines of ${installLog}:\n${tail}`,
 					);
 				}
@@ -238,7 +241,7 @@ export async function ensureCodeServer() {
  * zero itself can change files and settings without touching the repository, and so that no git
  * repository is found in a parent folder. Returns its (real) path.
  */
-export function copySampleWorkspace(from = sampleWorkspace) {
+export function copySampleWorkspace(from: string = sampleWorkspace): string {
 	const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-workspace-')));
 	const dest = path.join(root, path.basename(from));
 	fs.cpSync(from, dest, { recursive: true });
@@ -246,18 +249,18 @@ export function copySampleWorkspace(from = sampleWorkspace) {
 }
 
 /** Removes a copy made by copySampleWorkspace (and its temp parent). */
-export function removeWorkspaceCopy(dir) {
+export function removeWorkspaceCopy(dir: string): void {
 	fs.rmSync(path.dirname(dir), { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** A free TCP port on 127.0.0.1. */
-export function freePort() {
+export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const srv = net.createServer();
 		srv.unref();
 		srv.on('error', reject);
 		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
+			const { port } = srv.address() as net.AddressInfo;
 			srv.close(() => resolve(port));
 		});
 	});
@@ -269,8 +272,13 @@ export function workbenchUrl({
 	workspace,
 	extensionDevelopmentPath,
 	extensionTestsPath,
-}) {
-	const payload = [];
+}: {
+	authority: string;
+	workspace: string;
+	extensionDevelopmentPath?: string;
+	extensionTestsPath?: string;
+}): string {
+	const payload: [string, string][] = [];
 	if (extensionDevelopmentPath) {
 		payload.push([
 			'extensionDevelopmentPath',
@@ -291,8 +299,8 @@ export function workbenchUrl({
 }
 
 /** Pids of every descendant of `rootPid` (read from /proc), children before grandchildren. */
-export function descendantPids(rootPid) {
-	const children = new Map();
+export function descendantPids(rootPid: number): number[] {
+	const children = new Map<number, number[]>();
 	for (const entry of fs.readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) {
 			continue;
@@ -304,15 +312,15 @@ export function descendantPids(rootPid) {
 			if (!children.has(ppid)) {
 				children.set(ppid, []);
 			}
-			children.get(ppid).push(Number(entry));
+			children.get(ppid)?.push(Number(entry));
 		} catch {
 			// exited meanwhile
 		}
 	}
-	const out = [];
+	const out: number[] = [];
 	const queue = [rootPid];
 	while (queue.length) {
-		for (const child of children.get(queue.shift()) ?? []) {
+		for (const child of children.get(queue.shift() as number) ?? []) {
 			out.push(child);
 			queue.push(child);
 		}
@@ -320,7 +328,7 @@ export function descendantPids(rootPid) {
 	return out;
 }
 
-function signal(pid, sig) {
+function signal(pid: number, sig: NodeJS.Signals): void {
 	try {
 		process.kill(pid, sig);
 	} catch {
@@ -329,7 +337,7 @@ function signal(pid, sig) {
 }
 
 /** Kills a process, its process group and every descendant; resolves when they are all gone. */
-export async function killTree(rootPid, { graceMs = 5000 } = {}) {
+export async function killTree(rootPid: number, { graceMs = 5000 } = {}): Promise<void> {
 	const seen = new Set([rootPid]);
 	const collect = () => {
 		for (const pid of descendantPids(rootPid)) {
@@ -341,31 +349,31 @@ export async function killTree(rootPid, { graceMs = 5000 } = {}) {
 	for (const pid of seen) {
 		signal(pid, 'SIGTERM');
 	}
-	const deadline = Date.now() + graceMs;
-	while (Date.now() < deadline) {
+	const allGone = (): boolean => {
 		if (pidAlive(rootPid)) {
 			collect(); // a child started while we were stopping
 		}
-		if (![...seen].some(pidAlive)) {
-			return;
-		}
-		await sleep(100);
+		return ![...seen].some(pidAlive);
+	};
+	const gone = await waitUntil(allGone, graceMs, 'the processes to end after SIGTERM').then(
+		() => true,
+		() => false,
+	);
+	if (gone) {
+		return;
 	}
 	signal(-rootPid, 'SIGKILL');
 	for (const pid of seen) {
 		signal(pid, 'SIGKILL');
 	}
-	const hardDeadline = Date.now() + 5000;
-	while ([...seen].some(pidAlive) && Date.now() < hardDeadline) {
-		await sleep(100);
-	}
+	await waitUntil(allGone, 5000, 'the processes to end after SIGKILL').catch(() => undefined);
 	const left = [...seen].filter(pidAlive);
 	if (left.length) {
 		throw new Error(`processes still alive after SIGKILL: ${left.join(', ')}`);
 	}
 }
 
-function httpStatus(url, timeoutMs = 2000) {
+function httpStatus(url: string, timeoutMs = 2000): Promise<number | undefined> {
 	return new Promise((resolve) => {
 		const req = http.get(url, { timeout: timeoutMs }, (res) => {
 			res.resume();
@@ -376,7 +384,7 @@ function httpStatus(url, timeoutMs = 2000) {
 	});
 }
 
-function tail(file, lines = 40) {
+function tail(file: string, lines = 40): string {
 	try {
 		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
 	} catch {
@@ -385,48 +393,78 @@ function tail(file, lines = 40) {
 }
 
 /** A settings file's object; {} when it is missing or not plain JSON (it is then replaced). */
-function readJsonObject(file) {
+function readJsonObject(file: string): Record<string, unknown> {
 	try {
-		const value = JSON.parse(fs.readFileSync(file, 'utf8'));
-		return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+		const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+		return value && typeof value === 'object' && !Array.isArray(value)
+			? (value as Record<string, unknown>)
+			: {};
 	} catch {
 		return {};
 	}
 }
 
 /** Writes `values` into a VS Code settings file (User/ or Machine/), keeping its other keys. */
-export function mergeSettingsFile(file, values) {
+export function mergeSettingsFile(file: string, values: Record<string, unknown>): void {
 	fs.mkdirSync(path.dirname(file), { recursive: true });
 	const merged = { ...readJsonObject(file), ...values };
 	fs.writeFileSync(file, `${JSON.stringify(merged, null, '\t')}\n`);
 }
 
-/**
- * Starts code-server on 127.0.0.1 and waits until it answers.
- *
- * @param {object} opts
- * @param {string} opts.workspace                 folder to open
- * @param {string} [opts.userDataDir]             default: a fresh temp dir
- * @param {string} [opts.extensionsDir]           default: a fresh temp dir
- * @param {Record<string,string>} [opts.env]      extra environment (the extension host inherits it)
- * @param {string} [opts.installVsix]             a .vsix to install into extensionsDir first
- * @param {string} [opts.extensionDevelopmentPath] put into the URL's payload
- * @param {string} [opts.extensionTestsPath]      put into the URL's payload
- * @param {number} [opts.port]                    default: a free port
- * @param {boolean} [opts.workspaceTrust]         true: keep workspace trust (prompts) enabled
- * @param {boolean} [opts.startupEditorNone]      true: "workbench.startupEditor": "none"
- * @param {boolean} [opts.firstRunWalkthrough]    true: let Zero open its walkthrough on its first
- *                                                activation (off by default: it would open a tab
- *                                                in every test's fresh profile)
- * @param {object} [opts.settings]                more user settings
- * @param {string} [opts.logPath]                 default: test-output/logs/code-server-<time>.log
- * @param {number} [opts.readyTimeoutMs]          default 60 s
- */
-export async function startCodeServer(opts) {
+export interface StartCodeServerOptions {
+	/** The folder to open. */
+	workspace: string;
+	/** Default: a fresh temp dir. */
+	userDataDir?: string;
+	/** Default: a fresh temp dir. */
+	extensionsDir?: string;
+	/** Extra environment (the extension host inherits it). */
+	env?: Record<string, string>;
+	/** .vsix files to install into extensionsDir first. */
+	installVsixes?: string[];
+	/** Put into the URL's payload. */
+	extensionDevelopmentPath?: string;
+	/** Put into the URL's payload. */
+	extensionTestsPath?: string;
+	/** Default: a free port. */
+	port?: number;
+	/** true: keep workspace trust (and its prompts) enabled. Default false. */
+	workspaceTrust?: boolean;
+	/** true: "workbench.startupEditor": "none". Default false (the Welcome page may show). */
+	startupEditorNone?: boolean;
+	/**
+	 * true: let Zero open its walkthrough on its first activation. Off by default: it would open a
+	 * tab in every test's fresh profile.
+	 */
+	firstRunWalkthrough?: boolean;
+	/** More user settings. */
+	settings?: Record<string, unknown>;
+	/** Default: test-output/logs/code-server-<time>.log. */
+	logPath?: string;
+	/** Default 60 s. */
+	readyTimeoutMs?: number;
+}
+
+export interface CodeServer {
+	url: string;
+	port: number;
+	authority: string;
+	pid: number;
+	logPath: string;
+	userDataDir: string;
+	extensionsDir: string;
+	/** Kills code-server and every process it started; idempotent. */
+	stop(): Promise<void>;
+	/** Settles when the code-server process exits. */
+	exited: Promise<void>;
+}
+
+/** Starts code-server on 127.0.0.1 and waits until it answers. */
+export async function startCodeServer(opts: StartCodeServerOptions): Promise<CodeServer> {
 	const {
 		workspace,
 		env = {},
-		installVsix,
+		installVsixes = [],
 		extensionDevelopmentPath,
 		extensionTestsPath,
 		workspaceTrust = false,
@@ -474,7 +512,7 @@ export async function startCodeServer(opts) {
 	fs.mkdirSync(path.dirname(logPath), { recursive: true });
 	fs.writeFileSync(logPath, ''); // this run's log only
 
-	const childEnv = { ...process.env };
+	const childEnv: NodeJS.ProcessEnv = { ...process.env };
 	for (const key of Object.keys(childEnv)) {
 		// Left over when this runs from a VS Code terminal; they would point at the wrong instance.
 		if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE') {
@@ -491,7 +529,7 @@ export async function startCodeServer(opts) {
 		'--extensions-dir',
 		extensionsDir,
 	];
-	if (installVsix) {
+	for (const installVsix of installVsixes) {
 		log(`installing ${path.relative(repoRoot, installVsix)} into ${extensionsDir}`);
 		const res = spawnSync(
 			process.execPath,
@@ -529,15 +567,16 @@ export async function startCodeServer(opts) {
 		path.resolve(workspace),
 	];
 	const out = fs.openSync(logPath, 'a');
-	const child = spawn(process.execPath, args, {
+	const child: ChildProcess = spawn(process.execPath, args, {
 		env: childEnv,
 		stdio: ['ignore', out, out],
 		detached: true,
 	});
+	const pid = child.pid as number;
 	fs.closeSync(out);
 	let exited = false;
 	let exitInfo = '';
-	const exitPromise = new Promise((resolve) => {
+	const exitPromise = new Promise<void>((resolve) => {
 		child.on('exit', (code, sig) => {
 			exited = true;
 			exitInfo = `code ${code}${sig ? `, signal ${sig}` : ''}`;
@@ -545,11 +584,11 @@ export async function startCodeServer(opts) {
 		});
 	});
 
-	let stopped;
-	const stop = () => {
+	let stopped: Promise<void> | undefined;
+	const stop = (): Promise<void> => {
 		stopped ??= (async () => {
-			if (!exited || descendantPids(child.pid).length) {
-				await killTree(child.pid);
+			if (!exited || descendantPids(pid).length) {
+				await killTree(pid);
 			}
 			await Promise.race([exitPromise, sleep(2000)]);
 			// Only what we created: default user-data/extensions dirs and the config file.
@@ -558,25 +597,22 @@ export async function startCodeServer(opts) {
 		return stopped;
 	};
 
-	const deadline = Date.now() + readyTimeoutMs;
-	for (;;) {
-		if (exited) {
-			await stop();
-			throw new Error(
-				`code-server exited before it was ready (${exitInfo}). Last lines of ${logPath}:\n${tail(logPath)}`,
-			);
-		}
-		const status = await httpStatus(`http://${authority}/`);
-		if (status !== undefined && status < 500) {
-			break;
-		}
-		if (Date.now() > deadline) {
-			await stop();
-			throw new Error(
-				`code-server did not answer on http://${authority}/ within ${readyTimeoutMs / 1000}s. Last lines of ${logPath}:\n${tail(logPath)}`,
-			);
-		}
-		await sleep(250);
+	try {
+		await waitUntil(
+			async () => {
+				if (exited) {
+					throw new Error(`code-server exited before it was ready (${exitInfo})`);
+				}
+				const status = await httpStatus(`http://${authority}/`);
+				return status !== undefined && status < 500;
+			},
+			readyTimeoutMs,
+			`code-server to answer on http://${authority}/`,
+			{ intervalMs: 250 },
+		);
+	} catch (error) {
+		await stop();
+		throw new Error(`${(error as Error).message}. Last lines of ${logPath}:\n${tail(logPath)}`);
 	}
 
 	const url = workbenchUrl({ authority, workspace, extensionDevelopmentPath, extensionTestsPath });
@@ -584,7 +620,7 @@ export async function startCodeServer(opts) {
 		url,
 		port,
 		authority,
-		pid: child.pid,
+		pid,
 		logPath,
 		userDataDir,
 		extensionsDir,
@@ -594,8 +630,8 @@ export async function startCodeServer(opts) {
 }
 
 /** On SIGINT/SIGTERM/SIGHUP: stops `server`, then calls `onStop`, then exits. Returns a function that removes the handlers. */
-export function stopOnSignals(server, onStop) {
-	const handler = async (sig) => {
+export function stopOnSignals(server: CodeServer, onStop?: () => Promise<void> | void): () => void {
+	const handler = async (sig: NodeJS.Signals): Promise<void> => {
 		console.log(`\n[code-server] ${sig}: stopping code-server...`);
 		try {
 			await server.stop();
@@ -604,35 +640,37 @@ export function stopOnSignals(server, onStop) {
 			process.exit(sig === 'SIGINT' ? 130 : 143);
 		}
 	};
-	const sigs = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+	const sigs: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 	for (const sig of sigs) {
 		process.once(sig, handler);
 	}
 	return () => sigs.forEach((sig) => process.off(sig, handler));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+async function main(): Promise<void> {
 	const [cmd = 'ensure', workspace = sampleWorkspace] = process.argv.slice(2);
-	try {
-		if (cmd === 'ensure') {
-			const started = Date.now();
-			const already = isCodeServerInstalled();
-			await ensureCodeServer();
-			log(
-				already
-					? `already installed (${path.relative(repoRoot, cacheDir)})`
-					: `ready after ${((Date.now() - started) / 1000).toFixed(0)}s`,
-			);
-		} else if (cmd === 'start') {
-			const server = await startCodeServer({ workspace });
-			stopOnSignals(server);
-			log(`${server.url}\n[code-server] log: ${server.logPath}\n[code-server] Ctrl+C stops it`);
-			await server.exited;
-		} else {
-			throw new Error(`unknown command "${cmd}" (ensure | start [workspace])`);
-		}
-	} catch (err) {
+	if (cmd === 'ensure') {
+		const started = Date.now();
+		const already = isCodeServerInstalled();
+		await ensureCodeServer();
+		log(
+			already
+				? `already installed (${path.relative(repoRoot, cacheDir)})`
+				: `ready after ${((Date.now() - started) / 1000).toFixed(0)}s`,
+		);
+	} else if (cmd === 'start') {
+		const server = await startCodeServer({ workspace });
+		stopOnSignals(server);
+		log(`${server.url}\n[code-server] log: ${server.logPath}\n[code-server] Ctrl+C stops it`);
+		await server.exited;
+	} else {
+		throw new Error(`unknown command "${cmd}" (ensure | start [workspace])`);
+	}
+}
+
+if (require.main === module) {
+	main().catch((err: Error) => {
 		console.error(`[code-server] ERROR: ${err.message}`);
 		process.exit(1);
-	}
+	});
 }

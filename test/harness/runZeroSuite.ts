@@ -5,21 +5,26 @@
 // The binary: env ZERO_BIN, else .zero-bin/zero (which .ci/run tries to `go install`; it is never
 // built from source here). Without it the tier prints a loud SKIPPED explanation, including the
 // `go install` error .ci/run saved in .zero-bin/install-error.txt, plus a TIER-SUMMARY line with
-// every test counted as skipped, and exits 0 (runAllTiers.mjs then reports the tier as SKIPPED).
+// every test counted as skipped, and exits 0 (runAllTiers.ts then reports the tier as SKIPPED).
 //
-// With it: prints the zero version, path and sha256, packages the .vsix once, installs it into a
-// fresh extensions dir, runs the test files one at a time with `node --import tsx --test`, and
+// With it: prints the zero version, path and sha256, packages the .vsix once, installs it (and the
+// TEST-ONLY driver extension) into a fresh extensions dir, runs the test files one at a time, and
 // exits non-zero on any failure or when no test ran.
 //
-//   --no-build     reuse ./zero-vscode.vsix as it is
-//   other arguments are passed to `node --test` (for example --test-name-pattern=Stop)
+//   --no-build  --file <part>  --grep <regexp>  --repeat <n>   (see packagedSuite.ts)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { repoRoot, testOutputDir } from './codeServer.mjs';
-import { exitWith, runPackagedSuite, suiteFiles as filesIn } from './packagedSuite.mjs';
-import { printTierSummary } from './tierSummary.mjs';
+import { repoRoot, testOutputDir } from './codeServer';
+import {
+	exitWith,
+	parseSuiteArgs,
+	runPackagedSuite,
+	selectFiles,
+	suiteFiles as filesIn,
+} from './packagedSuite';
+import { printTierSummary } from './tierSummary';
 
 const TIER = 'zero';
 const outDir = path.join(testOutputDir, 'zero');
@@ -27,18 +32,18 @@ const installErrorFile = path.join(repoRoot, '.zero-bin', 'install-error.txt');
 
 const zeroBin = path.resolve(repoRoot, process.env.ZERO_BIN || path.join('.zero-bin', 'zero'));
 
-function fail(message) {
+function fail(message: string): number {
 	console.error(`\nREAL-ZERO SUITE FAILED: ${message}`);
 	printTierSummary(TIER, { passed: 0, failed: 1, skipped: 0, reason: message });
 	return 1;
 }
 
-function suiteFiles() {
+function suiteFiles(): string[] {
 	return filesIn('zero', '.zero.ts');
 }
 
 /** Top-level `test(` calls in the suite: the number reported as skipped when there is no binary. */
-function countTests(files) {
+function countTests(files: string[]): number {
 	let count = 0;
 	for (const file of files) {
 		count += (fs.readFileSync(path.join(repoRoot, file), 'utf8').match(/^test\(/gm) ?? []).length;
@@ -46,7 +51,7 @@ function countTests(files) {
 	return count;
 }
 
-function isExecutable(file) {
+function isExecutable(file: string): boolean {
 	try {
 		fs.accessSync(file, fs.constants.X_OK);
 		return fs.statSync(file).isFile();
@@ -55,7 +60,7 @@ function isExecutable(file) {
 	}
 }
 
-function skip(files) {
+function skip(files: string[]): number {
 	const where = process.env.ZERO_BIN
 		? `ZERO_BIN=${process.env.ZERO_BIN} (${zeroBin})`
 		: path.relative(repoRoot, zeroBin);
@@ -97,12 +102,12 @@ function skip(files) {
 	return 0;
 }
 
-function sha256(file) {
+function sha256(file: string): string {
 	return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
 /** Prints which zero runs the suite; returns its version line. */
-function describeBinary() {
+function describeBinary(): string {
 	const res = spawnSync(zeroBin, ['--version'], { encoding: 'utf8', timeout: 15_000 });
 	const version =
 		`${res.stdout ?? ''}`.trim().split('\n')[0] ||
@@ -118,8 +123,9 @@ function describeBinary() {
 	return version;
 }
 
-async function main() {
-	const files = suiteFiles();
+async function main(): Promise<number> {
+	const args = parseSuiteArgs(process.argv.slice(2));
+	const files = selectFiles(suiteFiles(), args.files);
 	if (!files.length) {
 		return fail('no test/zero/*.zero.ts files');
 	}
@@ -139,7 +145,7 @@ async function main() {
 		label: 'REAL-ZERO SUITE',
 		files,
 		outDir,
-		argv: process.argv.slice(2),
+		args: { ...args, files: [] },
 		testTimeoutMs: 180_000,
 		env: { ZERO_BIN: zeroBin },
 		logsHint: 'test-output/e2e/zero-*.log',

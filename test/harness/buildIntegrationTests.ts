@@ -4,8 +4,8 @@
 // test never lingers as a stale .js file.
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { repoRoot } from './codeServer.mjs';
+import { buildSync } from 'esbuild';
+import { repoRoot } from './codeServer';
 
 const srcDir = path.join(repoRoot, 'test', 'integration');
 const outDir = path.join(repoRoot, 'out', 'integration');
@@ -19,7 +19,7 @@ if (!entryPoints.length) {
 	process.exit(1);
 }
 fs.rmSync(outDir, { recursive: true, force: true });
-await build({
+buildSync({
 	entryPoints,
 	outdir: outDir,
 	bundle: true,

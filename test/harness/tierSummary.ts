@@ -1,5 +1,5 @@
 // The one-line, machine-readable result every test tier prints last, and the parsers that
-// runAllTiers.mjs uses to read it (or, for a plain `node --test` run, its `# pass N` footer).
+// runAllTiers.ts uses to read it (or, for a plain `node --test` run, its `# pass N` footer).
 //
 //   TIER-SUMMARY {"tier":"integration","passed":3,"failed":0,"skipped":0}
 //
@@ -8,23 +8,36 @@
 
 export const SUMMARY_PREFIX = 'TIER-SUMMARY ';
 
-/** Prints the summary line; `counts` = { passed, failed, skipped, reason? }. */
-export function printTierSummary(tier, { passed = 0, failed = 0, skipped = 0, reason } = {}) {
+export interface TierCounts {
+	passed: number;
+	failed: number;
+	skipped: number;
+	/** Why every test was skipped, or why the tier failed before its tests ran. */
+	reason?: string;
+}
+
+export type TierSummary = TierCounts & { tier: string };
+
+/** Prints the summary line. */
+export function printTierSummary(
+	tier: string,
+	{ passed = 0, failed = 0, skipped = 0, reason }: Partial<TierCounts> = {},
+): TierSummary {
 	const line = { tier, passed, failed, skipped, ...(reason ? { reason } : {}) };
 	console.log(`${SUMMARY_PREFIX}${JSON.stringify(line)}`);
 	return line;
 }
 
 /** The last TIER-SUMMARY line in `text` (for `tier` when given), or undefined. */
-export function parseTierSummary(text, tier) {
-	let found;
+export function parseTierSummary(text: string, tier?: string): TierSummary | undefined {
+	let found: TierSummary | undefined;
 	for (const line of text.split(/\r?\n/)) {
 		const at = line.indexOf(SUMMARY_PREFIX);
 		if (at < 0) {
 			continue;
 		}
 		try {
-			const parsed = JSON.parse(line.slice(at + SUMMARY_PREFIX.length));
+			const parsed = JSON.parse(line.slice(at + SUMMARY_PREFIX.length)) as TierSummary;
 			if (!tier || parsed.tier === tier) {
 				found = parsed;
 			}
@@ -39,7 +52,7 @@ export function parseTierSummary(text, tier) {
  * Counts from a `node --test` run: the TAP footer (`# pass N`) or the spec reporter's
  * (`ℹ pass N`). Sums several footers (one per `node --test` invocation). Undefined if none.
  */
-export function parseNodeTestFooter(text) {
+export function parseNodeTestFooter(text: string): TierCounts | undefined {
 	const totals = { passed: 0, failed: 0, skipped: 0 };
 	let seen = false;
 	const re = /^\s*(?:#|ℹ)\s+(pass|fail|skipped|todo|cancelled)\s+(\d+)\s*$/gm;

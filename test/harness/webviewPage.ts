@@ -1,6 +1,6 @@
 // A static page that runs the chat webview (dist/webview.js + dist/chat.css) in a plain browser,
-// under the same Content-Security-Policy as in VS Code, for benchmarks and browser tests.
-// Plain Node ESM, no build step: `import { startWebviewPage } from '../harness/webviewPage.mjs'`.
+// under the same Content-Security-Policy as in VS Code, for benchmarks and browser tests:
+// `import { startWebviewPage } from '../harness/webviewPage'`.
 //
 // The server listens on 127.0.0.1 (random port) and serves:
 //   /                 the webview document (ours, or the naive baseline with `naive: true`)
@@ -23,14 +23,12 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const repoRoot = path.resolve(here, '..', '..');
+import { repoRoot } from './codeServer';
 
 /** The webview's policy from src/host/views/webviewHtml.ts, with the page's own origin as cspSource. */
-export function webviewCsp(origin, nonce) {
+export function webviewCsp(origin: string, nonce: string): string {
 	return [
 		"default-src 'none'",
 		`script-src 'nonce-${nonce}'`,
@@ -205,11 +203,19 @@ const HOST_JS = `(() => {
 })();
 `;
 
-function escapeAttr(value) {
+function escapeAttr(value: string): string {
 	return String(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
-function webviewHtml({ origin, nonce, scripts }) {
+function webviewHtml({
+	origin,
+	nonce,
+	scripts,
+}: {
+	origin: string;
+	nonce: string;
+	scripts: string[];
+}): string {
 	return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -228,7 +234,15 @@ ${scripts.map((src) => `<script nonce="${nonce}" src="${origin}${src}"></script>
 </html>`;
 }
 
-function hostHtml({ nonce, frameSrc, frameOrigin }) {
+function hostHtml({
+	nonce,
+	frameSrc,
+	frameOrigin,
+}: {
+	nonce: string;
+	frameSrc: string;
+	frameOrigin: string;
+}): string {
 	const csp = [
 		`default-src 'none'`,
 		`script-src 'nonce-${nonce}'`,
@@ -250,7 +264,7 @@ function hostHtml({ nonce, frameSrc, frameOrigin }) {
 </html>`;
 }
 
-const CONTENT_TYPES = {
+const CONTENT_TYPES: Record<string, string> = {
 	'.js': 'text/javascript; charset=utf-8',
 	'.css': 'text/css; charset=utf-8',
 	'.ttf': 'font/ttf',
@@ -258,10 +272,10 @@ const CONTENT_TYPES = {
 	'.html': 'text/html; charset=utf-8',
 };
 
-let transcriptBundle;
+let transcriptBundle: Promise<string> | undefined;
 
 /** src/shared/transcript.ts for the browser, as `window.ZeroTranscript` (built once per process). */
-async function bundleTranscript() {
+async function bundleTranscript(): Promise<string> {
 	transcriptBundle ??= (async () => {
 		const esbuild = await import('esbuild');
 		const result = await esbuild.build({
@@ -279,21 +293,37 @@ async function bundleTranscript() {
 	return transcriptBundle;
 }
 
-/**
- * Starts the page server. Options:
- *   naive    serve the naive baseline renderer (test/bench/naiveRenderer.js) instead of dist/webview.js
- *   scripts  extra same-origin script paths to load (nonce'd) before the renderer, e.g. a test's
- *            own helper: files under test/ are served as /test/...
- *   distDir  where webview.js, chat.css and codicon.ttf are (default: the repository's dist/), to
- *            serve another build, e.g. of a patched copy of src/
- * Returns { url, hostUrl, origin, close() }: `url` is the webview document itself; `hostUrl` is the
- * host page that embeds it cross-site.
- */
+export interface WebviewPageOptions {
+	/** Serve the naive baseline renderer (test/bench/naiveRenderer.js) instead of dist/webview.js. */
+	naive?: boolean;
+	/**
+	 * Extra same-origin script paths to load (with the nonce) before the renderer, e.g. a test's own
+	 * helper: files under test/ are served as /test/...
+	 */
+	scripts?: string[];
+	/**
+	 * Where webview.js, chat.css and codicon.ttf are (default: the repository's dist/), to serve
+	 * another build, e.g. of a patched copy of src/.
+	 */
+	distDir?: string;
+}
+
+export interface WebviewPage {
+	/** The webview document itself (CSP as in VS Code), on http://127.0.0.1:<port>/. */
+	url: string;
+	/** A host page on http://localhost:<port> embedding `url` in a cross-site iframe. */
+	hostUrl: string;
+	/** http://127.0.0.1:<port> (the webview's cspSource). */
+	origin: string;
+	close(): Promise<void>;
+}
+
+/** Starts the page server. */
 export async function startWebviewPage({
 	naive = false,
 	scripts = [],
 	distDir = path.join(repoRoot, 'dist'),
-} = {}) {
+}: WebviewPageOptions = {}): Promise<WebviewPage> {
 	distDir = path.resolve(distDir);
 	if (
 		!fs.existsSync(path.join(distDir, 'chat.css')) ||
@@ -302,12 +332,12 @@ export async function startWebviewPage({
 		throw new Error('dist/webview.js or dist/chat.css is missing: run `npm run build` first.');
 	}
 	const naiveSource = naive ? await bundleTranscript() : undefined;
-	const sockets = new Set();
+	const sockets = new Set<Socket>();
 	let origin = '';
 	let hostOrigin = '';
 	const server = http.createServer((request, response) => {
 		const url = new URL(request.url ?? '/', origin);
-		const send = (status, type, body) => {
+		const send = (status: number, type: string, body: string | Buffer): void => {
 			response.writeHead(status, {
 				'Content-Type': type,
 				'Cache-Control': 'no-store',
@@ -315,7 +345,7 @@ export async function startWebviewPage({
 			});
 			response.end(body);
 		};
-		const sendFile = (base, relative) => {
+		const sendFile = (base: string, relative: string): void => {
 			const resolved = path.resolve(base, relative);
 			if (
 				!resolved.startsWith(base + path.sep) ||
@@ -371,11 +401,11 @@ export async function startWebviewPage({
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise((resolve, reject) => {
+	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(0, '127.0.0.1', resolve);
+		server.listen(0, '127.0.0.1', () => resolve());
 	});
-	const { port } = server.address();
+	const { port } = server.address() as AddressInfo;
 	origin = `http://127.0.0.1:${port}`;
 	// Another site than the webview, so the webview gets its own renderer process (site isolation).
 	hostOrigin = `http://localhost:${port}`;
@@ -384,7 +414,7 @@ export async function startWebviewPage({
 		hostUrl: `${hostOrigin}/host.html`,
 		origin,
 		close: () =>
-			new Promise((resolve) => {
+			new Promise<void>((resolve) => {
 				for (const socket of sockets) {
 					socket.destroy();
 				}

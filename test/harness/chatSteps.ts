@@ -1,0 +1,69 @@
+/** UI steps shared by the end-to-end suites that drive the chat webview (FAKE zero and real zero). */
+import type { Frame, Locator, Page } from 'playwright-core';
+import { waitUntil } from './wait';
+import { describeWorkbench, screenshot } from './workbench';
+
+export { waitUntil };
+
+/** Runs a test's body; on failure keeps a screenshot named `<name>-FAILED`. */
+export async function step<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
+	try {
+		return await fn();
+	} catch (error) {
+		await screenshot(page, `${name}-FAILED`).catch(() => undefined);
+		throw error;
+	}
+}
+
+/**
+ * Types into the composer and presses Enter, as a user does, then confirms the message left: the
+ * composer empties itself when it sends, and the prompt (or a queued entry) shows. A key that
+ * never reached the composer (the text is still there) is pressed again, twice at most; nothing
+ * is ever sent twice.
+ */
+export async function send(frame: Frame, text: string): Promise<void> {
+	const input = frame.locator('textarea.composer-input');
+	await input.waitFor({ state: 'visible', timeout: 30_000 });
+	await input.fill(text);
+	const sentKey = text.split('\n')[0].slice(0, 60);
+	for (let attempt = 1; ; attempt++) {
+		await input.press('Enter');
+		try {
+			await waitUntil(
+				async () => (await input.inputValue()) !== text,
+				2000,
+				'the composer to send',
+			);
+			break;
+		} catch (error) {
+			if (attempt === 3) {
+				throw new Error(
+					`the composer still holds the message after Enter was pressed ${attempt} times (${(error as Error).message}); the workbench shows: ${await describeWorkbench(frame.page())}`,
+				);
+			}
+		}
+	}
+	const shown = frame
+		.locator('[data-kind="prompt"], .queue .queued')
+		.filter({ hasText: sentKey })
+		.first();
+	await shown.waitFor({ state: 'attached', timeout: 10_000 }).catch(async () => {
+		throw new Error(
+			`the composer emptied itself, but no prompt or queued message shows ${JSON.stringify(sentKey)}; the composer holds ${JSON.stringify(await input.inputValue().catch(() => '?'))}`,
+		);
+	});
+}
+
+/** Waits until the run of the turn whose prompt contains `promptText` has ended; returns its status row. */
+export async function waitForRunEnd(
+	frame: Frame,
+	promptText: string,
+	timeout = 30_000,
+): Promise<Locator> {
+	const prompt = frame.locator('[data-kind="prompt"]', { hasText: promptText }).last();
+	await prompt.waitFor({ state: 'attached', timeout });
+	const turnId = await prompt.getAttribute('data-turn');
+	const status = frame.locator(`[data-kind="status"][data-turn="${turnId}"][data-phase="ended"]`);
+	await status.waitFor({ state: 'attached', timeout });
+	return status;
+}
