@@ -69,7 +69,10 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 
 		await rerun.click();
 		const dialogText = await answerDialog(session.page, 'Cancel');
-		assert.match(dialogText, /Unsafe mode lets zero run every command/);
+		assert.match(
+			dialogText,
+			/For this re-run zero runs every tool that needs approval without asking/,
+		);
 		assert.equal(session.execRecords().length, 1, 'cancelling the dialog must not run anything');
 
 		await rerun.click();
