@@ -17,7 +17,7 @@ import {
 	screenshot,
 	waitForNotification,
 } from '../harness/workbench';
-import { flag, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat';
+import { flag, startFakeChat, step, timer, waitUntil, type FakeChatSession } from './fakeChat';
 
 let session: FakeChatSession;
 const resumeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-inspection-resume-'));
@@ -40,7 +40,9 @@ after(async () => {
 test('Inspect Workspace: preset picker, progress, report, Problems panel', async () => {
 	const page = session.page;
 	await step(page, 'inspection', async () => {
+		const mark = timer('inspection');
 		await session.chat();
+		mark('chat ready');
 		let presetsShot = false;
 		await pickQuickInputRow(page, {
 			name: 'the inspection presets',
@@ -56,6 +58,7 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 			},
 		});
 
+		mark('preset picked');
 		// The progress notification names the current step while zero works (paused at read_file).
 		await waitForNotification(page, /Zero: Find bugs/, 15_000);
 		const progress = page.locator('.notification-toast', { hasText: 'Zero: Find bugs' });
@@ -78,6 +81,7 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 			},
 		);
 		await screenshot(page, 'inspection-2-progress');
+		mark('progress seen');
 		fs.writeFileSync(resumeFile, '');
 
 		await waitForNotification(
@@ -85,6 +89,7 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 			/Zero inspection finished: 2 findings in the Problems panel/,
 			30_000,
 		);
+		mark('finished notification');
 		const argv = session.execRecords()[0].argv;
 		assert.equal(flag(argv, '--permission-mode'), 'plan');
 
@@ -93,6 +98,7 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 		});
 		await preview.first().waitFor({ timeout: 15_000 });
 		await screenshot(page, 'inspection-3-report');
+		mark('report preview');
 
 		const problems = await readProblems(page);
 		const zeroProblems = problems.filter((problem) => /average\(\)/.test(problem.text));
@@ -101,5 +107,6 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 		assert.ok(zeroProblems.every((problem) => problem.file?.endsWith('stats.js')));
 		assert.ok((await problemCounts(page)).errors >= 1);
 		await screenshot(page, 'inspection-4-problems');
+		mark('problems read');
 	});
 });

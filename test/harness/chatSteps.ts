@@ -15,6 +15,19 @@ export async function step<T>(page: Page, name: string, fn: () => Promise<T>): P
 	}
 }
 
+/** Logs how long each part of a scenario took: `const mark = timer('zero-4'); mark('blocked')`. */
+export function timer(name: string): (what: string) => void {
+	const started = Date.now();
+	let last = started;
+	return (what) => {
+		const now = Date.now();
+		console.log(
+			`[${name}] +${((now - last) / 1000).toFixed(1)}s (${((now - started) / 1000).toFixed(1)}s) ${what}`,
+		);
+		last = now;
+	};
+}
+
 /**
  * Types into the composer and presses Enter, as a user does, then confirms the message left: the
  * composer empties itself when it sends, and the prompt (or a queued entry) shows. A key that

@@ -90,6 +90,11 @@ export async function startZeroWorkbench(opts: ZeroWorkbenchOptions = {}): Promi
 	const workspace = copySampleWorkspace(workspaceFrom);
 	let server: CodeServer | undefined;
 	let browser: Browser | undefined;
+	const started = Date.now();
+	const phases: string[] = [];
+	const phase = (what: string): void => {
+		phases.push(`${what} ${((Date.now() - started) / 1000).toFixed(1)}s`);
+	};
 	try {
 		server = await startCodeServer({
 			workspace,
@@ -101,14 +106,18 @@ export async function startZeroWorkbench(opts: ZeroWorkbenchOptions = {}): Promi
 			workspaceTrust,
 			logPath: path.join(logsDir, `${safeName}.code-server.log`),
 		});
+		phase('code-server answering');
 		browser = await launchBrowser();
 		const page = await newPage(browser, {
 			consoleLog: path.join(logsDir, `${safeName}.browser-console.log`),
 		});
 		await openWorkbench(page, server.url);
+		phase('workbench drawn');
 		const driver = new Driver(driverDir);
 		await driver.ready();
+		phase('extension host up');
 		attachDriver(page, driver);
+		console.log(`session ${name}: ${phases.join(', ')}`);
 		let closed: Promise<void> | undefined;
 		const started = { server, browser };
 		const close = (): Promise<void> => {

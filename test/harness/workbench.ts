@@ -220,11 +220,15 @@ export async function uiStep<T>(
 	{ attempts = 3 }: UiStepOptions = {},
 ): Promise<T> {
 	const history: string[] = [];
+	const started = Date.now();
 	for (let n = 1; ; n++) {
 		try {
 			const result = await attempt(n);
 			if (history.length) {
 				console.log(`UI step "${name}" needed ${n} attempts: ${history.join(' | ')}`);
+			}
+			if (Date.now() - started > 10_000) {
+				console.log(`UI step "${name}" took ${((Date.now() - started) / 1000).toFixed(1)}s`);
 			}
 			return result;
 		} catch (error) {

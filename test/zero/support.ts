@@ -25,11 +25,11 @@ import {
 } from '../harness/modelServer';
 import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
-import { send, step } from '../harness/chatSteps';
+import { send, step, timer } from '../harness/chatSteps';
 import { waitUntil } from '../harness/wait';
 import type { Transcript, Turn } from '../../src/shared/transcriptSchema';
 
-export { send, step, waitUntil };
+export { send, step, timer, waitUntil };
 
 /** The real binary: `ZERO_BIN` (the runner sets an absolute path) or `.zero-bin/zero`. */
 export const ZERO_BIN = path.resolve(
@@ -148,19 +148,6 @@ export async function startRealZero(
 			await server.close();
 			await home.cleanup();
 		},
-	};
-}
-
-/** Logs how long each part of a scenario took: `const mark = timer('zero-4'); mark('blocked')`. */
-export function timer(name: string): (what: string) => void {
-	const started = Date.now();
-	let last = started;
-	return (what) => {
-		const now = Date.now();
-		console.log(
-			`[${name}] +${((now - last) / 1000).toFixed(1)}s (${((now - started) / 1000).toFixed(1)}s) ${what}`,
-		);
-		last = now;
 	};
 }
 
