@@ -92,7 +92,14 @@ export class ChatStore {
 
 	/** Saves the transcript and its index entry; writes are serialized so the newest always wins. */
 	save(transcript: Transcript, updatedAt: number): Promise<void> {
-		const json = JSON.stringify(transcript);
+		let json: string;
+		try {
+			json = JSON.stringify(transcript);
+		} catch (error) {
+			// Never throw into a run's bookkeeping: a chat that cannot be saved must still end.
+			this.log.error(`Saving chat ${transcript.id} failed: ${(error as Error).message}`);
+			return this.writes;
+		}
 		const entry: ChatIndexEntry = {
 			id: transcript.id,
 			title: transcript.title,
