@@ -26,6 +26,24 @@ async function writeAtomic(file: string, data: string): Promise<void> {
 	await fs.rename(temp, file);
 }
 
+/** A saved chat file back as a transcript, or why it cannot be (never throws). */
+export function decodeTranscript(
+	text: string,
+): { ok: true; transcript: Transcript } | { ok: false; problem: string } {
+	let data: unknown;
+	try {
+		data = JSON.parse(text);
+	} catch (error) {
+		return { ok: false, problem: `is not JSON (${(error as Error).message})` };
+	}
+	const parsed = TranscriptSchema.safeParse(data);
+	if (!parsed.success) {
+		return { ok: false, problem: 'is not a transcript this version understands' };
+	}
+	// zod's copy drops fields it does not know; the saved object keeps them.
+	return { ok: true, transcript: data as Transcript };
+}
+
 /** Parses a raw stdout capture back into run actions (used to restore a run that was cut off). */
 export function replayRawLines(transcript: Transcript, turnId: string, bytes: Buffer): void {
 	const decoder = parsedLineDecoder((parsed) =>
@@ -124,21 +142,19 @@ export class ChatStore {
 
 	/** Loads a chat; a run that was still streaming when VS Code stopped is rebuilt from its raw output. */
 	async load(id: string): Promise<Transcript | undefined> {
-		let data: unknown;
+		let text: string;
 		try {
-			data = JSON.parse(await fs.readFile(path.join(this.chatDir(id), 'transcript.json'), 'utf8'));
+			text = await fs.readFile(path.join(this.chatDir(id), 'transcript.json'), 'utf8');
 		} catch (error) {
 			this.log.warn(`Chat ${id} could not be read: ${(error as Error).message}`);
 			return undefined;
 		}
-		const parsed = TranscriptSchema.safeParse(data);
-		if (!parsed.success) {
-			this.log.warn(
-				`Chat ${id} is not a transcript this version understands; it was left untouched.`,
-			);
+		const decoded = decodeTranscript(text);
+		if (!decoded.ok) {
+			this.log.warn(`Chat ${id} ${decoded.problem}; it was left untouched.`);
 			return undefined;
 		}
-		const transcript = data as Transcript;
+		const transcript = decoded.transcript;
 		for (const turn of transcript.turns) {
 			if (turn.run.phase === 'ended') {
 				continue;
