@@ -44,7 +44,9 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 
 	const registry = new RunRegistry(context.workspaceState, log);
 	registry.reapOrphans();
-	const launcher = disposables.add(new RunLauncher(log, registry));
+	const launcher = disposables.add(
+		new RunLauncher(log, registry, () => Object.values(settings().env)),
+	);
 	const locator = new ZeroBinaryLocator(settings, log);
 	const zeroCli = new ZeroCli(locator, settings, log, isTrusted);
 	const readiness = disposables.add(new ReadinessService(locator, settings, workspacePath, log));
@@ -132,6 +134,8 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 		},
 		workspaceFolder,
 		isTrusted,
+		confirm: (message, detail, confirmLabel) =>
+			confirmations.confirm(message, detail, confirmLabel),
 		onInspectionDone: () => setContext('zero.setup.inspectionDone', true),
 		logLocation: `${context.logUri.fsPath} (the "Zero" output channel)`,
 		walkthrough,

@@ -30,6 +30,8 @@ export interface CommandDeps {
 	inspection: InspectionDeps & { reports: ReportStore };
 	workspaceFolder(): vscode.WorkspaceFolder | undefined;
 	isTrusted(): boolean;
+	/** A modal confirmation (tests answer it through the test API). */
+	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
 	onInspectionDone(): void;
 	logLocation: string;
 	walkthrough: Walkthrough;

@@ -21,6 +21,7 @@ function start(
 		binary?: string;
 		input?: string;
 		maxLineBytes?: number;
+		secrets?: string[];
 	} = {},
 ) {
 	const lines: ParsedLine[] = [];
@@ -46,6 +47,7 @@ function start(
 			},
 			input: extra.input ?? buildUserMessage('hello'),
 			maxLineBytes: extra.maxLineBytes,
+			secrets: extra.secrets,
 		},
 		{
 			line: (parsed) => lines.push(parsed),
@@ -201,6 +203,35 @@ describe('ZeroRun with the FAKE zero', () => {
 		);
 		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 1);
 		assert.match(outcome.kind === 'exited' ? outcome.stderrTail : '', /panic: runtime error/);
+	});
+
+	it('masks zero.env values and key-like strings in stderr before anyone sees it', async () => {
+		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
+		writeFileSync(
+			path.join(scenarios, 'crash.jsonl'),
+			readFileSync(path.join(SCENARIOS, 'crash.jsonl')),
+		);
+		writeFileSync(
+			path.join(scenarios, 'crash.fake.json'),
+			JSON.stringify({
+				exitCode: 1,
+				stderr: [
+					'provider: using key hunter2-secret-value',
+					'auth error: sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234 rejected',
+				],
+			}),
+		);
+		const { run, stderr } = start('crash', {
+			env: { FAKE_ZERO_SCENARIOS: scenarios },
+			secrets: ['hunter2-secret-value'],
+		});
+		const outcome = await run.done;
+		assert.ok(outcome.kind === 'exited');
+		for (const text of [stderr.join('\n'), outcome.stderrTail]) {
+			assert.ok(!text.includes('hunter2-secret-value'), text);
+			assert.ok(!text.includes('sk-proj-AbCdEf'), text);
+			assert.match(text, /using key \*\*\*/);
+		}
 	});
 
 	it('reports a missing binary as "not found"', async () => {
