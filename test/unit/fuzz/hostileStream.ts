@@ -181,7 +181,12 @@ export function hostileValue(rand: Rand, depth = 0): unknown {
 
 /** JSON text of a value, with deep-nesting tokens expanded (JSON.stringify itself cannot). */
 export function toJsonText(value: unknown): string {
+	// At most two deep values per line: many would only measure memory.
+	let deep = 0;
 	return JSON.stringify(value).replace(/"@@deep@@(\d+)"/g, (_match, digits: string) => {
+		if (++deep > 2) {
+			return '1';
+		}
 		const depth = Number(digits);
 		return Number(digits) % 2 === 0
 			? `${'['.repeat(depth)}1${']'.repeat(depth)}`
