@@ -66,7 +66,7 @@ async function inspect(
 	deps.onInspectionDone();
 	const summary =
 		result.parse === 'ok'
-			? `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'} in the Problems panel.`
+			? `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'} in the Problems panel.${result.outside > 0 ? ` ${result.outside} outside the workspace ${result.outside === 1 ? 'was' : 'were'} left out.` : ''}`
 			: 'No findings could be read from zero\u2019s answer; the report is complete.';
 	void vscode.window
 		.showInformationMessage(`Zero inspection finished: ${summary}`, 'Show Problems')
