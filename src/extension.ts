@@ -117,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	);
 	disposables.add(vscode.workspace.onDidGrantWorkspaceTrust(() => readiness.refresh()));
 	for (const command of registerCommands({
+		extensionUri: context.extensionUri,
 		chats,
 		store,
 		view,

@@ -150,6 +150,22 @@ describe('commands and editor context', function () {
 				[14, vscode.DiagnosticSeverity.Error],
 			],
 		);
+		// The report opens in Zero's own webview (no scripts, nothing remote), not the Markdown preview.
+		await waitFor(
+			() => {
+				const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+				return (
+					input instanceof vscode.TabInputWebview &&
+					input.viewType.endsWith('zero.inspectionReport')
+				);
+			},
+			10_000,
+			'the report in its own webview',
+		);
+		assert.match(
+			vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? '',
+			/^Report: .*find-bugs$/,
+		);
 		const report = fs.readFileSync(result.reportUri.fsPath, 'utf8');
 		assert.match(report, /# Zero inspection: Find bugs/);
 		assert.match(

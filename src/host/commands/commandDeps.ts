@@ -16,6 +16,7 @@ import type { TranscriptViewer } from '../views/transcriptViewer';
 import type { CommandId } from './commandIds';
 
 export interface CommandDeps {
+	extensionUri: vscode.Uri;
 	chats: ChatService;
 	store: ChatStore;
 	view: ChatViewProvider;
