@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** How to start a program without a shell, including Windows batch wrappers (npm's `zero.cmd`). */
@@ -81,6 +82,29 @@ export function signalTree(
 		} catch {
 			// Already exited.
 		}
+	}
+}
+
+/** What Linux says about a running process (`/proc/<pid>`); undefined elsewhere or when gone. */
+export interface ProcessInfo {
+	/** Start time after boot in clock ticks: a pid reused by another process has another one. */
+	startTicks: number;
+	processGroup: number;
+	argv: string[];
+}
+
+export function readProcessInfo(pid: number): ProcessInfo | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// The command name (field 2) may hold spaces and parentheses: fields are read after its ')'.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+		if (argv[argv.length - 1] === '') {
+			argv.pop();
+		}
+		return { startTicks: Number(fields[19]), processGroup: Number(fields[2]), argv };
+	} catch {
+		return undefined;
 	}
 }
 

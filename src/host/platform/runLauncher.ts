@@ -68,7 +68,7 @@ export class RunLauncher implements vscode.Disposable {
 		this.active.add(run);
 		const pid = run.pid;
 		if (pid !== undefined) {
-			this.registry.add(pid);
+			this.registry.add({ pid, binary: request.binary, cwd: request.cwd });
 		}
 		const done = run.done.then((outcome) => {
 			this.active.delete(run);
