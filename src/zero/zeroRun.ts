@@ -230,6 +230,8 @@ export class ZeroRun {
 			child.on('exit', (code, signal) => {
 				this.exited = true;
 				exitInfo = { code, signal };
+				// zero is gone; whatever its tools left running in its group (a `sleep 30 &`) goes too.
+				signalTree(child, 'SIGKILL', this.platform);
 				if (stdoutEnded) {
 					finish();
 				} else {

@@ -234,6 +234,27 @@ describe('ZeroRun with the FAKE zero', () => {
 		}
 	});
 
+	it('kills what zero left running in its process group when it exits', async () => {
+		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
+		writeFileSync(
+			path.join(scenarios, 'answer.jsonl'),
+			readFileSync(path.join(SCENARIOS, 'answer.jsonl')),
+		);
+		writeFileSync(
+			path.join(scenarios, 'answer.fake.json'),
+			JSON.stringify({ delayMs: 0, leaveChild: true }),
+		);
+		const { run, stderr } = start('answer', { env: { FAKE_ZERO_SCENARIOS: scenarios } });
+		const outcome = await run.done;
+		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 0);
+		const left = Number(/left child (\d+)/.exec(stderr.join('\n'))?.[1]);
+		assert.ok(left > 0, stderr.join('\n'));
+		for (let i = 0; i < 40 && processExists(left); i++) {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+		assert.equal(processExists(left), false, 'a process zero started outlived the run');
+	});
+
 	it('reports a missing binary as "not found"', async () => {
 		const { run } = start('answer', { binary: path.join(os.tmpdir(), 'no-such-zero-binary') });
 		const outcome = await run.done;
