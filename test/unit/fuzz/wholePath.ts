@@ -21,6 +21,7 @@ import type { ZeroCli } from '../../../src/host/platform/zeroCli';
 import { HostToWebviewSchema, type HostToWebview } from '../../../src/shared/protocol';
 import { blockedTools, describeRunEnd } from '../../../src/shared/runOutcome';
 import { applyAction, createTranscript, itemKey } from '../../../src/shared/transcript';
+import { collectFileTouches, touchedPaths } from '../../../src/shared/turnChanges';
 import type { Transcript, TranscriptAction } from '../../../src/shared/transcriptSchema';
 import { findToolDetails, toolDetails, toViewTranscript } from '../../../src/shared/viewTranscript';
 import type { RenderContext } from '../../../src/webview/renderContext';
@@ -293,6 +294,10 @@ function runCase(
 			boundary('run outcome', () => {
 				describeRunEnd(turn.run);
 				blockedTools(turn.run);
+			});
+			boundary('file touches', () => {
+				collectFileTouches(turn.run.items);
+				touchedPaths(turn.run.items);
 			});
 		}
 		const message = deliver({
