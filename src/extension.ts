@@ -32,7 +32,7 @@ import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './host/views/viewIds';
 
 const disposables = new DisposableStore();
 
-export function activate(context: vscode.ExtensionContext): ZeroTestApi {
+export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefined {
 	const log = disposables.add(createLogChannel());
 	const settingsWatcher = disposables.add(new SettingsWatcher(log));
 	const settings = () => settingsWatcher.value;
@@ -44,14 +44,21 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 
 	const registry = new RunRegistry(context.workspaceState, log);
 	registry.reapOrphans();
-	const launcher = disposables.add(new RunLauncher(log, registry));
+	const launcher = disposables.add(
+		new RunLauncher(log, registry, () => Object.values(settings().env)),
+	);
 	const locator = new ZeroBinaryLocator(settings, log);
 	const zeroCli = new ZeroCli(locator, settings, log, isTrusted);
 	const readiness = disposables.add(new ReadinessService(locator, settings, workspacePath, log));
 	const store = new ChatStore(storageRoot, log);
 	const documents = disposables.add(new ReadOnlyDocuments());
-	const viewActions = createChatViewActions(documents, () => workspaceFolder()?.uri, log);
 	const confirmations = new Confirmations();
+	const viewActions = createChatViewActions(
+		documents,
+		() => (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri),
+		log,
+		(message, detail, confirmLabel) => confirmations.confirm(message, detail, confirmLabel),
+	);
 	const chats = disposables.add(
 		new ChatService(
 			{
@@ -110,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 	);
 	disposables.add(vscode.workspace.onDidGrantWorkspaceTrust(() => readiness.refresh()));
 	for (const command of registerCommands({
+		extensionUri: context.extensionUri,
 		chats,
 		store,
 		view,
@@ -132,6 +140,8 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 		},
 		workspaceFolder,
 		isTrusted,
+		confirm: (message, detail, confirmLabel) =>
+			confirmations.confirm(message, detail, confirmLabel),
 		onInspectionDone: () => setContext('zero.setup.inspectionDone', true),
 		logLocation: `${context.logUri.fsPath} (the "Zero" output channel)`,
 		walkthrough,
@@ -140,6 +150,11 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi {
 	}
 	void walkthrough.offerOnce();
 
+	// Only a test run gets the test API: in a normal window any extension could call it, e.g. to
+	// answer the unsafe-mode confirmation for the user.
+	if (context.extensionMode !== vscode.ExtensionMode.Test) {
+		return undefined;
+	}
 	return createTestApi({
 		view,
 		chats,

@@ -1,7 +1,7 @@
 import type { PermissionActionSpec } from './permissions';
 import type { RunPermissionMode } from '../zero/permissionModes';
 import { buildExecArgs, type ExecOptions } from '../zero/execArgs';
-import { revokeGrantArgs } from '../zero/grants';
+import { isGrantableToolName, revokeGrantArgs } from '../zero/grants';
 
 /**
  * The command lines a follow-up runs: an optional `zero sandbox grants …` command (store or revoke
@@ -26,7 +26,14 @@ export interface RerunBase {
 	extraArgs?: readonly string[];
 }
 
+/**
+ * `zero sandbox grants allow <tool>`. zero v0.8.0 has no `--` (it rejects it as an unknown flag),
+ * so a tool name it would read as a flag or as `help` is refused here.
+ */
 export function grantArgs(tool: string, path?: string): string[] {
+	if (!isGrantableToolName(tool)) {
+		throw new Error(`zero cannot store a grant for the tool name ${JSON.stringify(tool)}.`);
+	}
 	return [
 		'sandbox',
 		'grants',

@@ -1,21 +1,24 @@
 /** One-line, human summaries of tool calls for cards and notices. */
 
-const SUMMARY_KEYS: Record<string, readonly string[]> = {
-	bash: ['command'],
-	exec_command: ['cmd', 'command'],
-	write_stdin: ['session_id'],
-	read_file: ['path'],
-	read_minified_file: ['path'],
-	write_file: ['path'],
-	edit_file: ['path'],
-	view_image: ['path'],
-	list_directory: ['path'],
-	glob: ['pattern'],
-	grep: ['pattern'],
-	web_fetch: ['url'],
-	web_search: ['query'],
-	apply_patch: ['patch'],
-};
+// A Map, not an object literal: a model can name a tool `constructor` or `__proto__`.
+const SUMMARY_KEYS = new Map<string, readonly string[]>(
+	Object.entries({
+		bash: ['command'],
+		exec_command: ['cmd', 'command'],
+		write_stdin: ['session_id'],
+		read_file: ['path'],
+		read_minified_file: ['path'],
+		write_file: ['path'],
+		edit_file: ['path'],
+		view_image: ['path'],
+		list_directory: ['path'],
+		glob: ['pattern'],
+		grep: ['pattern'],
+		web_fetch: ['url'],
+		web_search: ['query'],
+		apply_patch: ['patch'],
+	}),
+);
 
 const FALLBACK_KEYS = ['path', 'command', 'cmd', 'file', 'pattern', 'query', 'url', 'name'];
 const MAX_SUMMARY = 160;
@@ -46,7 +49,7 @@ export function summarizeToolArgs(name: string, args: unknown): string {
 	if (name === 'apply_patch' && typeof record.patch === 'string') {
 		return oneLine(patchTargets(record.patch) ?? record.patch);
 	}
-	for (const key of [...(SUMMARY_KEYS[name] ?? []), ...FALLBACK_KEYS]) {
+	for (const key of [...(SUMMARY_KEYS.get(name) ?? []), ...FALLBACK_KEYS]) {
 		const value = record[key];
 		if (typeof value === 'string' && value.trim() !== '') {
 			return oneLine(value);

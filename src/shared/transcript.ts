@@ -9,6 +9,7 @@
  * In-place updates keep streaming O(1) per event; callers that need an immutable view copy it.
  */
 import type { PermissionEventAny, ZeroEvent } from '../zero/events';
+import { SESSION_ID_PATTERN } from '../zero/execArgs';
 import type { ParsedLine } from '../zero/parseLine';
 import { DEFAULT_CHAT_PERMISSION_MODE, type RunPermissionMode } from '../zero/permissionModes';
 import type { ProcessOutcome } from '../zero/processOutcome';
@@ -133,15 +134,24 @@ export function forgetRunUsage(transcript: Transcript, run: RunState): void {
 	transcript.usage.requests -= run.usage.requests;
 }
 
+/**
+ * A token count as the totals keep it: a whole number from 0 to 2^53-1. Whatever zero reports, a
+ * sum never becomes Infinity (which JSON saves as null, and a chat with null totals never loads).
+ */
+function addTokens(total: number, count: number): number {
+	const tokens = Number.isFinite(count) && count > 0 ? Math.floor(count) : 0;
+	return Math.min(total + tokens, Number.MAX_SAFE_INTEGER);
+}
+
 function addUsage(
 	total: UsageTotals,
 	prompt: number,
 	completion: number,
 	totalTokens: number,
 ): void {
-	total.promptTokens += prompt;
-	total.completionTokens += completion;
-	total.totalTokens += totalTokens;
+	total.promptTokens = addTokens(total.promptTokens, prompt);
+	total.completionTokens = addTokens(total.completionTokens, completion);
+	total.totalTokens = addTokens(total.totalTokens, totalTokens);
 	total.requests += 1;
 }
 
@@ -173,19 +183,33 @@ function applyEvent(
 		run.phase = 'running';
 	}
 	switch (event.type) {
-		case 'run_start':
+		case 'run_start': {
+			// The next turn passes the session id to `--resume`: only an id zero could have made.
+			const sessionId =
+				event.sessionId !== undefined && SESSION_ID_PATTERN.test(event.sessionId)
+					? event.sessionId
+					: undefined;
+			if (event.sessionId !== undefined && sessionId === undefined) {
+				run.items.push({
+					kind: 'notice',
+					id: nextId(run, 'n'),
+					message:
+						'zero reported a session id that cannot be resumed; the next message starts a new zero session.',
+				});
+			}
 			run.runId = event.runId;
-			run.sessionId = event.sessionId ?? run.sessionId;
+			run.sessionId = sessionId ?? run.sessionId;
 			run.model = event.model;
 			run.apiModel = event.apiModel;
 			run.provider = event.provider;
 			run.cwd = event.cwd;
-			if (event.sessionId) {
-				transcript.sessionId = event.sessionId;
+			if (sessionId) {
+				transcript.sessionId = sessionId;
 			}
 			transcript.model = event.model ?? transcript.model;
 			transcript.provider = event.provider ?? transcript.provider;
 			return;
+		}
 		case 'text':
 		case 'reasoning': {
 			const delta = event.delta ?? '';

@@ -7,14 +7,15 @@ import { formatDuration, h, icon } from './dom';
 import { renderNotice } from './renderNotice';
 import type { RenderContext } from './renderContext';
 
-const SIDE_EFFECT_ICONS: Record<string, string> = {
-	read: 'eye',
-	write: 'edit',
-	shell: 'terminal',
-	network: 'globe',
-	none: 'symbol-misc',
-	unknown: 'question',
-};
+// A Map, not an object literal: zero passes on whatever side effect a tool call names.
+const SIDE_EFFECT_ICONS = new Map<string, string>([
+	['read', 'eye'],
+	['write', 'edit'],
+	['shell', 'terminal'],
+	['network', 'globe'],
+	['none', 'symbol-misc'],
+	['unknown', 'question'],
+]);
 
 function toolState(
 	turn: Turn,
@@ -61,7 +62,7 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 			'data-key': key,
 		},
 		icon(expanded ? 'chevron-down' : 'chevron-right'),
-		icon(SIDE_EFFECT_ICONS[sideEffect] ?? 'tools'),
+		icon(SIDE_EFFECT_ICONS.get(sideEffect) ?? 'tools'),
 		h('span', { class: 'tool-name' }, item.name),
 		h('span', { class: 'tool-summary' }, summary),
 		h('span', { class: `badge side-effect side-${sideEffect}` }, sideEffect),

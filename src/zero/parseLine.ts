@@ -10,6 +10,14 @@ import {
 /** Longest excerpt of an offending line kept in a diagnostic (the UI and the log show it). */
 export const DIAGNOSTIC_EXCERPT_CHARS = 2000;
 
+/**
+ * Deepest nesting of objects and arrays kept in an event (the event itself is level 1). zero's JSON decoder accepts 10,000 levels in a model's tool
+ * arguments, but JSON.stringify (saving a chat, posting to a view) overflows the stack at about
+ * 4,000: deeper values are replaced by `MAX_EVENT_DEPTH_MARKER` (the raw run file keeps them).
+ */
+export const MAX_EVENT_DEPTH = 64;
+export const MAX_EVENT_DEPTH_MARKER = `[nested deeper than ${MAX_EVENT_DEPTH} levels: cut by Zero for VS Code; the raw run output has it all]`;
+
 export const PROTOCOL_DIAGNOSTIC_CODES = [
 	'invalid_json',
 	'not_an_object',
@@ -48,6 +56,24 @@ function diagnostic(code: ProtocolDiagnosticCode, message: string, line: string)
 	return { kind: 'diagnostic', diagnostic: { code, message, excerpt: excerptOf(line) } };
 }
 
+/**
+ * Replaces every value nested deeper than the limit by the marker, in place. `depth` is the depth
+ * of `value` itself; recursion stops at the limit, so the stack stays shallow.
+ */
+function cutDeepValues(value: object, depth: number): void {
+	const record = value as Record<string, unknown>;
+	for (const key in record) {
+		const child = record[key];
+		if (typeof child === 'object' && child !== null) {
+			if (depth + 1 > MAX_EVENT_DEPTH) {
+				record[key] = MAX_EVENT_DEPTH_MARKER;
+			} else {
+				cutDeepValues(child, depth + 1);
+			}
+		}
+	}
+}
+
 /** Turns one stdout line into a validated event, an unrecognized event, or a diagnostic. Never throws. */
 export function parseLine(line: string): ParsedLine {
 	let value: unknown;
@@ -58,6 +84,10 @@ export function parseLine(line: string): ParsedLine {
 	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
 		return diagnostic('not_an_object', 'A stream-json line must be a JSON object.', line);
+	}
+	// Each level takes at least two characters, so only a long line can nest too deep.
+	if (line.length > 2 * MAX_EVENT_DEPTH) {
+		cutDeepValues(value, 1);
 	}
 	const record = value as Record<string, unknown>;
 	const schemaVersion = record.schemaVersion;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** How to start a program without a shell, including Windows batch wrappers (npm's `zero.cmd`). */
@@ -16,6 +17,13 @@ function quoteForCmd(arg: string): string {
 	return quoted;
 }
 
+/**
+ * What cannot go through a batch wrapper safely. npm's `zero.cmd` hands `%*` on to another
+ * command line that cmd.exe parses again: there a quote inside an argument ends the quoting (and
+ * `&calc&` after it runs), `%VAR%` expands, and a line break ends the command.
+ */
+const UNSAFE_FOR_BATCH = /["%\r\n\0]/;
+
 export function planSpawn(
 	file: string,
 	args: readonly string[],
@@ -24,7 +32,14 @@ export function planSpawn(
 ): SpawnPlan {
 	const ext = path.extname(file).toLowerCase();
 	if (platform === 'win32' && (ext === '.cmd' || ext === '.bat')) {
+		const unsafe = args.find((arg) => UNSAFE_FOR_BATCH.test(arg));
+		if (unsafe !== undefined) {
+			throw new Error(
+				`${path.basename(file)} is a batch wrapper, and a batch wrapper cannot pass an argument with a quote, % or a line break safely: ${JSON.stringify(unsafe)}. Remove it from the setting, or set "zero.path" to zero.exe.`,
+			);
+		}
 		// Node refuses to run batch files without a shell; run cmd.exe ourselves with exact quoting.
+		// With no quote inside any argument, each one stays one quoted word in every later parse.
 		const commandLine = [file, ...args].map(quoteForCmd).join(' ');
 		return {
 			file: comSpec ?? 'cmd.exe',
@@ -50,30 +65,50 @@ export function spawnTree(
 	});
 }
 
+export type TreeKillCommand =
+	| { kind: 'group'; pid: number; signal: NodeJS.Signals }
+	| { kind: 'spawn'; file: string; args: string[] };
+
+/**
+ * How to signal a whole process tree. POSIX: the child leads its own process group, so the group
+ * gets the signal. Windows has no signals for console children, and Node's kill there ends only
+ * the direct child (cmd.exe for a batch wrapper, zero living on): `taskkill /T /F` ends the tree,
+ * and it must run while the child is still there to find it by.
+ */
+export function treeKillCommand(
+	pid: number,
+	signal: NodeJS.Signals,
+	platform: NodeJS.Platform,
+): TreeKillCommand {
+	return platform === 'win32'
+		? { kind: 'spawn', file: 'taskkill', args: ['/pid', String(pid), '/T', '/F'] }
+		: { kind: 'group', pid: -pid, signal };
+}
+
+type Spawner = (file: string, args: string[]) => void;
+
+const spawnDetachedQuietly: Spawner = (file, args) => {
+	spawn(file, args, { windowsHide: true, stdio: 'ignore' }).on('error', () => undefined);
+};
+
 /** Sends a signal to the child's whole process group (POSIX) or kills the tree (Windows). */
 export function signalTree(
-	child: ChildProcess,
+	child: Pick<ChildProcess, 'pid' | 'kill'>,
 	signal: NodeJS.Signals,
 	platform = process.platform,
+	spawner: Spawner = spawnDetachedQuietly,
 ): void {
 	const pid = child.pid;
 	if (pid === undefined) {
 		return;
 	}
-	if (platform === 'win32') {
-		if (signal === 'SIGKILL' || signal === 'SIGTERM') {
-			// Windows has no signals for console children; taskkill /T takes the tree down.
-			spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
-				windowsHide: true,
-				stdio: 'ignore',
-			}).on('error', () => undefined);
-		} else {
-			child.kill(signal);
-		}
+	const command = treeKillCommand(pid, signal, platform);
+	if (command.kind === 'spawn') {
+		spawner(command.file, command.args);
 		return;
 	}
 	try {
-		process.kill(-pid, signal);
+		process.kill(command.pid, command.signal);
 	} catch {
 		// The group is already gone; signal the process itself in case it left the group.
 		try {
@@ -81,6 +116,29 @@ export function signalTree(
 		} catch {
 			// Already exited.
 		}
+	}
+}
+
+/** What Linux says about a running process (`/proc/<pid>`); undefined elsewhere or when gone. */
+export interface ProcessInfo {
+	/** Start time after boot in clock ticks: a pid reused by another process has another one. */
+	startTicks: number;
+	processGroup: number;
+	argv: string[];
+}
+
+export function readProcessInfo(pid: number): ProcessInfo | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// The command name (field 2) may hold spaces and parentheses: fields are read after its ')'.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+		if (argv[argv.length - 1] === '') {
+			argv.pop();
+		}
+		return { startTicks: Number(fields[19]), processGroup: Number(fields[2]), argv };
+	} catch {
+		return undefined;
 	}
 }
 

@@ -3,6 +3,7 @@ import type { ProcessOutcome } from './processOutcome';
 import { parsedLineDecoder } from './lineDecoder';
 import type { ParsedLine } from './parseLine';
 import { planSpawn, signalTree, spawnTree } from './processTree';
+import { redactSecrets } from './redact';
 
 /** Everything needed to start one `zero exec` run. */
 export interface RunSpec {
@@ -13,6 +14,8 @@ export interface RunSpec {
 	/** Written to stdin, which is then closed (zero reads stdin to EOF before it starts). */
 	input: string;
 	maxLineBytes?: number;
+	/** Values masked in stderr (the user's zero.env); key-like strings are masked anyway. */
+	secrets?: readonly string[];
 }
 
 export interface RunObserver {
@@ -39,10 +42,13 @@ const STDERR_TAIL_LINES = 40;
 /** After the process exits, how long to wait for its pipes to drain. */
 const PIPE_DRAIN_MS = 1000;
 
+/** zero's stderr, split into lines and masked, with a bounded tail kept for failure messages. */
 class StderrTail {
 	private lines: string[] = [];
 	private partial = '';
 	private bytes = 0;
+
+	constructor(private readonly secrets: readonly string[]) {}
 
 	push(text: string, onLine?: (line: string) => void): void {
 		const parts = (this.partial + text).split('\n');
@@ -66,7 +72,8 @@ class StderrTail {
 		return this.lines.join('\n');
 	}
 
-	private add(line: string, onLine?: (line: string) => void): void {
+	private add(raw: string, onLine?: (line: string) => void): void {
+		const line = redactSecrets(raw, this.secrets);
 		onLine?.(line);
 		this.lines.push(line);
 		this.bytes += line.length + 1;
@@ -161,7 +168,7 @@ export class ZeroRun {
 
 	private start(spec: RunSpec): Promise<ProcessOutcome> {
 		return new Promise<ProcessOutcome>((resolve) => {
-			const stderr = new StderrTail();
+			const stderr = new StderrTail(spec.secrets ?? []);
 			const decoder = parsedLineDecoder((parsed) => this.observer.line(parsed), spec.maxLineBytes);
 			let settled = false;
 			const settle = (outcome: ProcessOutcome): void => {
@@ -223,6 +230,8 @@ export class ZeroRun {
 			child.on('exit', (code, signal) => {
 				this.exited = true;
 				exitInfo = { code, signal };
+				// zero is gone; whatever its tools left running in its group (a `sleep 30 &`) goes too.
+				signalTree(child, 'SIGKILL', this.platform);
 				if (stdoutEnded) {
 					finish();
 				} else {

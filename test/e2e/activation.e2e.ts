@@ -25,6 +25,7 @@ interface ProbeRecord {
 	op?: string;
 	target?: string;
 	durationMs?: number;
+	exportedKeys?: string[];
 }
 
 let wb: ZeroWorkbench | undefined;
@@ -72,6 +73,14 @@ test('activation in a window that never opens Zero reads no file and starts no p
 		[],
 		'the extension touched files or started processes before Zero was opened',
 	);
+});
+
+test('the packaged extension exports no test API another extension could call', async () => {
+	const end = await until('the extension to activate', () =>
+		records().find((record) => record.kind === 'activate-end'),
+	);
+	// answerNextConfirmation would let any extension skip the unsafe-mode confirmation.
+	assert.deepEqual(end.exportedKeys, []);
 });
 
 test('control: opening the Zero view reads the saved chat and looks for zero (the probe sees I/O)', async () => {

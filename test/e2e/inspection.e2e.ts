@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
 	driverOf,
+	findWebviewFrame,
 	pickQuickInputRow,
 	problemCounts,
 	readProblems,
@@ -93,10 +94,16 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 		const argv = session.execRecords()[0].argv;
 		assert.equal(flag(argv, '--permission-mode'), 'plan');
 
-		const preview = page.locator('.editor-group-container .tab', {
-			hasText: /Preview .*find-bugs/,
-		});
-		await preview.first().waitFor({ timeout: 15_000 });
+		const tab = page.locator('.editor-group-container .tab', { hasText: /Report: .*find-bugs/ });
+		await tab.first().waitFor({ timeout: 15_000 });
+		// Wait for the report itself, not only its tab: the old Markdown preview tab was shot before
+		// its webview had rendered anything (a blank page).
+		const report = await findWebviewFrame(page, 'main.report h1', 15_000);
+		assert.match(
+			(await report.locator('main.report h1').first().innerText()) ?? '',
+			/Zero inspection: Find bugs/,
+		);
+		assert.equal(await report.locator('img, script, iframe').count(), 0);
 		await screenshot(page, 'inspection-3-report');
 		mark('report preview');
 

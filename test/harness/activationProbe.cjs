@@ -107,30 +107,36 @@ if (out && isExtensionHost) {
 				const started = performance.now();
 				activating = true;
 				record({ kind: 'activate-start' });
-				const settle = () => {
+				const settle = (/** @type {unknown} */ value) => {
 					activating = false;
-					record({ kind: 'activate-end', durationMs: performance.now() - started });
+					record({
+						kind: 'activate-end',
+						durationMs: performance.now() - started,
+						// What other extensions get from getExtension().exports.
+						exportedKeys:
+							value && typeof value === 'object' ? Object.keys(/** @type {object} */ (value)) : [],
+					});
 				};
 				let result;
 				try {
 					result = activate.apply(self, args);
 				} catch (error) {
-					settle();
+					settle(undefined);
 					throw error;
 				}
 				if (result && typeof result.then === 'function') {
 					return result.then(
 						(/** @type {unknown} */ value) => {
-							settle();
+							settle(value);
 							return value;
 						},
 						(/** @type {unknown} */ error) => {
-							settle();
+							settle(undefined);
 							throw error;
 						},
 					);
 				}
-				settle();
+				settle(result);
 				return result;
 			};
 			return new Proxy(exported, {

@@ -198,6 +198,32 @@ describe('chat with the FAKE zero', function () {
 		assert.equal(raw.length, 1);
 		assert.match(fs.readFileSync(path.join(dir, 'runs', raw[0]), 'utf8'), /"type":"run_end"/);
 	});
+
+	it('Delete Chat removes a saved chat after a confirmation, and a declined one keeps it', async () => {
+		const api = await activate();
+		await useFakeZero();
+		const chatId = await newChat(api);
+		await sendAndWait(api, 'delete me [scenario:answer]');
+		const dir = path.join(api.storagePath(), 'chats', chatId);
+		const index = path.join(api.storagePath(), 'chats', 'index.json');
+		const listed = (): string[] =>
+			(JSON.parse(fs.readFileSync(index, 'utf8')) as { id: string }[]).map((entry) => entry.id);
+		await waitUntil(
+			() => fs.existsSync(index) && listed().includes(chatId),
+			5000,
+			'the chat in the index',
+		);
+		api.answerNextConfirmation(false);
+		await vscode.commands.executeCommand('zero.deleteChat', chatId);
+		assert.ok(fs.existsSync(dir));
+		api.answerNextConfirmation(true);
+		await vscode.commands.executeCommand('zero.deleteChat', chatId);
+		assert.equal(fs.existsSync(dir), false);
+		assert.ok(!listed().includes(chatId));
+		// The open chat was the deleted one: a new, empty chat took its place.
+		assert.notEqual(api.currentChatId(), chatId);
+		assert.equal(api.currentTranscript().turns.length, 0);
+	});
 });
 
 describe('chat attention and attachments', function () {

@@ -207,6 +207,39 @@ describe('setup and readiness', function () {
 	}
 });
 
+describe('connect a model provider', function () {
+	this.timeout(60_000);
+	after(resetSettings);
+
+	it('runs zero setup as the terminal\u2019s own process, never as text typed into a shell', async () => {
+		await activate();
+		const fake = await useFakeZero();
+		const opened = new Promise<vscode.Terminal>((resolve) => {
+			const listener = vscode.window.onDidOpenTerminal((terminal) => {
+				if (terminal.name === 'zero setup') {
+					listener.dispose();
+					resolve(terminal);
+				}
+			});
+		});
+		await vscode.commands.executeCommand('zero.connectProvider');
+		const terminal = await opened;
+		try {
+			const options = terminal.creationOptions as vscode.TerminalOptions;
+			// A shell would expand $ and backticks in a quoted path, and PowerShell rejects "path" setup.
+			assert.equal(options.shellPath, fake.binary);
+			assert.deepEqual(options.shellArgs, ['setup']);
+			await waitUntil(
+				() => fake.records().some((record) => record.argv.join(' ') === 'setup'),
+				20_000,
+				'zero setup to run',
+			);
+		} finally {
+			terminal.dispose();
+		}
+	});
+});
+
 describe('untrusted workspace @untrusted', function () {
 	this.timeout(60_000);
 

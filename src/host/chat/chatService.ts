@@ -39,6 +39,8 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	/** Fires when another chat becomes the active one (restored, opened, new). */
 	readonly onDidChangeActive = this.activeChangeEmitter.event;
 	private restored: Promise<void> | undefined;
+	/** Chats replaced while their run was going; they finish and save in the background. */
+	private readonly background = new Set<string>();
 
 	constructor(
 		private readonly deps: ChatDeps,
@@ -82,6 +84,21 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		}
 		this.replace(new ChatSession(this.deps, transcript));
 		return true;
+	}
+
+	/**
+	 * Deletes a saved chat. A chat whose run is still going is not deleted (its run would save it
+	 * again); the open chat is replaced by a new one first. Returns why not, or undefined.
+	 */
+	async deleteChat(id: string): Promise<string | undefined> {
+		if (this.background.has(id) || (id === this.session.id && this.session.running)) {
+			return 'This chat is still running. Stop its run first, then delete it.';
+		}
+		if (id === this.session.id) {
+			this.newChat();
+		}
+		await this.deps.store.delete(id);
+		return undefined;
 	}
 
 	/** Starts a new chat; the old one stays saved (and keeps running if it was). */
@@ -192,9 +209,11 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			previous.dispose();
 		} else {
 			// Let a running chat finish in the background; it saves itself when done.
+			this.background.add(previous.id);
 			const subscription = previous.onRunStateChange((state) => {
 				if (!state.running) {
 					subscription.dispose();
+					this.background.delete(previous.id);
 					previous.dispose();
 				}
 			});

@@ -1,4 +1,3 @@
-import type { WriteStream } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissionModes';
 import type { ComposerView, ImageAttachment, PermissionActionView } from '../../shared/protocol';
@@ -19,7 +18,7 @@ import {
 	type InputError,
 	type InputImage,
 } from '../../zero/streamInput';
-import type { ChatStore } from './chatStore';
+import type { ChatStore, RawRunWriter } from './chatStore';
 import type { Logger } from '../platform/log';
 import { PermissionFollowUps, type ChatRunContext } from './permissionFollowUps';
 import { composePrompt, type ContextEntry } from './promptContext';
@@ -53,7 +52,7 @@ interface ActiveRun {
 	turnId: string;
 	/** Absent while the binary is being located. */
 	launched?: LaunchedRun;
-	raw: WriteStream | undefined;
+	raw: RawRunWriter | undefined;
 }
 
 export interface TurnRequest {
@@ -342,7 +341,7 @@ export class ChatSession implements vscode.Disposable {
 
 	private afterRun(turnId: string): void {
 		this.active = undefined;
-		this.flushSave();
+		void this.flushSave().then(() => this.deps.store.prune(new Set([this.id])));
 		const turn = findTurn(this.transcript, turnId);
 		this.publishPermissionActions(turn);
 		this.runStateEmitter.fire({ running: false, turn });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -19,11 +20,126 @@ const ChatIndex = z.array(ChatIndexEntry);
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,80}$/;
 
-async function writeAtomic(file: string, data: string): Promise<void> {
-	await fs.mkdir(path.dirname(file), { recursive: true });
-	const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-	await fs.writeFile(temp, data, 'utf8');
+const MIB = 1024 * 1024;
+
+/** How much the chats of one workspace may take on disk (documented in the README). */
+export interface StorageLimits {
+	/** One chat: its transcript and zero's raw output of its runs. */
+	perChatBytes: number;
+	/** Every chat of the workspace together. */
+	totalBytes: number;
+}
+
+export const DEFAULT_STORAGE_LIMITS: StorageLimits = {
+	perChatBytes: 100 * MIB,
+	totalBytes: 500 * MIB,
+};
+
+/** What one saved chat takes on disk; raw runs oldest first. */
+export interface StoredChatSize {
+	id: string;
+	updatedAt: number;
+	transcriptBytes: number;
+	rawRuns: { turnId: string; bytes: number }[];
+}
+
+export type PruneStep =
+	| { kind: 'raw'; chatId: string; turnId: string; bytes: number }
+	| { kind: 'chat'; chatId: string; bytes: number };
+
+/**
+ * What to remove so the chats fit their limits. First, in a chat over its own limit, zero's raw
+ * output of its older runs, oldest first (the transcript keeps what they showed; only their
+ * protocol trace and export go). The newest run's raw output and the transcript itself are never
+ * pruned. Then, while all chats together are over the total, whole chats, least recently updated
+ * first, never one in `keep` (the open chat, a running one).
+ */
+export function planPrune(
+	chats: readonly StoredChatSize[],
+	limits: StorageLimits,
+	keep: ReadonlySet<string>,
+): PruneStep[] {
+	const steps: PruneStep[] = [];
+	const sizes = new Map<string, number>();
+	for (const chat of chats) {
+		let size = chat.transcriptBytes + chat.rawRuns.reduce((sum, run) => sum + run.bytes, 0);
+		for (const run of chat.rawRuns.slice(0, -1)) {
+			if (size <= limits.perChatBytes) {
+				break;
+			}
+			steps.push({ kind: 'raw', chatId: chat.id, turnId: run.turnId, bytes: run.bytes });
+			size -= run.bytes;
+		}
+		sizes.set(chat.id, size);
+	}
+	let total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
+	const byAge = [...chats].sort((a, b) => a.updatedAt - b.updatedAt);
+	for (const chat of byAge) {
+		if (total <= limits.totalBytes) {
+			break;
+		}
+		if (keep.has(chat.id)) {
+			continue;
+		}
+		const size = sizes.get(chat.id) ?? 0;
+		steps.push({ kind: 'chat', chatId: chat.id, bytes: size });
+		total -= size;
+	}
+	return steps;
+}
+
+/** Opens a directory to fsync it; Windows cannot, and there the rename alone must do. */
+async function syncDirectory(dir: string): Promise<void> {
+	let handle: fs.FileHandle | undefined;
+	try {
+		handle = await fs.open(dir, 'r');
+		await handle.sync();
+	} catch {
+		// Not supported on this platform or file system.
+	} finally {
+		await handle?.close();
+	}
+}
+
+/**
+ * Replaces a file atomically and durably: the data goes to a temporary file that is flushed to
+ * disk before it is renamed over the old one, and the folder is flushed after the rename. A crash
+ * leaves the old file or the new one, never a torn one.
+ */
+export async function writeFileDurably(file: string, data: string): Promise<void> {
+	const dir = path.dirname(file);
+	await fs.mkdir(dir, { recursive: true });
+	const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+	const handle = await fs.open(temp, 'w');
+	try {
+		await handle.writeFile(data, 'utf8');
+		await handle.sync();
+	} catch (error) {
+		await handle.close();
+		await fs.rm(temp, { force: true });
+		throw error;
+	}
+	await handle.close();
 	await fs.rename(temp, file);
+	await syncDirectory(dir);
+}
+
+/** A saved chat file back as a transcript, or why it cannot be (never throws). */
+export function decodeTranscript(
+	text: string,
+): { ok: true; transcript: Transcript } | { ok: false; problem: string } {
+	let data: unknown;
+	try {
+		data = JSON.parse(text);
+	} catch (error) {
+		return { ok: false, problem: `is not JSON (${(error as Error).message})` };
+	}
+	const parsed = TranscriptSchema.safeParse(data);
+	if (!parsed.success) {
+		return { ok: false, problem: 'is not a transcript this version understands' };
+	}
+	// zod's copy drops fields it does not know; the saved object keeps them.
+	return { ok: true, transcript: data as Transcript };
 }
 
 /** Parses a raw stdout capture back into run actions (used to restore a run that was cut off). */
@@ -35,25 +151,71 @@ export function replayRawLines(transcript: Transcript, turnId: string, bytes: Bu
 	decoder.end();
 }
 
+/** Appends a run's raw stdout to its file, up to the per-chat limit. */
+export class RawRunWriter {
+	private bytes = 0;
+	private full = false;
+
+	constructor(
+		private readonly stream: WriteStream,
+		private readonly limit: number,
+		private readonly onFull: () => void,
+	) {}
+
+	write(chunk: Buffer | string): void {
+		if (this.full) {
+			return;
+		}
+		const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		if (this.bytes + data.length > this.limit) {
+			this.stream.write(data.subarray(0, this.limit - this.bytes));
+			this.bytes = this.limit;
+			this.full = true;
+			this.onFull();
+			return;
+		}
+		this.bytes += data.length;
+		this.stream.write(data);
+	}
+
+	end(done?: () => void): void {
+		this.stream.end(done);
+	}
+}
+
 /**
  * Chats on disk, in the extension's workspace storage:
- * `chats/index.json`, `chats/<id>/transcript.json` (the reduced transcript) and
- * `chats/<id>/runs/<turnId>.jsonl` (zero's stdout, byte for byte, appended as it streams).
+ * `chats/index.json` (titles for the Chats list), `chats/<id>/transcript.json` (the reduced
+ * transcript) and `chats/<id>/runs/<turnId>.jsonl` (zero's stdout, byte for byte, appended as it
+ * streams). The chat folders are the truth: the index is rebuilt from them when it is unreadable
+ * and merged with them on every write, so several windows on one folder never lose each other's
+ * chats.
  */
 export class ChatStore {
-	private indexCache: ChatIndexEntry[] | undefined;
 	private writes = Promise.resolve();
+	private unreadableIndexReported = false;
+	/** Chats whose raw output is being written (never pruned). */
+	private readonly streaming = new Map<string, number>();
 
 	constructor(
 		private readonly root: string,
 		private readonly log: Logger,
+		private readonly limits: StorageLimits = DEFAULT_STORAGE_LIMITS,
 	) {}
+
+	private get chatsDir(): string {
+		return path.join(this.root, 'chats');
+	}
+
+	private get indexFile(): string {
+		return path.join(this.chatsDir, 'index.json');
+	}
 
 	private chatDir(id: string): string {
 		if (!CHAT_ID.test(id)) {
 			throw new Error(`Invalid chat id ${JSON.stringify(id)}`);
 		}
-		return path.join(this.root, 'chats', id);
+		return path.join(this.chatsDir, id);
 	}
 
 	rawRunPath(chatId: string, turnId: string): string {
@@ -64,35 +226,130 @@ export class ChatStore {
 		);
 	}
 
-	/** Opens an append stream for a run's raw stdout. */
-	async openRawRun(chatId: string, turnId: string): Promise<WriteStream> {
+	/** Opens an append stream for a run's raw stdout (it stops at the per-chat limit). */
+	async openRawRun(chatId: string, turnId: string): Promise<RawRunWriter> {
 		const file = this.rawRunPath(chatId, turnId);
 		await fs.mkdir(path.dirname(file), { recursive: true });
 		const stream = createWriteStream(file, { flags: 'a' });
 		stream.on('error', (error) => this.log.warn(`Could not write ${file}: ${error.message}`));
-		return stream;
+		this.streaming.set(chatId, (this.streaming.get(chatId) ?? 0) + 1);
+		stream.on('close', () => {
+			const open = (this.streaming.get(chatId) ?? 1) - 1;
+			if (open > 0) {
+				this.streaming.set(chatId, open);
+			} else {
+				this.streaming.delete(chatId);
+			}
+		});
+		return new RawRunWriter(stream, this.limits.perChatBytes, () =>
+			this.log.warn(
+				`zero's raw output of this run is over ${Math.round(this.limits.perChatBytes / MIB)} MiB; the rest is shown but not kept for the protocol trace and export.`,
+			),
+		);
 	}
 
 	async list(): Promise<ChatIndexEntry[]> {
-		if (!this.indexCache) {
-			try {
-				const parsed = ChatIndex.safeParse(
-					JSON.parse(await fs.readFile(path.join(this.root, 'chats', 'index.json'), 'utf8')),
-				);
-				this.indexCache = parsed.success ? parsed.data : [];
-				if (!parsed.success) {
-					this.log.warn('The chat index was unreadable; it will be rebuilt as chats are saved.');
-				}
-			} catch {
-				this.indexCache = [];
-			}
-		}
-		return [...this.indexCache].sort((a, b) => b.updatedAt - a.updatedAt);
+		return (await this.reconcile()).sort((a, b) => b.updatedAt - a.updatedAt);
 	}
 
-	/** Saves the transcript and its index entry; writes are serialized so the newest always wins. */
+	/** The index file as written, or undefined when it is missing or unreadable. */
+	private async readIndexFile(): Promise<ChatIndexEntry[] | undefined> {
+		let text: string;
+		try {
+			text = await fs.readFile(this.indexFile, 'utf8');
+		} catch {
+			return undefined;
+		}
+		let parsed: ReturnType<typeof ChatIndex.safeParse> | undefined;
+		try {
+			parsed = ChatIndex.safeParse(JSON.parse(text));
+		} catch {
+			parsed = undefined;
+		}
+		if (parsed?.success) {
+			return parsed.data;
+		}
+		if (!this.unreadableIndexReported) {
+			this.unreadableIndexReported = true;
+			this.log.warn('The chat index was unreadable; it is rebuilt from the saved chats.');
+		}
+		return undefined;
+	}
+
+	private async chatIds(): Promise<string[]> {
+		try {
+			const entries = await fs.readdir(this.chatsDir, { withFileTypes: true });
+			return entries
+				.filter((entry) => entry.isDirectory() && CHAT_ID.test(entry.name))
+				.map((entry) => entry.name);
+		} catch {
+			return [];
+		}
+	}
+
+	/** An index entry rebuilt from a chat's own file (its modification time is its update time). */
+	private async entryFromChat(id: string): Promise<ChatIndexEntry | undefined> {
+		const file = path.join(this.chatDir(id), 'transcript.json');
+		try {
+			const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
+			const decoded = decodeTranscript(text);
+			if (!decoded.ok) {
+				return undefined;
+			}
+			const transcript = decoded.transcript;
+			return {
+				id,
+				title: transcript.title,
+				createdAt: transcript.createdAt,
+				updatedAt: stat.mtimeMs,
+				sessionId: transcript.sessionId,
+				turns: transcript.turns.length,
+			};
+		} catch {
+			return undefined;
+		}
+	}
+
+	/** The index as it should be: the file's entries for chats that exist, plus any it lacks. */
+	private async reconcile(): Promise<ChatIndexEntry[]> {
+		const [written, ids] = await Promise.all([this.readIndexFile(), this.chatIds()]);
+		const existing = new Set(ids);
+		const byId = new Map<string, ChatIndexEntry>();
+		for (const entry of written ?? []) {
+			const known = byId.get(entry.id);
+			if (existing.has(entry.id) && (!known || known.updatedAt < entry.updatedAt)) {
+				byId.set(entry.id, entry);
+			}
+		}
+		for (const id of ids) {
+			if (!byId.has(id)) {
+				const entry = await this.entryFromChat(id);
+				if (entry) {
+					byId.set(id, entry);
+				}
+			}
+		}
+		return [...byId.values()];
+	}
+
+	/** Queues a write after every earlier one, so the newest always wins in this window. */
+	private queue(what: string, write: () => Promise<void>): Promise<void> {
+		this.writes = this.writes
+			.then(write)
+			.catch((error: Error) => this.log.error(`${what} failed: ${error.message}`));
+		return this.writes;
+	}
+
+	/** Saves the transcript and its index entry, merged with what other windows wrote. */
 	save(transcript: Transcript, updatedAt: number): Promise<void> {
-		const json = JSON.stringify(transcript);
+		let json: string;
+		try {
+			json = JSON.stringify(transcript);
+		} catch (error) {
+			// Never throw into a run's bookkeeping: a chat that cannot be saved must still end.
+			this.log.error(`Saving chat ${transcript.id} failed: ${(error as Error).message}`);
+			return this.writes;
+		}
 		const entry: ChatIndexEntry = {
 			id: transcript.id,
 			title: transcript.title,
@@ -101,37 +358,29 @@ export class ChatStore {
 			sessionId: transcript.sessionId,
 			turns: transcript.turns.length,
 		};
-		this.writes = this.writes
-			.then(async () => {
-				await writeAtomic(path.join(this.chatDir(transcript.id), 'transcript.json'), json);
-				const index = (await this.list()).filter((item) => item.id !== entry.id);
-				index.push(entry);
-				this.indexCache = index;
-				await writeAtomic(path.join(this.root, 'chats', 'index.json'), JSON.stringify(index));
-			})
-			.catch((error: Error) =>
-				this.log.error(`Saving chat ${transcript.id} failed: ${error.message}`),
-			);
-		return this.writes;
+		return this.queue(`Saving chat ${transcript.id}`, async () => {
+			await writeFileDurably(path.join(this.chatDir(transcript.id), 'transcript.json'), json);
+			const index = (await this.reconcile()).filter((item) => item.id !== entry.id);
+			index.push(entry);
+			await writeFileDurably(this.indexFile, JSON.stringify(index));
+		});
 	}
 
 	/** Loads a chat; a run that was still streaming when VS Code stopped is rebuilt from its raw output. */
 	async load(id: string): Promise<Transcript | undefined> {
-		let data: unknown;
+		let text: string;
 		try {
-			data = JSON.parse(await fs.readFile(path.join(this.chatDir(id), 'transcript.json'), 'utf8'));
+			text = await fs.readFile(path.join(this.chatDir(id), 'transcript.json'), 'utf8');
 		} catch (error) {
 			this.log.warn(`Chat ${id} could not be read: ${(error as Error).message}`);
 			return undefined;
 		}
-		const parsed = TranscriptSchema.safeParse(data);
-		if (!parsed.success) {
-			this.log.warn(
-				`Chat ${id} is not a transcript this version understands; it was left untouched.`,
-			);
+		const decoded = decodeTranscript(text);
+		if (!decoded.ok) {
+			this.log.warn(`Chat ${id} ${decoded.problem}; it was left untouched.`);
 			return undefined;
 		}
-		const transcript = data as Transcript;
+		const transcript = decoded.transcript;
 		for (const turn of transcript.turns) {
 			if (turn.run.phase === 'ended') {
 				continue;
@@ -143,20 +392,15 @@ export class ChatStore {
 
 	/** Remembers which chat is open, in the same storage as the chats (survives reloads and crashes). */
 	writeCurrentChatId(id: string): Promise<void> {
-		this.writes = this.writes
-			.then(() =>
-				writeAtomic(path.join(this.root, 'chats', 'current.json'), JSON.stringify({ id })),
-			)
-			.catch((error: Error) =>
-				this.log.warn(`Could not remember the current chat: ${error.message}`),
-			);
-		return this.writes;
+		return this.queue('Remembering the current chat', () =>
+			writeFileDurably(path.join(this.chatsDir, 'current.json'), JSON.stringify({ id })),
+		);
 	}
 
 	async readCurrentChatId(): Promise<string | undefined> {
 		try {
 			const data = JSON.parse(
-				await fs.readFile(path.join(this.root, 'chats', 'current.json'), 'utf8'),
+				await fs.readFile(path.join(this.chatsDir, 'current.json'), 'utf8'),
 			) as { id?: unknown };
 			return typeof data.id === 'string' && CHAT_ID.test(data.id) ? data.id : undefined;
 		} catch {
@@ -164,11 +408,17 @@ export class ChatStore {
 		}
 	}
 
-	async delete(id: string): Promise<void> {
-		await fs.rm(this.chatDir(id), { recursive: true, force: true });
-		const index = (await this.list()).filter((item) => item.id !== id);
-		this.indexCache = index;
-		await writeAtomic(path.join(this.root, 'chats', 'index.json'), JSON.stringify(index));
+	/** Deletes a chat with zero's raw output of its runs; other windows drop it from their lists. */
+	delete(id: string): Promise<void> {
+		const dir = this.chatDir(id);
+		return this.queue(`Deleting chat ${id}`, async () => {
+			await fs.rm(dir, { recursive: true, force: true });
+			await syncDirectory(this.chatsDir);
+			await writeFileDurably(this.indexFile, JSON.stringify(await this.reconcile()));
+			if ((await this.readCurrentChatId()) === id) {
+				await fs.rm(path.join(this.chatsDir, 'current.json'), { force: true });
+			}
+		});
 	}
 
 	async readRaw(chatId: string, turnId: string): Promise<Buffer | undefined> {
@@ -177,6 +427,68 @@ export class ChatStore {
 		} catch {
 			return undefined;
 		}
+	}
+
+	private async sizeOf(entry: ChatIndexEntry): Promise<StoredChatSize> {
+		const dir = this.chatDir(entry.id);
+		const transcriptBytes = await fs
+			.stat(path.join(dir, 'transcript.json'))
+			.then((stat) => stat.size)
+			.catch(() => 0);
+		const names = await fs.readdir(path.join(dir, 'runs')).catch(() => [] as string[]);
+		const runs = await Promise.all(
+			names
+				.filter((name) => name.endsWith('.jsonl'))
+				.map(async (name) => {
+					const stat = await fs.stat(path.join(dir, 'runs', name)).catch(() => undefined);
+					return {
+						turnId: name.slice(0, -'.jsonl'.length),
+						bytes: stat?.size ?? 0,
+						mtime: stat?.mtimeMs ?? 0,
+					};
+				}),
+		);
+		runs.sort((a, b) => a.mtime - b.mtime);
+		return {
+			id: entry.id,
+			updatedAt: entry.updatedAt,
+			transcriptBytes,
+			rawRuns: runs.map(({ turnId, bytes }) => ({ turnId, bytes })),
+		};
+	}
+
+	/**
+	 * Brings the chats within their limits (see `planPrune`). `keep` are chats never deleted whole;
+	 * the chat remembered as open and chats still streaming are kept too.
+	 */
+	prune(keep: ReadonlySet<string>): Promise<PruneStep[]> {
+		let steps: PruneStep[] = [];
+		return this.queue('Pruning chats', async () => {
+			const current = await this.readCurrentChatId();
+			const protectedIds = new Set([...keep, ...this.streaming.keys()]);
+			if (current) {
+				protectedIds.add(current);
+			}
+			const sizes = await Promise.all((await this.reconcile()).map((entry) => this.sizeOf(entry)));
+			steps = planPrune(sizes, this.limits, protectedIds);
+			for (const step of steps) {
+				if (step.kind === 'raw') {
+					await fs.rm(this.rawRunPath(step.chatId, step.turnId), { force: true });
+					this.log.info(
+						`Chat ${step.chatId} is over ${Math.round(this.limits.perChatBytes / MIB)} MiB: removed zero's raw output of its run ${step.turnId}.`,
+					);
+				} else {
+					await fs.rm(this.chatDir(step.chatId), { recursive: true, force: true });
+					this.log.info(
+						`The chats are over ${Math.round(this.limits.totalBytes / MIB)} MiB: removed the least recently used chat ${step.chatId}.`,
+					);
+				}
+			}
+			if (steps.some((step) => step.kind === 'chat')) {
+				await syncDirectory(this.chatsDir);
+				await writeFileDurably(this.indexFile, JSON.stringify(await this.reconcile()));
+			}
+		}).then(() => steps);
 	}
 
 	private async rebuildCutOffRun(transcript: Transcript, turnId: string): Promise<void> {

@@ -18,11 +18,30 @@ type ChatCommand =
 	| 'zero.newChat'
 	| 'zero.stopRun'
 	| 'zero.showChats'
+	| 'zero.deleteChat'
 	| 'zero.selectModel'
 	| 'zero.setPermissionMode'
 	| 'zero.showProtocolTrace'
 	| 'zero.exportRun'
 	| 'zero.openRunTranscript';
+
+/** Asks, then deletes a saved chat and zero's raw output of its runs. True when it was deleted. */
+async function deleteChat(deps: CommandDeps, chatId: string, title: string): Promise<boolean> {
+	const confirmed = await deps.confirm(
+		`Delete the chat "${title}"?`,
+		"Its transcript and zero's raw output of its runs are removed from this workspace's storage. zero's own session is not changed.",
+		'Delete',
+	);
+	if (!confirmed) {
+		return false;
+	}
+	const refused = await deps.chats.deleteChat(chatId);
+	if (refused) {
+		void vscode.window.showWarningMessage(refused);
+		return false;
+	}
+	return true;
+}
 
 export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 	return {
@@ -35,11 +54,17 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 		'zero.stopRun': () => deps.chats.active.stop(),
 		'zero.showChats': async () => {
 			const saved = await deps.store.list();
-			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown> };
+			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown>; chatId?: string };
+			const deleteButton: vscode.QuickInputButton = {
+				iconPath: new vscode.ThemeIcon('trash'),
+				tooltip: 'Delete this chat',
+			};
 			const items: Item[] = saved.map((chat) => ({
 				label: chat.title,
 				description: `${new Date(chat.updatedAt).toLocaleString()}${chat.turns ? ` \u00b7 ${chat.turns} turn${chat.turns === 1 ? '' : 's'}` : ''}`,
 				detail: chat.id === deps.chats.active.id ? 'Current chat' : undefined,
+				chatId: chat.id,
+				buttons: [deleteButton],
 				open: () => deps.chats.open(chat.id),
 			}));
 			const result = await deps.zeroCli.run(['sessions', 'list', '--json'], {
@@ -71,13 +96,52 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 					deps.log.warn(`${answer.problem} Only chats saved by the extension are listed.`);
 				}
 			}
-			const choice = await vscode.window.showQuickPick(items, {
-				title: 'Zero: chats',
-				placeHolder: items.length === 0 ? 'No saved chats yet' : 'Reopen a chat',
+			const picker = vscode.window.createQuickPick<Item>();
+			picker.title = 'Zero: chats';
+			picker.placeholder =
+				items.length === 0 ? 'No saved chats yet' : 'Reopen a chat (the trash button deletes one)';
+			picker.items = items;
+			const choice = await new Promise<Item | undefined>((resolve) => {
+				picker.onDidTriggerItemButton(async ({ item }) => {
+					if (!item.chatId) {
+						return;
+					}
+					// The modal takes the focus; keep the list open behind it.
+					picker.ignoreFocusOut = true;
+					const deleted = await deleteChat(deps, item.chatId, item.label);
+					picker.ignoreFocusOut = false;
+					if (deleted) {
+						picker.items = picker.items.filter((candidate) => candidate !== item);
+					}
+					picker.show();
+				});
+				picker.onDidAccept(() => resolve(picker.selectedItems[0]));
+				picker.onDidHide(() => resolve(undefined));
+				picker.show();
 			});
+			picker.dispose();
 			if (choice?.open) {
 				await choice.open();
 				await focusChat(deps);
+			}
+		},
+		'zero.deleteChat': async (chatId?: string) => {
+			const saved = await deps.store.list();
+			const chosen =
+				typeof chatId === 'string'
+					? saved.find((chat) => chat.id === chatId)
+					: (
+							await vscode.window.showQuickPick(
+								saved.map((chat) => ({
+									label: chat.title,
+									description: new Date(chat.updatedAt).toLocaleString(),
+									chat,
+								})),
+								{ title: 'Zero: delete a chat', placeHolder: 'Chat to delete' },
+							)
+						)?.chat;
+			if (chosen) {
+				await deleteChat(deps, chosen.id, chosen.title);
 			}
 		},
 		'zero.selectModel': async () => {

@@ -16,6 +16,7 @@ import type { TranscriptViewer } from '../views/transcriptViewer';
 import type { CommandId } from './commandIds';
 
 export interface CommandDeps {
+	extensionUri: vscode.Uri;
 	chats: ChatService;
 	store: ChatStore;
 	view: ChatViewProvider;
@@ -30,6 +31,8 @@ export interface CommandDeps {
 	inspection: InspectionDeps & { reports: ReportStore };
 	workspaceFolder(): vscode.WorkspaceFolder | undefined;
 	isTrusted(): boolean;
+	/** A modal confirmation (tests answer it through the test API). */
+	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
 	onInspectionDone(): void;
 	logLocation: string;
 	walkthrough: Walkthrough;

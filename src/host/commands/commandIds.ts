@@ -5,6 +5,7 @@ export const COMMAND_IDS = [
 	'zero.newChat',
 	'zero.stopRun',
 	'zero.showChats',
+	'zero.deleteChat',
 	'zero.selectModel',
 	'zero.setPermissionMode',
 	'zero.showLog',

@@ -6,6 +6,7 @@ import {
 	problemsContext,
 	selectionContext,
 } from '../chat/editorContext';
+import { findingFixContext } from '../chat/promptContext';
 import {
 	activeFileEditor,
 	focusChat,
@@ -91,11 +92,8 @@ export function editorCommands(deps: CommandDeps): Handlers<EditorCommand> {
 			const uri = vscode.Uri.parse(finding.uri);
 			const relative = vscode.workspace.asRelativePath(uri, false);
 			const ref = `${relative}#L${finding.line}${finding.endLine && finding.endLine !== finding.line ? `-L${finding.endLine}` : ''}`;
-			deps.chats.addContext({
-				chip: { id: `finding-${ref}`, kind: 'finding', label: ref, path: relative },
-				content: `Inspection finding at ${ref}:\n${finding.message}`,
-			});
-			await sendWithContext(deps, `Fix this inspection finding in ${ref}.`);
+			deps.chats.addContext(findingFixContext(ref, finding.message));
+			await sendWithContext(deps, `Fix this inspection finding in ${ref} if it is real.`);
 		},
 	};
 }

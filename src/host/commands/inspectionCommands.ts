@@ -1,6 +1,7 @@
 /** Workspace inspections: pick a preset and a folder, run it with progress, show the report. */
 import * as vscode from 'vscode';
 import { BUILTIN_PRESETS, runInspection, type InspectionResult } from '../inspection/inspection';
+import { showReport } from '../inspection/reportView';
 import type { CommandDeps, Handlers } from './commandDeps';
 
 async function pickFolder(deps: CommandDeps): Promise<vscode.Uri | undefined> {
@@ -35,13 +36,6 @@ async function pickFolder(deps: CommandDeps): Promise<vscode.Uri | undefined> {
 	return picked?.[0];
 }
 
-/** Opens an inspection report as rendered markdown, or as text where the preview is unavailable. */
-async function showReport(uri: vscode.Uri): Promise<void> {
-	await vscode.commands
-		.executeCommand('markdown.showPreview', uri)
-		.then(undefined, () => vscode.window.showTextDocument(uri));
-}
-
 /** Runs an inspection with a progress notification, then shows the report and the findings. */
 async function inspect(
 	deps: CommandDeps,
@@ -66,7 +60,7 @@ async function inspect(
 	deps.onInspectionDone();
 	const summary =
 		result.parse === 'ok'
-			? `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'} in the Problems panel.`
+			? `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'} in the Problems panel.${result.outside > 0 ? ` ${result.outside} outside the workspace ${result.outside === 1 ? 'was' : 'were'} left out.` : ''}`
 			: 'No findings could be read from zero\u2019s answer; the report is complete.';
 	void vscode.window
 		.showInformationMessage(`Zero inspection finished: ${summary}`, 'Show Problems')
@@ -75,7 +69,7 @@ async function inspect(
 				void vscode.commands.executeCommand('workbench.actions.view.problems');
 			}
 		});
-	await showReport(result.reportUri);
+	await showReport(deps.extensionUri, result.reportUri);
 	return result;
 }
 
@@ -143,7 +137,7 @@ export function inspectionCommands(deps: CommandDeps): Handlers<InspectionComman
 				{ title: 'Zero: inspection reports' },
 			);
 			if (choice) {
-				await showReport(choice.uri);
+				await showReport(deps.extensionUri, choice.uri);
 			}
 		},
 	};

@@ -100,13 +100,20 @@ export function setupCommands(deps: CommandDeps): Handlers<SetupCommand> {
 				return;
 			}
 			const located = await deps.locator.locate();
+			if (!located.found) {
+				void vscode.window.showErrorMessage('zero was not found. Install it or set "zero.path".');
+				return;
+			}
+			// zero is the terminal's own process: no shell reads the path (a shell would expand $ and
+			// backticks in it, and PowerShell does not run a quoted path followed by arguments).
 			const terminal = vscode.window.createTerminal({
 				name: 'zero setup',
+				shellPath: located.path,
+				shellArgs: ['setup'],
 				env: deps.settings().env,
 				cwd: deps.workspaceFolder()?.uri,
 			});
 			terminal.show();
-			terminal.sendText(`${located.found ? JSON.stringify(located.path) : 'zero'} setup`);
 			const done = vscode.window.onDidCloseTerminal((closed) => {
 				if (closed === terminal) {
 					done.dispose();

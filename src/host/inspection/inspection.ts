@@ -12,7 +12,7 @@ import { buildUserMessage } from '../../zero/streamInput';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../platform/log';
 import { publishFindings } from './findingDiagnostics';
-import { inspectionReportMarkdown, inspectionStep } from './inspectionReport';
+import { findingsInside, inspectionReportMarkdown, inspectionStep } from './inspectionReport';
 import type { ReportStore } from './reportStore';
 import type { RunLauncher } from '../platform/runLauncher';
 import type { InspectionPreset, ZeroSettings } from '../platform/settings';
@@ -42,6 +42,8 @@ export const BUILTIN_PRESETS: InspectionPreset[] = [
 export interface InspectionResult {
 	reportUri: vscode.Uri;
 	findings: Finding[];
+	/** Findings left out because they pointed outside the folder. */
+	outside: number;
 	parse: FindingsParse['kind'];
 	transcript: Transcript;
 }
@@ -134,12 +136,25 @@ export async function runInspection(
 	const answer =
 		run.finalText ?? run.items.map((item) => (item.kind === 'text' ? item.text : '')).join('');
 	const parse = parseFindings(answer);
-	const findings = parse.kind === 'ok' ? parse.findings : [];
+	const { inside: findings, outside } = findingsInside(
+		folder.fsPath,
+		parse.kind === 'ok' ? parse.findings : [],
+	);
+	if (outside > 0) {
+		deps.log.warn(`Left out ${outside} inspection findings that pointed outside ${folder.fsPath}.`);
+	}
 	publishFindings(deps.diagnostics, folder, findings);
 	const reportUri = await deps.reports.save(
 		preset.label,
-		inspectionReportMarkdown(preset, folder.fsPath, transcript, parse, launched.commandLine),
+		inspectionReportMarkdown(
+			preset,
+			folder.fsPath,
+			transcript,
+			parse.kind === 'ok' ? { ...parse, findings } : parse,
+			launched.commandLine,
+			outside,
+		),
 		now,
 	);
-	return { reportUri, findings, parse: parse.kind, transcript };
+	return { reportUri, findings, outside, parse: parse.kind, transcript };
 }

@@ -1,9 +1,27 @@
 /** The saved report of an inspection and the step shown while it runs (no VS Code API: unit-tested). */
-import type { FindingsParse } from '../../shared/findings';
+import * as path from 'node:path';
+import type { Finding, FindingsParse } from '../../shared/findings';
 import { describeRunEnd } from '../../shared/runOutcome';
 import type { Transcript } from '../../shared/transcriptSchema';
 import { summarizeToolArgs } from '../../shared/toolSummary';
 import type { InspectionPreset } from '../platform/settings';
+
+/**
+ * The findings whose file is inside the inspected folder, and how many were not (absolute paths
+ * elsewhere, `../`): the model's text must not reach the Problems panel, or a chat that can write,
+ * for a file outside the workspace.
+ */
+export function findingsInside(
+	folder: string,
+	findings: readonly Finding[],
+): { inside: Finding[]; outside: number } {
+	const root = path.resolve(folder);
+	const inside = findings.filter((finding) => {
+		const relative = path.relative(root, path.resolve(root, finding.file));
+		return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+	});
+	return { inside, outside: findings.length - inside.length };
+}
 
 export function inspectionReportMarkdown(
 	preset: InspectionPreset,
@@ -11,6 +29,7 @@ export function inspectionReportMarkdown(
 	transcript: Transcript,
 	parse: FindingsParse,
 	commandLine: string,
+	outside = 0,
 ): string {
 	const run = transcript.turns[0]?.run;
 	const end = run ? describeRunEnd(run) : undefined;
@@ -41,6 +60,12 @@ export function inspectionReportMarkdown(
 					`| ${finding.severity} | \`${location}\` | ${`${finding.title}${finding.detail ? ` \u2014 ${finding.detail}` : ''}`.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`,
 				);
 			}
+		}
+		if (outside > 0) {
+			lines.push(
+				'',
+				`${outside} finding${outside === 1 ? '' : 's'} pointed outside the workspace and ${outside === 1 ? 'was' : 'were'} left out.`,
+			);
 		}
 		if (parse.skipped > 0) {
 			lines.push(

@@ -32,6 +32,8 @@ export class RunLauncher implements vscode.Disposable {
 	constructor(
 		private readonly log: Logger,
 		private readonly registry: RunRegistry,
+		/** Values masked in zero's stderr before it is logged or kept (the user's zero.env). */
+		private readonly secrets: () => readonly string[] = () => [],
 		private readonly stopTiming?: StopTiming,
 	) {}
 
@@ -58,6 +60,7 @@ export class RunLauncher implements vscode.Disposable {
 				cwd: request.cwd,
 				env: request.env,
 				input: request.input,
+				secrets: this.secrets(),
 			},
 			observer,
 			this.stopTiming,
@@ -65,7 +68,7 @@ export class RunLauncher implements vscode.Disposable {
 		this.active.add(run);
 		const pid = run.pid;
 		if (pid !== undefined) {
-			this.registry.add(pid);
+			this.registry.add({ pid, binary: request.binary, cwd: request.cwd });
 		}
 		const done = run.done.then((outcome) => {
 			this.active.delete(run);

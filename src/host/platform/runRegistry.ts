@@ -1,23 +1,36 @@
-import { readFileSync } from 'node:fs';
 import type * as vscode from 'vscode';
-import { processExists } from '../../zero/processTree';
+import { processExists, readProcessInfo } from '../../zero/processTree';
 import type { Logger } from './log';
 
 const KEY = 'zero.runningProcesses';
 
+/** A zero run this window started, with what identifies that very process later. */
 interface Entry {
 	pid: number;
 	startedAt: number;
+	/** The kernel's start time of the process (Linux, `/proc/<pid>/stat`): a reused pid differs. */
+	startTicks?: number;
+	binary?: string;
+	cwd?: string;
 }
 
-/** True when the process looks like a zero run we started (Linux: its command line). */
-function looksLikeOurZero(pid: number): boolean {
-	try {
-		const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-		return cmdline.includes('exec') && cmdline.includes('stream-json');
-	} catch {
+/**
+ * True only when the process with this pid is the zero run that was recorded: the same start time
+ * (so the pid was not reused), the same binary and `--cwd`, and it still leads its own process
+ * group (the group is what gets signalled). Entries from before these were recorded never match.
+ */
+function isRecordedRun(entry: Entry): boolean {
+	if (entry.startTicks === undefined || entry.binary === undefined || entry.cwd === undefined) {
 		return false;
 	}
+	const info = readProcessInfo(entry.pid);
+	return (
+		info !== undefined &&
+		info.startTicks === entry.startTicks &&
+		info.processGroup === entry.pid &&
+		info.argv.slice(0, 3).includes(entry.binary) &&
+		info.argv.includes(`--cwd=${entry.cwd}`)
+	);
 }
 
 /**
@@ -30,10 +43,16 @@ export class RunRegistry {
 		private readonly log: Logger,
 	) {}
 
-	add(pid: number): void {
+	add(run: { pid: number; binary: string; cwd: string }): void {
 		void this.state.update(KEY, [
-			...this.entries().filter((entry) => entry.pid !== pid),
-			{ pid, startedAt: Date.now() },
+			...this.entries().filter((entry) => entry.pid !== run.pid),
+			{
+				pid: run.pid,
+				startedAt: Date.now(),
+				startTicks: readProcessInfo(run.pid)?.startTicks,
+				binary: run.binary,
+				cwd: run.cwd,
+			} satisfies Entry,
 		]);
 	}
 
@@ -48,7 +67,7 @@ export class RunRegistry {
 	reapOrphans(): number {
 		let reaped = 0;
 		for (const entry of this.entries()) {
-			if (process.platform === 'linux' && processExists(entry.pid) && looksLikeOurZero(entry.pid)) {
+			if (process.platform === 'linux' && processExists(entry.pid) && isRecordedRun(entry)) {
 				try {
 					process.kill(-entry.pid, 'SIGTERM');
 					reaped++;

@@ -1,5 +1,6 @@
 import { runZeroCli, type CliResult } from '../../zero/cli';
 import { formatCommandLine } from '../../zero/execArgs';
+import { redactSecrets } from '../../zero/redact';
 import type { Logger } from './log';
 import type { ZeroSettings } from './settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';
@@ -35,14 +36,20 @@ export class ZeroCli {
 		if (!located.found) {
 			return { found: false, reason: 'not_found', message: 'zero was not found.' };
 		}
+		const settings = this.settings();
 		const result = await runZeroCli(located.path, args, {
-			env: zeroProcessEnv(this.settings()),
+			env: zeroProcessEnv(settings),
 			cwd: options.cwd,
 			timeoutMs: CLI_TIMEOUT_MS,
 		});
 		this.log.info(
 			`${formatCommandLine(located.path, args)} -> ${result.error ?? `exit ${result.exitCode ?? 'none'}`}`,
 		);
-		return { found: true, ...result };
+		// stderr ends up in messages and the log: mask the user's zero.env values and keys in it.
+		return {
+			found: true,
+			...result,
+			stderr: redactSecrets(result.stderr, Object.values(settings.env)),
+		};
 	}
 }

@@ -1,8 +1,8 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../platform/log';
+import { resolveLinkTarget } from './linkTargets';
 import type { ReadOnlyDocuments } from './readOnlyDocuments';
 
 /** What clicks in a chat view do in the editor: commands, links, files, full tool output. */
@@ -16,17 +16,31 @@ export interface ChatViewActions {
 /** Links, file links and full tool output opened from a chat view, always through VS Code. */
 export function createChatViewActions(
 	documents: ReadOnlyDocuments,
-	workspaceFolder: () => vscode.Uri | undefined,
+	workspaceFolders: () => readonly vscode.Uri[],
 	log: Logger,
+	confirm: (message: string, detail: string, confirmLabel: string) => Promise<boolean>,
 ): ChatViewActions {
-	const openFile = (file: string, line?: number): void => {
-		const folder = workspaceFolder();
-		const uri =
-			path.isAbsolute(file) || !folder ? vscode.Uri.file(file) : vscode.Uri.joinPath(folder, file);
+	const openFile = async (file: string, line?: number): Promise<void> => {
+		const folders = workspaceFolders()
+			.filter((folder) => folder.scheme === 'file')
+			.map((folder) => folder.fsPath);
+		const target = resolveLinkTarget(file, folders);
+		// A model's link may point anywhere: outside the workspace, the user decides.
+		if (
+			!target.inside &&
+			!(await confirm(
+				'Open a file outside the workspace?',
+				`A link in the chat points to ${target.path}, which is not in this workspace.`,
+				'Open',
+			))
+		) {
+			log.info(`Did not open ${target.path} (outside the workspace).`);
+			return;
+		}
 		const selection =
 			line !== undefined && line > 0 ? new vscode.Range(line - 1, 0, line - 1, 0) : undefined;
-		void vscode.window
-			.showTextDocument(uri, { selection, preview: true })
+		await vscode.window
+			.showTextDocument(vscode.Uri.file(target.path), { selection, preview: true })
 			.then(undefined, (error: Error) => {
 				void vscode.window.showWarningMessage(`Cannot open ${file}: ${error.message}`);
 			});
@@ -38,18 +52,18 @@ export function createChatViewActions(
 			try {
 				uri = vscode.Uri.parse(href, true);
 			} catch {
-				openFile(href);
+				void openFile(href);
 				return;
 			}
 			if (uri.scheme === 'http' || uri.scheme === 'https' || uri.scheme === 'mailto') {
 				void vscode.env.openExternal(uri);
 			} else if (uri.scheme === 'file') {
-				openFile(uri.fsPath);
+				void openFile(uri.fsPath);
 			} else {
 				log.warn(`Ignored a chat link with scheme "${uri.scheme}".`);
 			}
 		},
-		openFile,
+		openFile: (file, line) => void openFile(file, line),
 		openToolOutput: (transcript: Transcript, turnId: string, itemId: string) => {
 			const item = transcript.turns
 				.find((turn) => turn.id === turnId)

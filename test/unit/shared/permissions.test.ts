@@ -16,7 +16,7 @@ import type {
 	ToolItem,
 	TranscriptAction,
 } from '../../../src/shared/transcriptSchema';
-import { actionCommands } from '../../../src/shared/actionCommands';
+import { actionCommands, grantArgs } from '../../../src/shared/actionCommands';
 import { parseLine } from '../../../src/zero/parseLine';
 import { RECORDED, SCENARIOS, readLines } from '../helpers';
 
@@ -452,5 +452,20 @@ describe('provider problems that change the setup state', () => {
 		assert.equal(providerSetupProblem(run('06b-provider-stream-error')), undefined);
 		assert.equal(providerSetupProblem(run('13c-provider-unreachable')), undefined);
 		assert.equal(providerSetupProblem(run('answer')), undefined);
+	});
+});
+
+describe('the grant command line', () => {
+	it('never passes a tool name zero would read as a flag or as help', () => {
+		// zero v0.8.0 rejects `--` ("unknown sandbox grants flag"), so a name must be checked instead.
+		for (const name of ['--path=/', '-h', 'help', '--json', 'a b']) {
+			assert.throws(() => grantArgs(name), /tool name/, name);
+		}
+		assert.deepEqual(grantArgs('web_fetch').slice(0, 4), [
+			'sandbox',
+			'grants',
+			'allow',
+			'web_fetch',
+		]);
 	});
 });

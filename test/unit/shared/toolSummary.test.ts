@@ -39,3 +39,13 @@ describe('tool summaries', () => {
 		assert.ok(!summary.includes('\n'));
 	});
 });
+
+describe('tool summaries of hostile tool names', () => {
+	// zero emits tool_call with whatever name the model chose, before it looks the tool up.
+	for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+		it(`summarize a tool named "${name}" like any unknown tool`, () => {
+			assert.equal(summarizeToolArgs(name, { path: 'src/a.ts' }), 'src/a.ts');
+			assert.equal(summarizeToolArgs(name, { [name]: 'value' }), 'value');
+		});
+	}
+});

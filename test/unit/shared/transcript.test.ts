@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
+	reduceTranscript,
 	applyAction,
 	createTranscript,
 	itemKey,
@@ -142,5 +143,59 @@ describe('transcript lookups', () => {
 		assert.equal(turnPermissionMode(turn), 'member');
 		turn.command = { kind: 'chat', display: 'zero exec', permissionMode: 'plan' };
 		assert.equal(turnPermissionMode(turn), 'plan');
+	});
+});
+
+describe('session ids from zero', () => {
+	it('never keeps a session id that --resume would refuse, and says so', () => {
+		const transcript = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
+			{ type: 'turn/start', turnId: 't1' },
+			{
+				type: 'run/line',
+				turnId: 't1',
+				parsed: parseLine(
+					JSON.stringify({
+						schemaVersion: 2,
+						runId: 'r',
+						type: 'run_start',
+						sessionId: '<video poster=https://evil.example/p.png>',
+					}),
+				),
+			},
+		]);
+		assert.equal(transcript.sessionId, undefined);
+		assert.equal(transcript.turns[0].run.sessionId, undefined);
+		assert.deepEqual(
+			transcript.turns[0].run.items.map((item) => item.kind),
+			['notice'],
+		);
+	});
+});
+
+describe('token usage from zero', () => {
+	it('stays a finite whole number whatever zero reports, so the chat still saves and loads', () => {
+		const usage = (tokens: number) =>
+			parseLine(
+				JSON.stringify({
+					schemaVersion: 2,
+					runId: 'r',
+					type: 'usage',
+					promptTokens: tokens,
+					completionTokens: tokens,
+					totalTokens: tokens,
+				}),
+			);
+		const transcript = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
+			{ type: 'turn/start', turnId: 't1' },
+			{ type: 'run/line', turnId: 't1', parsed: usage(1e308) },
+			{ type: 'run/line', turnId: 't1', parsed: usage(1e308) },
+			{ type: 'run/line', turnId: 't1', parsed: usage(-5) },
+			{ type: 'run/line', turnId: 't1', parsed: usage(1.5) },
+		]);
+		for (const totals of [transcript.usage, transcript.turns[0].run.usage]) {
+			assert.equal(totals.promptTokens, Number.MAX_SAFE_INTEGER);
+			assert.equal(totals.requests, 4);
+		}
+		assert.deepEqual(JSON.parse(JSON.stringify(transcript.usage)), transcript.usage);
 	});
 });

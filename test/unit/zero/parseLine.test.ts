@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EVENT_SCHEMAS } from '../../../src/zero/events';
-import { DIAGNOSTIC_EXCERPT_CHARS, parseLine } from '../../../src/zero/parseLine';
+import {
+	DIAGNOSTIC_EXCERPT_CHARS,
+	MAX_EVENT_DEPTH,
+	MAX_EVENT_DEPTH_MARKER,
+	parseLine,
+} from '../../../src/zero/parseLine';
 import { corpusFiles, readLines } from '../helpers';
 
 const R = 'run_20261129120000_abcdef';
@@ -255,5 +260,43 @@ describe('parseLine', () => {
 
 	it('accepts text events whose empty delta zero omitted', () => {
 		assert.equal(parseLine(line({ type: 'text' })).kind, 'event');
+	});
+});
+
+describe('deeply nested events', () => {
+	// zero's JSON decoder accepts 10,000 levels; JSON.stringify overflows the stack long before.
+	const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+	const toolCall = (depth: number): string =>
+		`{"schemaVersion":2,"runId":"${R}","type":"tool_call","id":"call_1","name":"bash","args":${nested(depth)}}`;
+
+	it('keep a tool call with 10,000 levels of arguments, cut where it nests too deep', () => {
+		const parsed = parseLine(toolCall(10_000));
+		assert.equal(parsed.kind, 'event');
+		assert.ok(parsed.kind === 'event' && parsed.event.type === 'tool_call');
+		const text = JSON.stringify(parsed.event);
+		assert.ok(text.includes(MAX_EVENT_DEPTH_MARKER), text.slice(0, 200));
+		let depth = 0;
+		let value: unknown = parsed.event.args;
+		while (typeof value === 'object' && value !== null) {
+			value = (value as { a: unknown }).a;
+			depth++;
+		}
+		assert.equal(value, MAX_EVENT_DEPTH_MARKER);
+		assert.equal(depth + 1, MAX_EVENT_DEPTH);
+	});
+
+	it('leave events that nest no deeper than the limit untouched', () => {
+		const line = toolCall(MAX_EVENT_DEPTH - 1);
+		const parsed = parseLine(line);
+		assert.ok(parsed.kind === 'event');
+		assert.equal(JSON.stringify(parsed.event), line);
+	});
+
+	it('cut deep unknown fields of any event too', () => {
+		const parsed = parseLine(
+			`{"schemaVersion":2,"runId":"${R}","type":"text","delta":"x","extra":${nested(5000)}}`,
+		);
+		assert.ok(parsed.kind === 'event');
+		assert.doesNotThrow(() => JSON.stringify(parsed));
 	});
 });

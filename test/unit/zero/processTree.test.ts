@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeDiscoveryHost } from '../../../src/zero/discovery';
-import { planSpawn, runBounded } from '../../../src/zero/processTree';
+import { planSpawn, runBounded, signalTree, treeKillCommand } from '../../../src/zero/processTree';
 import { waitUntil } from '../../harness/wait';
 
 describe('spawn plan', () => {
@@ -24,7 +24,7 @@ describe('spawn plan', () => {
 	it('wraps Windows batch shims in cmd.exe with quoted, escaped arguments', () => {
 		const plan = planSpawn(
 			'C:\\npm\\zero.cmd',
-			['exec', '--cwd=C:\\my dir', 'a&b', 'say "hi"'],
+			['exec', '--cwd=C:\\my dir\\', 'a&b|c<d>e^f(g)!h'],
 			'win32',
 			'C:\\Windows\\system32\\cmd.exe',
 		);
@@ -33,8 +33,28 @@ describe('spawn plan', () => {
 		assert.equal(plan.windowsVerbatimArguments, true);
 		assert.equal(
 			plan.args[3],
-			'"^"C:\\npm\\zero.cmd^" ^"exec^" ^"--cwd=C:\\my dir^" ^"a^&b^" ^"say \\^"hi\\^"^""',
+			'"^"C:\\npm\\zero.cmd^" ^"exec^" ^"--cwd=C:\\my dir\\\\^" ^"a^&b^|c^<d^>e^^f^(g^)^!h^""',
 		);
+	});
+
+	it('refuses what a .cmd shim would re-parse: quotes, %, line breaks (a window-scoped --model could run &calc&)', () => {
+		// npm's zero.cmd passes %* on to another command line, which cmd.exe parses again: a quote
+		// inside an argument ends the quoting there, and %VAR% expands.
+		for (const arg of [
+			'--model=a"&calc&"',
+			'--add-dir=C:\\x" & calc & "',
+			'--model=%PATH%',
+			'--model=a\nb',
+			'--model=a\r\nb',
+		]) {
+			assert.throws(
+				() => planSpawn('C:\\npm\\zero.cmd', ['exec', arg], 'win32'),
+				/cannot pass/,
+				arg,
+			);
+		}
+		// A real executable gets its arguments through CreateProcess quoting, without cmd.exe.
+		assert.doesNotThrow(() => planSpawn('C:\\bin\\zero.exe', ['--model=a"&calc&"'], 'win32'));
 	});
 });
 
@@ -102,5 +122,39 @@ describe('bounded runs', () => {
 		assert.equal(result.stdout, 'done');
 		assert.equal(result.exitCode, 0);
 		assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+	});
+});
+
+describe('stopping a process tree', () => {
+	/** A ChildProcess as signalTree sees it, recording what is done to it. */
+	function fakeChild(pid: number) {
+		const killed: string[] = [];
+		return { child: { pid, kill: (signal: string) => killed.push(signal) } as never, killed };
+	}
+
+	it('on Windows runs taskkill /T /F for the whole tree first, for any signal', () => {
+		for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL'] as const) {
+			const { child, killed } = fakeChild(4242);
+			const spawned: string[][] = [];
+			signalTree(child, signal, 'win32', (file, args) => {
+				spawned.push([file, ...args]);
+			});
+			// Node's kill on Windows ends only the direct child (cmd.exe for a shim): zero would survive.
+			assert.deepEqual(spawned, [['taskkill', '/pid', '4242', '/T', '/F']], signal);
+			assert.deepEqual(killed, [], signal);
+		}
+	});
+
+	it('on POSIX signals the process group', () => {
+		assert.deepEqual(treeKillCommand(4242, 'SIGINT', 'linux'), {
+			kind: 'group',
+			pid: -4242,
+			signal: 'SIGINT',
+		});
+		assert.deepEqual(treeKillCommand(4242, 'SIGINT', 'win32'), {
+			kind: 'spawn',
+			file: 'taskkill',
+			args: ['/pid', '4242', '/T', '/F'],
+		});
 	});
 });

@@ -22,6 +22,7 @@ function start(
 		binary?: string;
 		input?: string;
 		maxLineBytes?: number;
+		secrets?: string[];
 	} = {},
 ) {
 	const lines: ParsedLine[] = [];
@@ -47,6 +48,7 @@ function start(
 			},
 			input: extra.input ?? buildUserMessage('hello'),
 			maxLineBytes: extra.maxLineBytes,
+			secrets: extra.secrets,
 		},
 		{
 			line: (parsed) => lines.push(parsed),
@@ -196,6 +198,56 @@ describe('ZeroRun with the FAKE zero', () => {
 		);
 		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 1);
 		assert.match(outcome.kind === 'exited' ? outcome.stderrTail : '', /panic: runtime error/);
+	});
+
+	it('masks zero.env values and key-like strings in stderr before anyone sees it', async () => {
+		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
+		writeFileSync(
+			path.join(scenarios, 'crash.jsonl'),
+			readFileSync(path.join(SCENARIOS, 'crash.jsonl')),
+		);
+		writeFileSync(
+			path.join(scenarios, 'crash.fake.json'),
+			JSON.stringify({
+				exitCode: 1,
+				stderr: [
+					'provider: using key hunter2-secret-value',
+					'auth error: sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234 rejected',
+				],
+			}),
+		);
+		const { run, stderr } = start('crash', {
+			env: { FAKE_ZERO_SCENARIOS: scenarios },
+			secrets: ['hunter2-secret-value'],
+		});
+		const outcome = await run.done;
+		assert.ok(outcome.kind === 'exited');
+		for (const text of [stderr.join('\n'), outcome.stderrTail]) {
+			assert.ok(!text.includes('hunter2-secret-value'), text);
+			assert.ok(!text.includes('sk-proj-AbCdEf'), text);
+			assert.match(text, /using key \*\*\*/);
+		}
+	});
+
+	it('kills what zero left running in its process group when it exits', async () => {
+		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
+		writeFileSync(
+			path.join(scenarios, 'answer.jsonl'),
+			readFileSync(path.join(SCENARIOS, 'answer.jsonl')),
+		);
+		writeFileSync(
+			path.join(scenarios, 'answer.fake.json'),
+			JSON.stringify({ delayMs: 0, leaveChild: true }),
+		);
+		const { run, stderr } = start('answer', { env: { FAKE_ZERO_SCENARIOS: scenarios } });
+		const outcome = await run.done;
+		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 0);
+		const left = Number(/left child (\d+)/.exec(stderr.join('\n'))?.[1]);
+		assert.ok(left > 0, stderr.join('\n'));
+		for (let i = 0; i < 40 && processExists(left); i++) {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+		assert.equal(processExists(left), false, 'a process zero started outlived the run');
 	});
 
 	it('reports a missing binary as "not found"', async () => {

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { ChatStore } from '../../../../src/host/chat/chatStore';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import { parseLine } from '../../../../src/zero/parseLine';
-import { SCENARIOS, readLines } from '../../helpers';
+import { SCENARIOS, exited, readLines } from '../../helpers';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
@@ -83,5 +83,39 @@ describe('chat persistence', () => {
 	it('rejects chat ids that could escape the storage folder', async () => {
 		const store = new ChatStore(mkdtempSync(path.join(os.tmpdir(), 'chat-store-')), silent);
 		await assert.rejects(() => store.openRawRun('../evil', 't'));
+	});
+
+	it('saves and restores a chat whose tool call nested 10,000 levels deep', async () => {
+		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
+		const store = new ChatStore(root, silent);
+		const transcript = createTranscript({ id: 'deep', title: 'Deep', createdAt: 1 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
+		const depth = 10_000;
+		const line = `{"schemaVersion":2,"runId":"r","type":"tool_call","id":"c","name":"bash","args":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+		applyAction(transcript, { type: 'run/line', turnId: 't1', parsed: parseLine(line) });
+		applyAction(transcript, { type: 'run/exit', turnId: 't1', outcome: exited(0) });
+		await store.save(transcript, 2);
+		assert.deepEqual(await store.load('deep'), JSON.parse(JSON.stringify(transcript)));
+	});
+
+	it('reports a transcript that cannot be written instead of throwing', async () => {
+		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
+		const errors: string[] = [];
+		const store = new ChatStore(root, {
+			...silent,
+			error: (message: string) => errors.push(message),
+		});
+		const transcript = createTranscript({ id: 'cyclic', title: 'x', createdAt: 1 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
+		const cyclic: Record<string, unknown> = {};
+		cyclic.self = cyclic;
+		(transcript.turns[0] as { extra?: unknown }).extra = cyclic;
+		let saving: Promise<void> | undefined;
+		assert.doesNotThrow(() => {
+			saving = store.save(transcript, 2);
+		});
+		await saving;
+		assert.equal(errors.length, 1);
+		assert.match(errors[0], /Saving chat cyclic failed/);
 	});
 });

@@ -64,4 +64,23 @@ describe('ZeroCli', () => {
 		const answer = await missing.run(['--version']);
 		assert.equal(answer.found ? '' : answer.reason, 'not_found');
 	});
+
+	it('masks zero.env values and key-like strings in the stderr it hands on', async () => {
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'zero-cli-'));
+		const binary = path.join(dir, 'zero');
+		writeFileSync(
+			binary,
+			`#!/bin/sh\necho "bad key $ZERO_TEST_KEY and sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234" >&2\nexit 3\n`,
+			{ mode: 0o755 },
+		);
+		const cli = new ZeroCli(
+			{ locate: async () => ({ found: true, path: binary, source: 'setting' }) },
+			() => ({ ...settings, env: { ZERO_TEST_KEY: 'hunter2-secret-value' } }),
+			log,
+			() => true,
+		);
+		const result = await cli.run(['providers', 'status']);
+		assert.ok(result.found);
+		assert.equal(result.stderr.trim(), 'bad key *** and ***');
+	});
 });
