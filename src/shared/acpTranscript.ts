@@ -1,0 +1,581 @@
+/**
+ * ACP turns in the existing transcript model.
+ *
+ * What means the same as in `zero exec` is mapped onto zero's exec-shaped events (`run/line`), so
+ * the reducer, the cards, persistence and export treat an ACP turn like an exec run: message
+ * chunks become `text`, thought chunks `reasoning`, `tool_call` a `tool_call`, a finished
+ * `tool_call_update` a `tool_result`, and the `session/prompt` result a `run_end` (with the same
+ * `warning` exec writes for a truncated or filtered answer). A process that dies mid-turn ends the
+ * run through `run/exit` with the stderr tail, as a crashed exec run does.
+ *
+ * What exec has no word for gets a small addition (see the report of issue #17 for the change to
+ * `transcript.ts`): a permission request that WAITS for the user and the option chosen
+ * (`acp/permission-requested`, `acp/permission-settled`, kept on the tool item as `approval`), and
+ * zero's plan (`acp/plan`, kept on the update_plan tool item as `plan`). {@link applyAcpAction}
+ * reduces them and hands every other action to `applyAction`.
+ *
+ * Pure: no clock (times arrive inside actions), no Node built-ins; only types from the ACP layer.
+ */
+import { z } from 'zod';
+import {
+	PERMISSION_SETTLED_BY,
+	type AcpExit,
+	type AcpSessionEvent,
+	type PermissionSettledBy,
+	type PromptOutcome,
+} from '../zero/acp/outcomes';
+import {
+	PermissionOptionSchema,
+	PermissionOutcomeSchema,
+	PlanEntrySchema,
+	type PermissionOutcome,
+	type RequestPermissionParams,
+	type SessionUpdate,
+	type ToolCallContent,
+} from '../zero/acp/schemas';
+import type { ZeroEvent } from '../zero/events';
+import type { ParsedLine } from '../zero/parseLine';
+import type { ProcessOutcome } from '../zero/processOutcome';
+import { applyAction, findToolItem, findTurn } from './transcript';
+import {
+	ToolItemSchema,
+	type RunState,
+	type ToolItem,
+	type Transcript,
+	type TranscriptAction,
+} from './transcriptSchema';
+
+// ---- Additions to the transcript model ---------------------------------------------------------
+
+export const APPROVAL_STATES = ['waiting', 'answered', 'withdrawn'] as const;
+
+/**
+ * A permission request zero sent for a tool call, on the tool item. `waiting` until the user picks
+ * one of zero's options (`answered`, with the outcome), or until Stop, closing the chat or the
+ * process ending takes it away (`withdrawn`).
+ */
+export const ToolApprovalSchema = z.object({
+	requestId: z.union([z.number(), z.string()]),
+	options: z.array(PermissionOptionSchema),
+	state: z.enum(APPROVAL_STATES),
+	outcome: PermissionOutcomeSchema.optional(),
+	settledBy: z.enum(PERMISSION_SETTLED_BY).optional(),
+	requestedAt: z.number().optional(),
+	settledAt: z.number().optional(),
+});
+export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
+
+export const AcpPermissionRequestedActionSchema = z.object({
+	type: z.literal('acp/permission-requested'),
+	turnId: z.string(),
+	at: z.number().optional(),
+	requestId: z.union([z.number(), z.string()]),
+	toolCallId: z.string(),
+	/** Used to create the tool card when zero asks before announcing the call. */
+	toolName: z.string(),
+	args: z.unknown().optional(),
+	sideEffect: z.string().optional(),
+	options: z.array(PermissionOptionSchema),
+});
+
+export const AcpPermissionSettledActionSchema = z.object({
+	type: z.literal('acp/permission-settled'),
+	turnId: z.string(),
+	at: z.number().optional(),
+	requestId: z.union([z.number(), z.string()]),
+	outcome: PermissionOutcomeSchema,
+	by: z.enum(PERMISSION_SETTLED_BY),
+});
+
+export const AcpPlanActionSchema = z.object({
+	type: z.literal('acp/plan'),
+	turnId: z.string(),
+	at: z.number().optional(),
+	entries: z.array(PlanEntrySchema),
+});
+
+/** The new actions, for the webview boundary and persisted action logs. */
+export const AcpOnlyActionSchema = z.discriminatedUnion('type', [
+	AcpPermissionRequestedActionSchema,
+	AcpPermissionSettledActionSchema,
+	AcpPlanActionSchema,
+]);
+export type AcpOnlyAction = z.infer<typeof AcpOnlyActionSchema>;
+export type AcpTranscriptAction = TranscriptAction | AcpOnlyAction;
+
+/**
+ * The tool item with the two ACP fields. The proposed change to transcriptSchema.ts is exactly
+ * this: `ToolItemSchema` gains `approval` and `plan`. Until it does, `TranscriptSchema` strips
+ * them when a saved chat is read back.
+ */
+export const AcpToolItemSchema = ToolItemSchema.extend({
+	approval: ToolApprovalSchema.optional(),
+	plan: z.array(PlanEntrySchema).optional(),
+});
+export type AcpToolItem = ToolItem &
+	Partial<Pick<z.infer<typeof AcpToolItemSchema>, 'approval' | 'plan'>>;
+
+// ---- The reducer for the additions ---------------------------------------------------------------
+
+function nextNoticeId(run: RunState): string {
+	// The same numbering the reducer uses for its own items (prefix per kind, one counter per run).
+	return `n${run.nextItemNumber++}`;
+}
+
+function findApproval(run: RunState, requestId: number | string): AcpToolItem | undefined {
+	for (let index = run.items.length - 1; index >= 0; index--) {
+		const item = run.items[index] as AcpToolItem;
+		if (item.kind === 'tool' && item.approval?.requestId === requestId) {
+			return item;
+		}
+	}
+	return undefined;
+}
+
+/** Applies one action in place: the ACP additions here, everything else through `applyAction`. */
+export function applyAcpAction(transcript: Transcript, action: AcpTranscriptAction): void {
+	switch (action.type) {
+		case 'acp/permission-requested': {
+			const turn = findTurn(transcript, action.turnId);
+			if (!turn) {
+				return;
+			}
+			let tool = findToolItem(turn.run, action.toolCallId) as AcpToolItem | undefined;
+			if (!tool) {
+				applyAction(transcript, {
+					type: 'run/line',
+					turnId: action.turnId,
+					at: action.at,
+					parsed: execEvent(turn.run.runId ?? acpRunId(action.turnId), {
+						type: 'tool_call',
+						id: action.toolCallId,
+						name: action.toolName,
+						args: action.args,
+						sideEffect: action.sideEffect,
+					}),
+				});
+				tool = findToolItem(turn.run, action.toolCallId) as AcpToolItem | undefined;
+			}
+			if (tool) {
+				tool.approval = {
+					requestId: action.requestId,
+					options: action.options,
+					state: 'waiting',
+					requestedAt: action.at,
+				};
+			}
+			return;
+		}
+		case 'acp/permission-settled': {
+			const turn = findTurn(transcript, action.turnId);
+			const tool = turn && findApproval(turn.run, action.requestId);
+			if (tool?.approval && tool.approval.state === 'waiting') {
+				tool.approval = {
+					...tool.approval,
+					state: action.by === 'user' ? 'answered' : 'withdrawn',
+					outcome: action.outcome,
+					settledBy: action.by,
+					settledAt: action.at,
+				};
+			}
+			return;
+		}
+		case 'acp/plan': {
+			const turn = findTurn(transcript, action.turnId);
+			if (!turn) {
+				return;
+			}
+			const planTool = findLastTool(turn.run, 'update_plan');
+			if (planTool) {
+				planTool.plan = action.entries;
+			} else {
+				turn.run.items.push({
+					kind: 'notice',
+					id: nextNoticeId(turn.run),
+					message: `Plan:\n${action.entries.map((entry) => `${PLAN_MARKS[entry.status] ?? '[ ]'} ${entry.content}`).join('\n')}`,
+				});
+			}
+			return;
+		}
+		default:
+			applyAction(transcript, action);
+	}
+}
+
+const PLAN_MARKS: Record<string, string> = {
+	completed: '[x]',
+	in_progress: '[~]',
+	pending: '[ ]',
+};
+
+function findLastTool(run: RunState, name: string): AcpToolItem | undefined {
+	for (let index = run.items.length - 1; index >= 0; index--) {
+		const item = run.items[index];
+		if (item.kind === 'tool' && item.name === name) {
+			return item as AcpToolItem;
+		}
+	}
+	return undefined;
+}
+
+/** Tool calls of a run that wait for the user's answer (for attention: badge, status bar). */
+export function waitingApprovals(run: RunState): AcpToolItem[] {
+	return run.items.filter(
+		(item): item is AcpToolItem =>
+			item.kind === 'tool' && (item as AcpToolItem).approval?.state === 'waiting',
+	);
+}
+
+// ---- Mapping ACP traffic to actions -------------------------------------------------------------
+
+/** The run id an ACP turn's exec-shaped events carry (ACP has no run id of its own). */
+export function acpRunId(turnId: string): string {
+	return `acp_${turnId}`;
+}
+
+type ExecEventBody = ZeroEvent extends infer E
+	? E extends ZeroEvent
+		? Omit<E, 'schemaVersion' | 'runId'>
+		: never
+	: never;
+
+function execEvent(runId: string, body: ExecEventBody): ParsedLine {
+	return { kind: 'event', event: { schemaVersion: 2, runId, ...body } as ZeroEvent };
+}
+
+/** ACP tool kinds in exec's side-effect words (the cards' icons and badges). */
+const SIDE_EFFECT_OF_KIND: Record<string, string> = {
+	read: 'read',
+	search: 'read',
+	edit: 'write',
+	delete: 'write',
+	move: 'write',
+	execute: 'shell',
+	fetch: 'network',
+	think: 'none',
+	other: 'unknown',
+};
+
+export function sideEffectOfKind(kind: string | undefined): string {
+	return (kind !== undefined ? SIDE_EFFECT_OF_KIND[kind] : undefined) ?? 'unknown';
+}
+
+/**
+ * zero titles a call "<tool> <first argument>" (e.g. `read_file README.md`, or just
+ * `exec_command`), so the tool's name is the title's first word.
+ */
+export function toolNameFromTitle(title: string | undefined): string {
+	const first = (title ?? '').trim().split(/\s+/, 1)[0] ?? '';
+	return /^[\w.:-]{1,120}$/.test(first) ? first : 'tool';
+}
+
+function contentText(content: ToolCallContent[] | null | undefined): string {
+	return (content ?? [])
+		.map((block) => {
+			if (block.type === 'content') {
+				if (block.content?.type === 'text') {
+					return block.content.text ?? '';
+				}
+				return `[${block.content?.type ?? 'content'}]`;
+			}
+			if (block.type === 'diff') {
+				return `[diff of ${block.path ?? 'a file'}]${block.newText !== undefined ? `\n${block.newText}` : ''}`;
+			}
+			return `[${block.type}]`;
+		})
+		.join('\n');
+}
+
+/** zero ends a shell tool's output with `exit_code: N` (exec has it in `meta`). */
+function exitCodeMeta(
+	kind: string | undefined,
+	output: string,
+): Record<string, string> | undefined {
+	if (kind !== 'execute') {
+		return undefined;
+	}
+	const match = /(?:^|\n)exit_code: (-?\d+)\s*$/.exec(output);
+	return match ? { exit_code: match[1] } : undefined;
+}
+
+/** zero's own words for a truncated or filtered answer, as `zero exec` writes them (agent/types.go). */
+export const STOP_REASON_WARNINGS: Record<string, string> = {
+	max_tokens:
+		"Response was cut off at the output token limit and may be incomplete. Raise the model's max output tokens or ask zero to continue.",
+	refusal:
+		"Response was withheld or cut off by the provider's content filter and may be incomplete.",
+};
+
+/** `session/prompt` stop reasons as exec run statuses; an unknown reason is kept as its own status. */
+export function runStatusOfStopReason(stopReason: string): string {
+	switch (stopReason) {
+		case 'end_turn':
+		case 'max_tokens':
+		case 'refusal':
+			// exec ends these runs "success" too, with a warning for the last two.
+			return 'success';
+		case 'cancelled':
+			return 'interrupted';
+		default:
+			return stopReason;
+	}
+}
+
+/** A process exit in the transcript's words (the same shape a crashed exec run has). */
+export function processOutcomeOfExit(exit: AcpExit): ProcessOutcome {
+	if (exit.kind === 'spawn_failed') {
+		return exit;
+	}
+	return {
+		kind: 'exited',
+		exitCode: exit.exitCode,
+		signal: exit.signal,
+		stderrTail: exit.stderrTail,
+		stopRequested: exit.shutdownRequested,
+		killed: exit.killed,
+	};
+}
+
+export interface AcpTurnInit {
+	turnId: string;
+	sessionId: string;
+	model?: string;
+	cwd?: string;
+}
+
+/**
+ * Maps one ACP turn (one `session/prompt`) to transcript actions, in the order they happened. It
+ * remembers what it announced (tool calls, their kinds) so a finished `tool_call_update` can be
+ * told apart from a repeat.
+ */
+export class AcpTurnMapper {
+	readonly runId: string;
+	private readonly kinds = new Map<string, string | undefined>();
+	private readonly finished = new Set<string>();
+
+	constructor(private readonly init: AcpTurnInit) {
+		this.runId = acpRunId(init.turnId);
+	}
+
+	/** The run's start: the session id (what resume needs), model and workspace. */
+	start(at?: number): AcpTranscriptAction[] {
+		return [
+			this.line(
+				{
+					type: 'run_start',
+					sessionId: this.init.sessionId,
+					model: this.init.model,
+					cwd: this.init.cwd,
+				},
+				at,
+			),
+		];
+	}
+
+	/** One thing zero said about the session during the turn. */
+	event(event: AcpSessionEvent, at?: number): AcpTranscriptAction[] {
+		switch (event.kind) {
+			case 'update':
+				return this.update(event.update, at);
+			case 'unrecognized':
+				return [
+					this.parsed({ kind: 'unrecognized', type: event.type, excerpt: event.excerpt }, at),
+				];
+			case 'diagnostic': {
+				const { code, message, excerpt, bytes } = event.diagnostic;
+				return [
+					this.parsed(
+						{
+							kind: 'diagnostic',
+							diagnostic: { code, message, excerpt, ...(bytes === undefined ? {} : { bytes }) },
+						},
+						at,
+					),
+				];
+			}
+		}
+	}
+
+	/** zero is waiting for the user's answer to a permission request. */
+	permissionRequested(
+		requestId: number | string,
+		params: RequestPermissionParams,
+		at?: number,
+	): AcpTranscriptAction[] {
+		const toolCall = params.toolCall;
+		if (!this.kinds.has(toolCall.toolCallId)) {
+			// The reducer makes the card from the request; a later tool_call must not make another.
+			this.kinds.set(toolCall.toolCallId, toolCall.kind);
+		}
+		return [
+			{
+				type: 'acp/permission-requested',
+				turnId: this.init.turnId,
+				at,
+				requestId,
+				toolCallId: toolCall.toolCallId,
+				toolName: toolNameFromTitle(toolCall.title),
+				args: toolCall.rawInput,
+				sideEffect: sideEffectOfKind(toolCall.kind),
+				options: params.options,
+			},
+		];
+	}
+
+	/** The request was answered, or taken away by Stop, closing the chat or the process ending. */
+	permissionSettled(
+		requestId: number | string,
+		outcome: PermissionOutcome,
+		by: PermissionSettledBy,
+		at?: number,
+	): AcpTranscriptAction[] {
+		return [
+			{ type: 'acp/permission-settled', turnId: this.init.turnId, at, requestId, outcome, by },
+		];
+	}
+
+	/** The user pressed Stop (before `session/cancel` is sent). */
+	stopping(): AcpTranscriptAction[] {
+		return [{ type: 'run/stopping', turnId: this.init.turnId }];
+	}
+
+	/** How the turn ended: the `session/prompt` result, an error, or the process dying. */
+	end(outcome: PromptOutcome, at?: number): AcpTranscriptAction[] {
+		switch (outcome.kind) {
+			case 'completed': {
+				const actions: AcpTranscriptAction[] = [];
+				const warning = STOP_REASON_WARNINGS[outcome.stopReason];
+				if (warning) {
+					actions.push(this.line({ type: 'warning', message: warning }, at));
+				}
+				actions.push(
+					this.line({ type: 'run_end', status: runStatusOfStopReason(outcome.stopReason) }, at),
+				);
+				return actions;
+			}
+			case 'refused':
+				return [
+					this.line(
+						{
+							type: 'error',
+							message: `${outcome.message} (JSON-RPC error ${outcome.code})`,
+							recoverable: false,
+						},
+						at,
+					),
+					this.line({ type: 'run_end', status: 'error' }, at),
+				];
+			case 'invalid_result':
+				return [
+					this.parsed(
+						{
+							kind: 'diagnostic',
+							diagnostic: {
+								code: 'invalid_event',
+								message: outcome.message,
+								excerpt: outcome.excerpt,
+							},
+						},
+						at,
+					),
+					this.line({ type: 'run_end', status: 'error' }, at),
+				];
+			case 'process_exited':
+				return [
+					{
+						type: 'run/exit',
+						turnId: this.init.turnId,
+						at,
+						outcome: processOutcomeOfExit(outcome.exit),
+					},
+				];
+		}
+	}
+
+	private update(update: SessionUpdate, at?: number): AcpTranscriptAction[] {
+		switch (update.sessionUpdate) {
+			case 'agent_message_chunk':
+			case 'agent_thought_chunk': {
+				const type = update.sessionUpdate === 'agent_message_chunk' ? 'text' : 'reasoning';
+				if (update.content.type !== 'text') {
+					// zero writes only text; anything else is shown as drift rather than dropped.
+					return [
+						this.parsed(
+							{
+								kind: 'unrecognized',
+								type: `${update.sessionUpdate}:${update.content.type}`,
+								excerpt: JSON.stringify(update.content).slice(0, 2000),
+							},
+							at,
+						),
+					];
+				}
+				return [this.line({ type, delta: update.content.text ?? '' }, at)];
+			}
+			case 'tool_call': {
+				if (this.kinds.has(update.toolCallId)) {
+					// A repeated announcement adds nothing a card does not already show.
+					return [];
+				}
+				this.kinds.set(update.toolCallId, update.kind);
+				return [
+					this.line(
+						{
+							type: 'tool_call',
+							id: update.toolCallId,
+							name: toolNameFromTitle(update.title),
+							args: update.rawInput,
+							sideEffect: sideEffectOfKind(update.kind),
+						},
+						at,
+					),
+				];
+			}
+			case 'tool_call_update': {
+				if (update.status !== 'completed' && update.status !== 'failed') {
+					// zero sends only finished updates; a progress update has no exec counterpart.
+					return [];
+				}
+				if (this.finished.has(update.toolCallId)) {
+					return [];
+				}
+				this.finished.add(update.toolCallId);
+				const output = contentText(update.content);
+				const kind = update.kind ?? this.kinds.get(update.toolCallId);
+				const meta = exitCodeMeta(kind, output);
+				return [
+					this.line(
+						{
+							type: 'tool_result',
+							id: update.toolCallId,
+							...(update.title ? { name: toolNameFromTitle(update.title) } : {}),
+							status: update.status === 'completed' ? 'ok' : 'error',
+							output,
+							truncated: false,
+							redacted: false,
+							changedFiles: (update.locations ?? []).map((location) => location.path),
+							...(meta ? { meta } : {}),
+						},
+						at,
+					),
+				];
+			}
+			case 'plan':
+				return [{ type: 'acp/plan', turnId: this.init.turnId, at, entries: update.entries }];
+			case 'current_mode_update':
+			case 'available_commands_update':
+			case 'user_message_chunk':
+				// Session state, not turn content: the host keeps the mode (and zero sends neither of
+				// the other two; it replays no history).
+				return [];
+		}
+	}
+
+	private line(body: ExecEventBody, at: number | undefined): AcpTranscriptAction {
+		return { type: 'run/line', turnId: this.init.turnId, at, parsed: execEvent(this.runId, body) };
+	}
+
+	private parsed(parsed: ParsedLine, at: number | undefined): AcpTranscriptAction {
+		return { type: 'run/line', turnId: this.init.turnId, at, parsed };
+	}
+}

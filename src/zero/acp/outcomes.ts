@@ -1,0 +1,64 @@
+/**
+ * How ACP turns, permission requests and the process end, as plain data. Kept apart from the
+ * process code (no Node built-ins here) so the transcript mapping in src/shared, which the webview
+ * bundles, can use these types.
+ */
+import { z } from 'zod';
+import type { ProtocolDiagnostic } from '../parseLine';
+import { SPAWN_FAILURE_REASONS } from '../processOutcome';
+import type { SessionUpdate } from './schemas';
+
+/** A diagnostic about zero's ACP output, attributed to a session when the line named one. */
+export type AcpDiagnostic = ProtocolDiagnostic & { sessionId?: string; method?: string };
+
+/** How a `zero acp` process ended (or failed to start). */
+export const AcpExitSchema = z.discriminatedUnion('kind', [
+	z.object({
+		kind: z.literal('exited'),
+		exitCode: z.number().nullable(),
+		signal: z.string().nullable(),
+		/** The last lines zero wrote to stderr. */
+		stderrTail: z.string(),
+		/** The client asked it to stop (shutdown), so the exit was expected. */
+		shutdownRequested: z.boolean(),
+		/** It had to be killed (SIGTERM/SIGKILL after stdin closed, or `kill()`). */
+		killed: z.boolean(),
+	}),
+	z.object({
+		kind: z.literal('spawn_failed'),
+		reason: z.enum(SPAWN_FAILURE_REASONS),
+		message: z.string(),
+	}),
+]);
+export type AcpExit = z.infer<typeof AcpExitSchema>;
+
+/** How a prompt turn ended. A prompt never rejects; every ending is one of these. */
+export const PromptOutcomeSchema = z.discriminatedUnion('kind', [
+	z.object({ kind: z.literal('completed'), stopReason: z.string() }),
+	/** zero answered the prompt with a JSON-RPC error (e.g. -32603 for a provider failure). */
+	z.object({
+		kind: z.literal('refused'),
+		code: z.number(),
+		message: z.string(),
+		data: z.unknown().optional(),
+	}),
+	/** The process ended before the turn did. */
+	z.object({ kind: z.literal('process_exited'), exit: AcpExitSchema }),
+	/** The answer could not be read (wrong shape, or over the line cap). */
+	z.object({ kind: z.literal('invalid_result'), message: z.string(), excerpt: z.string() }),
+]);
+export type PromptOutcome = z.infer<typeof PromptOutcomeSchema>;
+
+/**
+ * Who settled a permission request: the user (chose an option or dismissed it), Stop (the turn was
+ * cancelled while it waited), the chat letting go of the session, or the process ending.
+ */
+export const PERMISSION_SETTLED_BY = ['user', 'cancel', 'detached', 'process_exit'] as const;
+export type PermissionSettledBy = (typeof PERMISSION_SETTLED_BY)[number];
+
+/** What zero said about a session, in order. */
+export type AcpSessionEvent =
+	| { kind: 'update'; update: SessionUpdate }
+	/** A `session/update` kind or a notification this client does not know (protocol drift). */
+	| { kind: 'unrecognized'; type: string; excerpt: string }
+	| { kind: 'diagnostic'; diagnostic: AcpDiagnostic };

@@ -1,0 +1,46 @@
+/** Bytes and lines of stderr kept for failure messages. */
+const TAIL_BYTES = 16 * 1024;
+const TAIL_LINES = 40;
+
+/**
+ * The last lines of a process's stderr, bounded in lines and bytes, for failure messages. zero
+ * writes only diagnostics there; it is never parsed as protocol.
+ */
+export class StderrTail {
+	private lines: string[] = [];
+	private partial = '';
+	private bytes = 0;
+
+	/** Adds text; every complete line is also handed to `onLine`. */
+	push(text: string, onLine?: (line: string) => void): void {
+		const parts = (this.partial + text).split('\n');
+		this.partial = parts.pop() ?? '';
+		if (this.partial.length > TAIL_BYTES) {
+			this.partial = this.partial.slice(-TAIL_BYTES);
+		}
+		for (const raw of parts) {
+			this.add(raw.replace(/\r$/, ''), onLine);
+		}
+	}
+
+	/** Completes a last line that had no LF. */
+	flush(onLine?: (line: string) => void): void {
+		if (this.partial !== '') {
+			this.add(this.partial, onLine);
+			this.partial = '';
+		}
+	}
+
+	text(): string {
+		return this.lines.join('\n');
+	}
+
+	private add(line: string, onLine?: (line: string) => void): void {
+		onLine?.(line);
+		this.lines.push(line);
+		this.bytes += line.length + 1;
+		while (this.lines.length > TAIL_LINES || this.bytes > TAIL_BYTES) {
+			this.bytes -= (this.lines.shift()?.length ?? 0) + 1;
+		}
+	}
+}
