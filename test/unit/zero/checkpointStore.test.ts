@@ -20,19 +20,16 @@ import { describe, it } from 'node:test';
 import {
 	StoredCheckpointPayloadSchema,
 	StoredSessionMetadataSchema,
-	checkpointMaxBytes,
 	safeWorkspaceRelativePath,
 } from '../../../src/zero/checkpointSchemas';
 import {
 	copyCheckpointBefore,
-	findSessionEvent,
 	readCachedContent,
 	readCheckpointBefore,
 	readCheckpointRecord,
-	readSessionMetadata,
 	readZeroBlob,
-	zeroSessionsRoot,
 } from '../../../src/zero/checkpointStore';
+import { findSessionEvent, readSessionMetadata } from '../../../src/zero/sessionStore';
 import {
 	SESSION,
 	copyRecordedStore,
@@ -95,68 +92,6 @@ async function treeState(dir: string): Promise<Record<string, string>> {
 	await visit(dir);
 	return state;
 }
-
-describe("zero's sessions root", () => {
-	it('is $XDG_DATA_HOME/zero/sessions, trimmed, when XDG_DATA_HOME is set', () => {
-		assert.deepEqual(
-			zeroSessionsRoot({ XDG_DATA_HOME: ' /data ', HOME: '/home/u' }, { platform: 'linux' }),
-			{ ok: true, root: '/data/zero/sessions' },
-		);
-	});
-
-	it('falls back to $HOME/.local/share/zero/sessions on every OS', () => {
-		assert.deepEqual(zeroSessionsRoot({ HOME: '/Users/u' }, { platform: 'darwin' }), {
-			ok: true,
-			root: '/Users/u/.local/share/zero/sessions',
-		});
-		assert.deepEqual(
-			zeroSessionsRoot({ XDG_DATA_HOME: '  ', HOME: '/home/u' }, { platform: 'linux' }),
-			{
-				ok: true,
-				root: '/home/u/.local/share/zero/sessions',
-			},
-		);
-		assert.deepEqual(zeroSessionsRoot({ HOME: 'C:\\Users\\u' }, { platform: 'win32' }), {
-			ok: true,
-			root: 'C:\\Users\\u\\.local\\share\\zero\\sessions',
-		});
-	});
-
-	it('uses %USERPROFILE% without HOME on Windows, whatever the case of the names', () => {
-		assert.deepEqual(zeroSessionsRoot({ UserProfile: 'C:\\Users\\u' }, { platform: 'win32' }), {
-			ok: true,
-			root: 'C:\\Users\\u\\.local\\share\\zero\\sessions',
-		});
-		assert.deepEqual(
-			zeroSessionsRoot({ xdg_data_home: 'D:\\data', HOME: 'C:\\h' }, { platform: 'win32' }),
-			{ ok: true, root: 'D:\\data\\zero\\sessions' },
-		);
-	});
-
-	it('resolves a relative root against the working directory zero runs in, or says why not', () => {
-		assert.deepEqual(
-			zeroSessionsRoot({ XDG_DATA_HOME: 'rel' }, { platform: 'linux', cwd: '/ws' }),
-			{
-				ok: true,
-				root: '/ws/rel/zero/sessions',
-			},
-		);
-		const relative = zeroSessionsRoot({ XDG_DATA_HOME: 'rel' }, { platform: 'linux' });
-		assert.equal(relative.ok, false);
-		const none = zeroSessionsRoot({ PATH: '/bin' }, { platform: 'linux' });
-		assert.equal(none.ok, false);
-		assert.match(none.ok ? '' : none.reason, /neither XDG_DATA_HOME nor HOME/);
-	});
-
-	it("honours zero's ZERO_CHECKPOINT_MAX_BYTES the way strconv.Atoi reads it", () => {
-		assert.equal(checkpointMaxBytes({}), 5 * 1024 * 1024);
-		assert.equal(checkpointMaxBytes({ ZERO_CHECKPOINT_MAX_BYTES: '64' }), 64);
-		assert.equal(checkpointMaxBytes({ ZERO_CHECKPOINT_MAX_BYTES: '+64' }), 64);
-		for (const bad of ['0', '-5', '1e3', ' 64', '64k', '']) {
-			assert.equal(checkpointMaxBytes({ ZERO_CHECKPOINT_MAX_BYTES: bad }), 5 * 1024 * 1024, bad);
-		}
-	});
-});
 
 describe('reading the recorded checkpoint store', () => {
 	it('finds every recorded checkpoint with the tool, files and preceding call id of the stream', async () => {

@@ -1,0 +1,367 @@
+/**
+ * Where zero keeps its sessions and how to read one session's metadata.json and events.jsonl,
+ * read-only and bounded (zero v0.8.0's internal layout; see checkpointStore.ts for the why).
+ */
+import { type FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import {
+	StoredSessionEventSchema,
+	StoredSessionMetadataSchema,
+	describeSchemaError,
+	isValidSessionId,
+	type StoredSessionEvent,
+	type StoredSessionMetadata,
+} from './checkpointSchemas';
+import { errorText, fail, openRegularFile, readBounded, type StoreResult } from './storeFiles';
+
+// ---------------------------------------------------------------------------------------------
+// Where the store is
+
+export type SessionsRoot = { ok: true; root: string } | { ok: false; reason: string };
+
+/**
+ * zero's sessions root for a zero process started with `env` in `cwd`, as
+ * `internal/sessions/store.go` DefaultRoot computes it on every OS:
+ * `$XDG_DATA_HOME/zero/sessions`, else `$HOME/.local/share/zero/sessions` (values trimmed; without
+ * HOME, Go's os.UserHomeDir: %USERPROFILE% on Windows). A relative result is relative to zero's
+ * working directory, like zero's own.
+ */
+export function zeroSessionsRoot(
+	env: Readonly<Record<string, string | undefined>>,
+	options: { platform?: NodeJS.Platform; cwd?: string } = {},
+): SessionsRoot {
+	const platform = options.platform ?? process.platform;
+	const pathApi = platform === 'win32' ? path.win32 : path.posix;
+	const lookup = (key: string): string => {
+		if (platform !== 'win32') {
+			return env[key] ?? '';
+		}
+		// Windows environment names are case-insensitive; a copied env object is not.
+		const match = Object.keys(env).find((name) => name.toUpperCase() === key);
+		return match === undefined ? '' : (env[match] ?? '');
+	};
+	const dataHome = lookup('XDG_DATA_HOME').trim();
+	let home = lookup('HOME').trim();
+	if (home === '' && platform === 'win32') {
+		home = lookup('USERPROFILE');
+	}
+	let base = dataHome;
+	if (base === '') {
+		if (home === '') {
+			return {
+				ok: false,
+				reason: "zero's session store cannot be located: neither XDG_DATA_HOME nor HOME is set",
+			};
+		}
+		base = pathApi.join(home, '.local', 'share');
+	}
+	let root = pathApi.join(base, 'zero', 'sessions');
+	if (!pathApi.isAbsolute(root)) {
+		if (options.cwd === undefined) {
+			return {
+				ok: false,
+				reason: `zero's session store path ${root} is relative and zero's working directory is unknown`,
+			};
+		}
+		root = pathApi.resolve(options.cwd, root);
+	}
+	return { ok: true, root };
+}
+
+export function sessionDirectory(root: string, sessionId: string): StoreResult<string> {
+	if (!isValidSessionId(sessionId)) {
+		return fail('invalid_request', `"${sessionId.slice(0, 80)}" is not a zero session id`);
+	}
+	return { ok: true, value: path.join(root, sessionId) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// metadata.json and events.jsonl
+
+const METADATA_MAX_BYTES = 1024 * 1024;
+
+/** `<root>/<id>/metadata.json`: eventCount (the next event is eventCount + 1) and cwd. */
+export async function readSessionMetadata(
+	root: string,
+	sessionId: string,
+): Promise<StoreResult<StoredSessionMetadata>> {
+	const dir = sessionDirectory(root, sessionId);
+	if (!dir.ok) {
+		return dir;
+	}
+	const bytes = await readBounded(path.join(dir.value, 'metadata.json'), METADATA_MAX_BYTES, false);
+	if (!bytes.ok) {
+		return bytes.code === 'not_found'
+			? fail('not_found', `zero has no session ${sessionId} in ${root}`)
+			: bytes;
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(Buffer.from(bytes.value).toString('utf8'));
+	} catch (error) {
+		return fail(
+			'corrupt',
+			`metadata.json of session ${sessionId} is not JSON: ${errorText(error)}`,
+		);
+	}
+	const parsed = StoredSessionMetadataSchema.safeParse(value);
+	return parsed.success
+		? { ok: true, value: parsed.data }
+		: fail(
+				'layout_changed',
+				`metadata.json has an unexpected shape (${describeSchemaError(parsed.error)})`,
+			);
+}
+
+export interface EventScanOptions {
+	/** Longest events.jsonl line parsed in full; longer lines are only identified (default 4 MiB). */
+	maxLineBytes?: number;
+	/** Bytes at the end of events.jsonl searched first: a just-announced checkpoint is there. */
+	tailBytes?: number;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_TAIL_BYTES = 1024 * 1024;
+export const CHUNK_BYTES = 64 * 1024;
+/** Enough of a line to read `{"id":…,"sessionId":…,"sequence":N,"type":"…"` (Go's field order). */
+const HEADER_BYTES = 1024;
+const HEADER = /"sequence":(\d+),"type":"([^"\\]*)"/;
+
+interface RawLine {
+	/** The whole line, when it is at most maxLineBytes long (decoded only when needed). */
+	body?: Buffer;
+	/** Its first HEADER_BYTES bytes. */
+	head: string;
+	bytes: number;
+	/** False for a last line without a newline (zero's torn-tail case). */
+	terminated: boolean;
+}
+
+/** Splits a file region into lines while holding at most maxLineBytes of one line in memory. */
+async function* readLines(
+	handle: FileHandle,
+	start: number,
+	maxLineBytes: number,
+): AsyncGenerator<RawLine> {
+	const chunk = Buffer.alloc(CHUNK_BYTES);
+	let parts: Buffer[] = [];
+	let kept = 0;
+	let bytes = 0;
+	let position = start;
+	const finish = (terminated: boolean): RawLine => {
+		const joined = Buffer.concat(parts);
+		const line: RawLine = {
+			head: joined.subarray(0, HEADER_BYTES).toString('utf8'),
+			bytes,
+			terminated,
+			...(bytes <= maxLineBytes ? { body: joined } : {}),
+		};
+		parts = [];
+		kept = 0;
+		bytes = 0;
+		return line;
+	};
+	const keep = (piece: Buffer): void => {
+		const before = bytes;
+		bytes += piece.length;
+		if (bytes <= maxLineBytes) {
+			parts.push(Buffer.from(piece));
+			kept += piece.length;
+			return;
+		}
+		// Past the limit only the head is still needed.
+		if (before <= maxLineBytes && kept > HEADER_BYTES) {
+			parts = [Buffer.concat(parts).subarray(0, HEADER_BYTES)];
+			kept = HEADER_BYTES;
+		}
+		const room = Math.min(piece.length, HEADER_BYTES - kept);
+		if (room > 0) {
+			parts.push(Buffer.from(piece.subarray(0, room)));
+			kept += room;
+		}
+	};
+	for (;;) {
+		const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+		if (bytesRead === 0) {
+			break;
+		}
+		position += bytesRead;
+		const data = chunk.subarray(0, bytesRead);
+		let from = 0;
+		for (let index = data.indexOf(0x0a); index !== -1; index = data.indexOf(0x0a, from)) {
+			keep(data.subarray(from, index));
+			yield finish(true);
+			from = index + 1;
+		}
+		if (from < bytesRead) {
+			keep(data.subarray(from));
+		}
+	}
+	if (bytes > 0) {
+		yield finish(false);
+	}
+}
+
+function lineSequence(line: RawLine): { sequence: number; type: string } | undefined {
+	const match = HEADER.exec(line.head);
+	if (match) {
+		return { sequence: Number(match[1]), type: match[2] };
+	}
+	// Not Go's field order any more: parse the line when we have it.
+	if (line.body !== undefined) {
+		try {
+			const value = JSON.parse(line.body.toString('utf8')) as {
+				sequence?: unknown;
+				type?: unknown;
+			};
+			if (typeof value.sequence === 'number' && typeof value.type === 'string') {
+				return { sequence: value.sequence, type: value.type };
+			}
+		} catch {
+			return undefined;
+		}
+	}
+	return undefined;
+}
+
+export interface FoundSessionEvent {
+	event: StoredSessionEvent;
+	/** The event just before it, when it is the preceding sequence and small enough to parse. */
+	previous?: StoredSessionEvent;
+}
+
+type ScanOutcome =
+	| { kind: 'found'; found: FoundSessionEvent }
+	| { kind: 'failed'; failure: StoreResult<never> }
+	| { kind: 'missed'; firstSequence?: number; unreadableLines: number };
+
+async function scanFor(
+	handle: FileHandle,
+	start: number,
+	sequence: number,
+	maxLineBytes: number,
+): Promise<ScanOutcome> {
+	let previous: RawLine | undefined;
+	let firstSequence: number | undefined;
+	let unreadableLines = 0;
+	let skipPartial = start > 0;
+	for await (const line of readLines(handle, start, maxLineBytes)) {
+		if (skipPartial) {
+			// A tail scan starts mid-line.
+			skipPartial = false;
+			continue;
+		}
+		if (line.bytes === 0) {
+			continue;
+		}
+		const header = lineSequence(line);
+		if (!header) {
+			// zero drops an unparseable last line without a newline (a torn append) too.
+			if (line.terminated) {
+				unreadableLines++;
+			}
+			previous = undefined;
+			continue;
+		}
+		firstSequence ??= header.sequence;
+		if (header.sequence < sequence) {
+			previous = line;
+			continue;
+		}
+		if (header.sequence > sequence) {
+			break;
+		}
+		if (line.body === undefined) {
+			return {
+				kind: 'failed',
+				failure: fail(
+					'too_large',
+					`event ${sequence} is a ${line.bytes}-byte line, more than ${maxLineBytes}`,
+				),
+			};
+		}
+		const event = parseEvent(line.body.toString('utf8'));
+		if (!event.ok) {
+			return { kind: 'failed', failure: event };
+		}
+		let previousEvent: StoredSessionEvent | undefined;
+		if (previous?.body !== undefined) {
+			const parsed = parseEvent(previous.body.toString('utf8'));
+			if (parsed.ok && parsed.value.sequence === sequence - 1) {
+				previousEvent = parsed.value;
+			}
+		}
+		return { kind: 'found', found: { event: event.value, previous: previousEvent } };
+	}
+	return { kind: 'missed', firstSequence, unreadableLines };
+}
+
+function parseEvent(text: string): StoreResult<StoredSessionEvent> {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (error) {
+		return fail('corrupt', `an events.jsonl line is not JSON: ${errorText(error)}`);
+	}
+	const parsed = StoredSessionEventSchema.safeParse(value);
+	return parsed.success
+		? { ok: true, value: parsed.data }
+		: fail(
+				'layout_changed',
+				`an events.jsonl line has an unexpected shape (${describeSchemaError(parsed.error)})`,
+			);
+}
+
+/**
+ * Finds event `sequence` of a session in events.jsonl. Searches the last `tailBytes` first (a
+ * checkpoint is read right after zero announced it), then the whole file; memory stays bounded by
+ * maxLineBytes whatever the file size.
+ */
+export async function findSessionEvent(
+	root: string,
+	sessionId: string,
+	sequence: number,
+	options: EventScanOptions = {},
+): Promise<StoreResult<FoundSessionEvent>> {
+	const dir = sessionDirectory(root, sessionId);
+	if (!dir.ok) {
+		return dir;
+	}
+	if (!Number.isSafeInteger(sequence) || sequence <= 0) {
+		return fail('invalid_request', `sequence ${sequence} is not a positive integer`);
+	}
+	const opened = await openRegularFile(path.join(dir.value, 'events.jsonl'), false);
+	if (!opened.ok) {
+		return opened.code === 'not_found'
+			? fail('not_found', `zero has no events for session ${sessionId} in ${root}`)
+			: opened;
+	}
+	const { handle, size } = opened.value;
+	const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+	const tailBytes = options.tailBytes ?? DEFAULT_TAIL_BYTES;
+	try {
+		let outcome: ScanOutcome | undefined;
+		if (size > tailBytes) {
+			outcome = await scanFor(handle, size - tailBytes, sequence, maxLineBytes);
+			if (outcome.kind === 'missed' && (outcome.firstSequence ?? Infinity) > sequence) {
+				outcome = undefined;
+			}
+		}
+		outcome ??= await scanFor(handle, 0, sequence, maxLineBytes);
+		switch (outcome.kind) {
+			case 'found':
+				return { ok: true, value: outcome.found };
+			case 'failed':
+				return outcome.failure;
+			case 'missed':
+				return fail(
+					'not_found',
+					`session ${sessionId} has no event ${sequence}${outcome.unreadableLines > 0 ? ` (${outcome.unreadableLines} unreadable lines in events.jsonl)` : ''}`,
+				);
+		}
+	} catch (error) {
+		return fail('io_error', `events.jsonl cannot be read: ${errorText(error)}`);
+	} finally {
+		await handle.close().catch(() => undefined);
+	}
+}
