@@ -43,13 +43,20 @@ export const ToolDetailsSchema = z.object({
 });
 export type ToolDetails = z.infer<typeof ToolDetailsSchema>;
 
+/**
+ * Indented JSON when it fits the preview, else compact: indentation alone can push the end of
+ * deeply nested arguments (and the marker where they were cut) out of the preview.
+ */
+function argsText(args: unknown): string {
+	if (args === undefined) {
+		return '';
+	}
+	const pretty = JSON.stringify(args, null, 2);
+	return pretty.length > VIEW_PREVIEW_CHARS ? JSON.stringify(args) : pretty;
+}
+
 export function toolDetails(item: ToolItem): ToolDetails {
-	const args =
-		typeof item.args === 'string'
-			? item.args
-			: item.args === undefined
-				? ''
-				: JSON.stringify(item.args, null, 2);
+	const args = typeof item.args === 'string' ? item.args : argsText(item.args);
 	const output = item.result?.output ?? '';
 	return {
 		args: previewString(args, VIEW_PREVIEW_CHARS),

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ToolItem } from '../../../src/shared/transcriptSchema';
-import { findToolDetails, toViewTranscript } from '../../../src/shared/viewTranscript';
+import {
+	VIEW_PREVIEW_CHARS,
+	findToolDetails,
+	toolDetails,
+	toViewTranscript,
+} from '../../../src/shared/viewTranscript';
 import { SCENARIOS, exited, replay } from '../helpers';
 
 describe('view copies of a transcript', () => {
@@ -24,9 +29,28 @@ describe('view copies of a transcript', () => {
 		// The host's transcript is untouched.
 		assert.equal((write.args as { content: string }).content.length, 10_000);
 		const details = findToolDetails(transcript, transcript.turns[0].id, write.id);
-		assert.equal(details?.argsLength, JSON.stringify(write.args, null, 2).length);
+		// Too long for the preview when indented, so compact.
+		assert.equal(details?.argsLength, JSON.stringify(write.args).length);
 		assert.equal(details?.args.length, 4000);
 		assert.equal(details?.output, 'Wrote src/notes.txt');
 		assert.equal(findToolDetails(transcript, 'nope', write.id), undefined);
+	});
+});
+
+describe('tool details', () => {
+	it('show where deep arguments were cut, even when indentation would fill the preview', () => {
+		const transcript = replay(path.join(SCENARIOS, 'hostile-tools.jsonl'), exited(0));
+		const deep = transcript.turns[0].run.items.find(
+			(item): item is ToolItem => item.kind === 'tool' && item.name === 'bash',
+		);
+		assert.ok(deep);
+		const details = toolDetails(deep);
+		assert.ok(details.args.length <= VIEW_PREVIEW_CHARS);
+		assert.match(details.args, /nested deeper than 64 levels/);
+	});
+
+	it('indent arguments that fit the preview', () => {
+		const item = { kind: 'tool', id: 't', name: 'read_file', args: { path: 'a.ts' } } as ToolItem;
+		assert.equal(toolDetails(item).args, '{\n  "path": "a.ts"\n}');
 	});
 });
