@@ -54,20 +54,6 @@ export function readRecording(name: string): WireMessage[] {
 	return wireMessages(readFileSync(path.join(RECORDED_ACP, `${name}.acp.txt`), 'utf8'));
 }
 
-export async function waitFor(
-	check: () => boolean,
-	timeoutMs = 5000,
-	what = 'a condition',
-): Promise<void> {
-	const started = Date.now();
-	while (!check()) {
-		if (Date.now() - started > timeoutMs) {
-			throw new Error(`timed out waiting for ${what}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
-}
-
 /** A session observer that keeps everything and can answer permission requests itself. */
 export class RecordingSessionObserver implements AcpSessionObserver {
 	readonly events: AcpSessionEvent[] = [];

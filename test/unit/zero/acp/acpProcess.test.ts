@@ -9,12 +9,12 @@ import {
 	AcpVersionMismatchError,
 } from '../../../../src/zero/acp/acpProcess';
 import { AcpRequestError, AcpTimeoutError } from '../../../../src/zero/acp/jsonRpc';
+import { waitUntil } from '../../../harness/wait';
 import {
 	FAKE_ACP,
 	RecordingSessionObserver,
 	processGone,
 	startFake,
-	waitFor,
 	type FakeRun,
 } from './acpHelpers';
 
@@ -286,10 +286,16 @@ describe('AcpProcess: permission requests', { timeout: 30_000 }, () => {
 		const observer = new RecordingSessionObserver();
 		const session = await run.acp.newSession(run.workspace, observer);
 		const turn = session.prompt(prompt('[scenario:permission]'));
-		await waitFor(() => observer.requests.length === 1, 5000, 'the permission request');
+		await waitUntil(() => observer.requests.length === 1, 10_000, 'the permission request');
 		assert.equal(session.pendingPermissions().length, 1);
 		assert.equal(session.cancel(), true);
 		assert.deepEqual(await turn, { kind: 'completed', stopReason: 'cancelled' });
+		// The FAKE may answer the prompt on reading session/cancel, before it logs the reply line.
+		await waitUntil(
+			() => run.sent().some((message) => message.id === 1 && message.method === undefined),
+			10_000,
+			"the cancelled reply in the FAKE's wire log",
+		);
 		const sent = run.sent();
 		const cancelAt = sent.findIndex((message) => message.method === 'session/cancel');
 		const replyAt = sent.findIndex((message) => message.id === 1 && message.method === undefined);
@@ -308,7 +314,7 @@ describe('AcpProcess: permission requests', { timeout: 30_000 }, () => {
 		const observer = new RecordingSessionObserver();
 		const session = await run.acp.newSession(run.workspace, observer);
 		const turn = session.prompt(prompt('[scenario:wait-for-cancel]'));
-		await waitFor(() => observer.events.length === 2, 5000, 'two chunks');
+		await waitUntil(() => observer.events.length === 2, 10_000, 'two chunks');
 		session.cancel();
 		assert.deepEqual(await turn, { kind: 'completed', stopReason: 'cancelled' });
 	});
@@ -446,7 +452,7 @@ describe('AcpProcess: sessions sharing one process', { timeout: 30_000 }, () => 
 		const b = await run.acp.newSession(run.workspace, new RecordingSessionObserver());
 		const waiting = a.prompt(prompt('[scenario:wait-for-cancel]'));
 		const other = b.prompt(prompt('[scenario:slow]'));
-		await waitFor(() => observerA.events.length === 2, 5000, 'the turn to run');
+		await waitUntil(() => observerA.events.length === 2, 10_000, 'the turn to run');
 		a.cancel();
 		assert.deepEqual(await waiting, { kind: 'completed', stopReason: 'cancelled' });
 		assert.deepEqual(await other, { kind: 'completed', stopReason: 'end_turn' });
@@ -496,7 +502,7 @@ describe('AcpProcess: sessions sharing one process', { timeout: 30_000 }, () => 
 		const observer = new RecordingSessionObserver();
 		const session = await run.acp.newSession(run.workspace, observer);
 		const turn = session.prompt(prompt('[scenario:permission]'));
-		await waitFor(() => observer.requests.length === 1, 5000, 'the permission request');
+		await waitUntil(() => observer.requests.length === 1, 10_000, 'the permission request');
 		session.release();
 		assert.deepEqual(
 			observer.settled.map(({ settlement }) => settlement.by),
@@ -532,7 +538,7 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 		assert.equal(observer.text(), 'Working on it');
 		const childPid = Number(readFileSync(pidFile, 'utf8').trim());
 		assert.ok(childPid > 0);
-		await waitFor(() => processGone(childPid) && processGone(fakePid), 3000, 'no orphan');
+		await waitUntil(() => processGone(childPid) && processGone(fakePid), 10_000, 'no orphan');
 		assert.equal((await session.prompt(prompt('again'))).kind, 'process_exited');
 		await assert.rejects(run.acp.newSession(run.workspace, observer), AcpProcessExitedError);
 		assert.deepEqual(run.activity, [true, false]);
@@ -543,7 +549,7 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 		const observer = new RecordingSessionObserver();
 		const session = await run.acp.newSession(run.workspace, observer);
 		const turn = session.prompt(prompt('[scenario:permission]'));
-		await waitFor(() => observer.requests.length === 1, 5000, 'the permission request');
+		await waitUntil(() => observer.requests.length === 1, 10_000, 'the permission request');
 		run.acp.kill();
 		assert.equal((await turn).kind, 'process_exited');
 		assert.deepEqual(
@@ -558,7 +564,7 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 		const observer = new RecordingSessionObserver();
 		const session = await run.acp.newSession(run.workspace, observer);
 		const turn = session.prompt(prompt('[scenario:wait-for-cancel]'));
-		await waitFor(() => observer.events.length === 2, 5000, 'the turn to run');
+		await waitUntil(() => observer.events.length === 2, 10_000, 'the turn to run');
 		const exit = await run.acp.shutdown();
 		assert.deepEqual(exit, {
 			kind: 'exited',
@@ -582,7 +588,7 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 		assert.equal(exit.kind === 'exited' && exit.signal, 'SIGKILL');
 		assert.equal(exit.kind === 'exited' && exit.killed, true);
 		assert.ok(Date.now() - started >= 700, 'both grace periods passed first');
-		await waitFor(() => processGone(pid), 2000, 'the process to be gone');
+		await waitUntil(() => processGone(pid), 10_000, 'the process to be gone');
 	});
 
 	it('keeps stderr lines for the log', async () => {
