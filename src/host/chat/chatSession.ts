@@ -18,7 +18,8 @@ import {
 	type InputError,
 	type InputImage,
 } from '../../zero/streamInput';
-import type { ChatStore, RawRunWriter } from './chatStore';
+import type { RawRunWriter } from './chatFiles';
+import type { ChatStore } from './chatStore';
 import type { Logger } from '../platform/log';
 import { PermissionFollowUps, type ChatRunContext } from './permissionFollowUps';
 import { composePrompt, type ContextEntry } from './promptContext';

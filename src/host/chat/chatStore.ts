@@ -1,11 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
+import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { applyAction, createRunState, findTurn, forgetRunUsage } from '../../shared/transcript';
-import { TranscriptSchema, type Transcript } from '../../shared/transcriptSchema';
-import { parsedLineDecoder } from '../../zero/lineDecoder';
+import { type Transcript } from '../../shared/transcriptSchema';
 import type { Logger } from '../platform/log';
+import {
+	RawRunWriter,
+	decodeTranscript,
+	replayRawLines,
+	syncDirectory,
+	writeFileDurably,
+} from './chatFiles';
+import {
+	DEFAULT_STORAGE_LIMITS,
+	MIB,
+	planPrune,
+	type PruneStep,
+	type StorageLimits,
+	type StoredChatSize,
+} from './storageLimits';
 
 const ChatIndexEntry = z.object({
 	id: z.string(),
@@ -19,169 +32,6 @@ export type ChatIndexEntry = z.infer<typeof ChatIndexEntry>;
 const ChatIndex = z.array(ChatIndexEntry);
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,80}$/;
-
-const MIB = 1024 * 1024;
-
-/** How much the chats of one workspace may take on disk (documented in the README). */
-export interface StorageLimits {
-	/** One chat: its transcript and zero's raw output of its runs. */
-	perChatBytes: number;
-	/** Every chat of the workspace together. */
-	totalBytes: number;
-}
-
-export const DEFAULT_STORAGE_LIMITS: StorageLimits = {
-	perChatBytes: 100 * MIB,
-	totalBytes: 500 * MIB,
-};
-
-/** What one saved chat takes on disk; raw runs oldest first. */
-export interface StoredChatSize {
-	id: string;
-	updatedAt: number;
-	transcriptBytes: number;
-	rawRuns: { turnId: string; bytes: number }[];
-}
-
-export type PruneStep =
-	| { kind: 'raw'; chatId: string; turnId: string; bytes: number }
-	| { kind: 'chat'; chatId: string; bytes: number };
-
-/**
- * What to remove so the chats fit their limits. First, in a chat over its own limit, zero's raw
- * output of its older runs, oldest first (the transcript keeps what they showed; only their
- * protocol trace and export go). The newest run's raw output and the transcript itself are never
- * pruned. Then, while all chats together are over the total, whole chats, least recently updated
- * first, never one in `keep` (the open chat, a running one).
- */
-export function planPrune(
-	chats: readonly StoredChatSize[],
-	limits: StorageLimits,
-	keep: ReadonlySet<string>,
-): PruneStep[] {
-	const steps: PruneStep[] = [];
-	const sizes = new Map<string, number>();
-	for (const chat of chats) {
-		let size = chat.transcriptBytes + chat.rawRuns.reduce((sum, run) => sum + run.bytes, 0);
-		for (const run of chat.rawRuns.slice(0, -1)) {
-			if (size <= limits.perChatBytes) {
-				break;
-			}
-			steps.push({ kind: 'raw', chatId: chat.id, turnId: run.turnId, bytes: run.bytes });
-			size -= run.bytes;
-		}
-		sizes.set(chat.id, size);
-	}
-	let total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
-	const byAge = [...chats].sort((a, b) => a.updatedAt - b.updatedAt);
-	for (const chat of byAge) {
-		if (total <= limits.totalBytes) {
-			break;
-		}
-		if (keep.has(chat.id)) {
-			continue;
-		}
-		const size = sizes.get(chat.id) ?? 0;
-		steps.push({ kind: 'chat', chatId: chat.id, bytes: size });
-		total -= size;
-	}
-	return steps;
-}
-
-/** Opens a directory to fsync it; Windows cannot, and there the rename alone must do. */
-async function syncDirectory(dir: string): Promise<void> {
-	let handle: fs.FileHandle | undefined;
-	try {
-		handle = await fs.open(dir, 'r');
-		await handle.sync();
-	} catch {
-		// Not supported on this platform or file system.
-	} finally {
-		await handle?.close();
-	}
-}
-
-/**
- * Replaces a file atomically and durably: the data goes to a temporary file that is flushed to
- * disk before it is renamed over the old one, and the folder is flushed after the rename. A crash
- * leaves the old file or the new one, never a torn one.
- */
-export async function writeFileDurably(file: string, data: string): Promise<void> {
-	const dir = path.dirname(file);
-	await fs.mkdir(dir, { recursive: true });
-	const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-	const handle = await fs.open(temp, 'w');
-	try {
-		await handle.writeFile(data, 'utf8');
-		await handle.sync();
-	} catch (error) {
-		await handle.close();
-		await fs.rm(temp, { force: true });
-		throw error;
-	}
-	await handle.close();
-	await fs.rename(temp, file);
-	await syncDirectory(dir);
-}
-
-/** A saved chat file back as a transcript, or why it cannot be (never throws). */
-export function decodeTranscript(
-	text: string,
-): { ok: true; transcript: Transcript } | { ok: false; problem: string } {
-	let data: unknown;
-	try {
-		data = JSON.parse(text);
-	} catch (error) {
-		return { ok: false, problem: `is not JSON (${(error as Error).message})` };
-	}
-	const parsed = TranscriptSchema.safeParse(data);
-	if (!parsed.success) {
-		return { ok: false, problem: 'is not a transcript this version understands' };
-	}
-	// zod's copy drops fields it does not know; the saved object keeps them.
-	return { ok: true, transcript: data as Transcript };
-}
-
-/** Parses a raw stdout capture back into run actions (used to restore a run that was cut off). */
-export function replayRawLines(transcript: Transcript, turnId: string, bytes: Buffer): void {
-	const decoder = parsedLineDecoder((parsed) =>
-		applyAction(transcript, { type: 'run/line', turnId, parsed }),
-	);
-	decoder.push(bytes);
-	decoder.end();
-}
-
-/** Appends a run's raw stdout to its file, up to the per-chat limit. */
-export class RawRunWriter {
-	private bytes = 0;
-	private full = false;
-
-	constructor(
-		private readonly stream: WriteStream,
-		private readonly limit: number,
-		private readonly onFull: () => void,
-	) {}
-
-	write(chunk: Buffer | string): void {
-		if (this.full) {
-			return;
-		}
-		const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-		if (this.bytes + data.length > this.limit) {
-			this.stream.write(data.subarray(0, this.limit - this.bytes));
-			this.bytes = this.limit;
-			this.full = true;
-			this.onFull();
-			return;
-		}
-		this.bytes += data.length;
-		this.stream.write(data);
-	}
-
-	end(done?: () => void): void {
-		this.stream.end(done);
-	}
-}
 
 /**
  * Chats on disk, in the extension's workspace storage:
