@@ -37,8 +37,9 @@ export class StderrTail {
 
 	private add(line: string, onLine?: (line: string) => void): void {
 		onLine?.(line);
-		this.lines.push(line);
-		this.bytes += line.length + 1;
+		// A line longer than the whole tail keeps its end (where a panic says what happened).
+		this.lines.push(line.length > TAIL_BYTES ? line.slice(-(TAIL_BYTES - 1)) : line);
+		this.bytes += (this.lines.at(-1)?.length ?? 0) + 1;
 		while (this.lines.length > TAIL_LINES || this.bytes > TAIL_BYTES) {
 			this.bytes -= (this.lines.shift()?.length ?? 0) + 1;
 		}
