@@ -180,21 +180,22 @@ export type BeforeContent =
 	| { path: string; kind: 'skipped'; cause: 'over_cap' | 'not_saved'; bytes?: number }
 	| { path: string; kind: 'unavailable'; reason: string };
 
-/**
- * Every file's before-content for checkpoint `sequence`, blobs read into memory (each bounded by
- * maxBytes). For many or large files prefer {@link copyCheckpointBefore}, which streams.
- */
-export async function readCheckpointBefore(
+type SavedEntry = Extract<CheckpointEntry, { state: 'saved' }>;
+type NotSaved = Exclude<BeforeContent, { kind: 'bytes' }>;
+
+/** One result per file of checkpoint `sequence`; `readSaved` handles the files zero saved. */
+async function eachCheckpointFile<T>(
 	root: string,
 	sessionId: string,
 	sequence: number,
-	options: BlobReadOptions & EventScanOptions = {},
-): Promise<StoreResult<{ record: CheckpointRecord; files: BeforeContent[] }>> {
+	options: EventScanOptions,
+	readSaved: (entry: SavedEntry) => Promise<T | NotSaved>,
+): Promise<StoreResult<{ record: CheckpointRecord; files: (T | NotSaved)[] }>> {
 	const record = await readCheckpointRecord(root, sessionId, sequence, options);
 	if (!record.ok) {
 		return record;
 	}
-	const files: BeforeContent[] = [];
+	const files: (T | NotSaved)[] = [];
 	for (const entry of record.value.entries) {
 		switch (entry.state) {
 			case 'absent':
@@ -206,24 +207,30 @@ export async function readCheckpointBefore(
 			case 'invalid':
 				files.push({ path: entry.path, kind: 'unavailable', reason: entry.reason });
 				break;
-			case 'saved': {
-				const blob = await readZeroBlob(root, sessionId, entry.blob, options);
-				files.push(
-					blob.ok
-						? {
-								path: entry.path,
-								kind: 'bytes',
-								bytes: blob.value,
-								sha256: entry.blob,
-								mode: entry.mode,
-							}
-						: { path: entry.path, kind: 'unavailable', reason: blob.reason },
-				);
+			case 'saved':
+				files.push(await readSaved(entry));
 				break;
-			}
 		}
 	}
 	return { ok: true, value: { record: record.value, files } };
+}
+
+/**
+ * Every file's before-content for checkpoint `sequence`, blobs read into memory (each bounded by
+ * maxBytes). For many or large files prefer {@link copyCheckpointBefore}, which streams.
+ */
+export function readCheckpointBefore(
+	root: string,
+	sessionId: string,
+	sequence: number,
+	options: BlobReadOptions & EventScanOptions = {},
+): Promise<StoreResult<{ record: CheckpointRecord; files: BeforeContent[] }>> {
+	return eachCheckpointFile(root, sessionId, sequence, options, async (entry) => {
+		const blob = await readZeroBlob(root, sessionId, entry.blob, options);
+		return blob.ok
+			? { path: entry.path, kind: 'bytes', bytes: blob.value, sha256: entry.blob, mode: entry.mode }
+			: { path: entry.path, kind: 'unavailable', reason: blob.reason };
+	});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -321,47 +328,25 @@ class CopyRefused extends Error {
  * Reads checkpoint `sequence` and copies every saved file into `cacheDir`. Call it as soon as
  * zero announces the checkpoint: a rewind deletes the blobs it no longer needs.
  */
-export async function copyCheckpointBefore(
+export function copyCheckpointBefore(
 	root: string,
 	sessionId: string,
 	sequence: number,
 	cacheDir: string,
 	options: BlobReadOptions & EventScanOptions = {},
 ): Promise<StoreResult<{ record: CheckpointRecord; files: CopiedBefore[] }>> {
-	const record = await readCheckpointRecord(root, sessionId, sequence, options);
-	if (!record.ok) {
-		return record;
-	}
-	const files: CopiedBefore[] = [];
-	for (const entry of record.value.entries) {
-		switch (entry.state) {
-			case 'absent':
-				files.push({ path: entry.path, kind: 'absent' });
-				break;
-			case 'skipped':
-				files.push({ path: entry.path, kind: 'skipped', cause: entry.cause, bytes: entry.bytes });
-				break;
-			case 'invalid':
-				files.push({ path: entry.path, kind: 'unavailable', reason: entry.reason });
-				break;
-			case 'saved': {
-				const copied = await copyZeroBlob(root, sessionId, entry.blob, cacheDir, options);
-				files.push(
-					copied.ok
-						? {
-								path: entry.path,
-								kind: 'content',
-								sha256: copied.value.sha256,
-								size: copied.value.size,
-								mode: entry.mode,
-							}
-						: { path: entry.path, kind: 'unavailable', reason: copied.reason },
-				);
-				break;
-			}
-		}
-	}
-	return { ok: true, value: { record: record.value, files } };
+	return eachCheckpointFile<CopiedBefore>(root, sessionId, sequence, options, async (entry) => {
+		const copied = await copyZeroBlob(root, sessionId, entry.blob, cacheDir, options);
+		return copied.ok
+			? {
+					path: entry.path,
+					kind: 'content',
+					sha256: copied.value.sha256,
+					size: copied.value.size,
+					mode: entry.mode,
+				}
+			: { path: entry.path, kind: 'unavailable', reason: copied.reason };
+	});
 }
 
 /** Content copied by {@link copyZeroBlob}, checked against its sha256 again. */
