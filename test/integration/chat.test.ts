@@ -139,6 +139,26 @@ describe('chat with the FAKE zero', function () {
 		}
 	});
 
+	it('masks a zero.env value in zero\u2019s stderr before the chat shows or saves it', async () => {
+		// Not shaped like a key: only the zero.env value masking can catch it.
+		const value = 'hunter2-integration-value-8731';
+		const api = await activate();
+		await useFakeZero({ ZERO_TEST_PROVIDER_KEY: value });
+		const chatId = await newChat(api);
+		const turn = await sendAndWait(api, '[scenario:crash-secret]');
+		assert.equal(turn.run.end?.kind, 'no_run_end');
+		const tail = turn.run.end?.kind === 'no_run_end' ? turn.run.end.stderrTail : '';
+		assert.match(tail, /provider: using key \*\*\*\n/);
+		assert.ok(!tail.includes(value), tail);
+		const saved = path.join(api.storagePath(), 'chats', chatId, 'transcript.json');
+		await waitUntil(
+			() => fs.existsSync(saved) && fs.readFileSync(saved, 'utf8').includes('provider: using key'),
+			5000,
+			'the saved chat with the stderr tail',
+		);
+		assert.ok(!fs.readFileSync(saved, 'utf8').includes(value), 'the saved chat holds the value');
+	});
+
 	it('queues a message sent during a run and sends it when the run ends', async () => {
 		const api = await activate();
 		const fake = await useFakeZero();
