@@ -217,6 +217,8 @@ describe('commands and editor context', function () {
 		});
 		await newChat(api);
 		const uri = vscode.Uri.file(path.join(workspaceRoot(), 'src/stats.js'));
+		// The code action provider command needs the document open; run alone, nothing else opened it.
+		await vscode.workspace.openTextDocument(uri);
 		const actions =
 			(await vscode.commands.executeCommand<vscode.CodeAction[]>(
 				'vscode.executeCodeActionProvider',
