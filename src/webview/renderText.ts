@@ -5,6 +5,23 @@ import { itemKey } from '../shared/transcript';
 
 const markdownCache = new Map<string, string>();
 
+/**
+ * Longest answer rendered as markdown. Beyond it the text is shown plain: a model can send
+ * megabytes of links or emphasis, and formatting them would stall or crash the view.
+ */
+export const MARKDOWN_MAX_CHARS = 200_000;
+
+function plainLongText(body: HTMLElement, text: string): void {
+	body.append(
+		h(
+			'p',
+			{ class: 'muted long-text-note' },
+			`This answer has ${text.length.toLocaleString('en')} characters, too many to format, so it is shown as plain text.`,
+		),
+		h('pre', { class: 'long-text' }, text),
+	);
+}
+
 function cachedMarkdown(text: string): string {
 	let html = markdownCache.get(text);
 	if (html === undefined) {
@@ -34,7 +51,9 @@ export function renderText(
 		},
 		body,
 	);
-	if (streaming) {
+	if (text.length > MARKDOWN_MAX_CHARS) {
+		plainLongText(body, text);
+	} else if (streaming) {
 		// The settled prefix renders once; only the growing tail is re-rendered per frame.
 		const split = stableSplit(text);
 		const stable = h('div', { class: 'markdown-part stable' });
@@ -51,6 +70,9 @@ export function renderText(
 
 /** Re-renders only the tail of a streaming answer when its settled part did not move. */
 export function updateStreamingText(element: HTMLElement, text: string): boolean {
+	if (text.length > MARKDOWN_MAX_CHARS) {
+		return false;
+	}
 	const split = stableSplit(text);
 	const tail = element.querySelector<HTMLElement>('.markdown-part.tail');
 	if (element.dataset.split !== String(split) || !tail) {
