@@ -24,6 +24,11 @@ export interface BeforeUriParts {
 	/** The file as the review lists it (workspace-relative, or absolute outside it). */
 	path: string;
 	content: BeforeContent;
+	/**
+	 * The file's own path on disk: the document gets it as its path (as git's documents do), so the
+	 * diff editors show it as the same file, with its name and language.
+	 */
+	diskPath?: string;
 }
 
 export function beforeUri(parts: BeforeUriParts): vscode.Uri {
@@ -39,7 +44,9 @@ export function beforeUri(parts: BeforeUriParts): vscode.Uri {
 		query.set('note', parts.content.text);
 	}
 	// The URI's path only names the tab and picks the language; the query says which file it is.
-	const shown = parts.path.replace(/\\/g, '/').replace(/^\/*/, '/');
+	const shown = parts.diskPath
+		? vscode.Uri.file(parts.diskPath).path
+		: parts.path.replace(/\\/g, '/').replace(/^\/*/, '/');
 	return vscode.Uri.from({ scheme: BEFORE_SCHEME, path: shown, query: query.toString() });
 }
 

@@ -26,16 +26,24 @@ export interface ReviewSides {
 	/** What the review lists the file as. */
 	label: vscode.Uri;
 	before: vscode.Uri;
+	/** The file did not exist before the turn (the multi-file editor shows it as added). */
+	created: boolean;
 	/** Undefined when the file is gone (the multi-file editor shows it as deleted). */
 	now: vscode.Uri | undefined;
 }
 
-function noteUri(target: ReviewTarget, filePath: string, text: string): vscode.Uri {
+function noteUri(
+	target: ReviewTarget,
+	filePath: string,
+	text: string,
+	diskPath: string | undefined,
+): vscode.Uri {
 	return beforeUri({
 		chatId: target.chatId,
 		scope: target.scope,
 		path: filePath,
 		content: { kind: 'note', text },
+		diskPath,
 	});
 }
 
@@ -64,10 +72,15 @@ export function reviewSides(target: ReviewTarget, computed: ComputedChanges): Re
 		let now: vscode.Uri | undefined;
 		if (state?.kind === 'file') {
 			now = state.binary
-				? noteUri(target, change.path, binaryNote('now', state.size, state.sha256))
+				? noteUri(target, change.path, binaryNote('now', state.size, state.sha256), absolute)
 				: label;
 		} else if (state?.kind === 'unknown') {
-			now = noteUri(target, change.path, `${change.path} cannot be shown: ${state.reason}.`);
+			now = noteUri(
+				target,
+				change.path,
+				`${change.path} cannot be shown: ${state.reason}.`,
+				absolute,
+			);
 		}
 		sides.push({
 			change,
@@ -77,7 +90,9 @@ export function reviewSides(target: ReviewTarget, computed: ComputedChanges): Re
 				scope: target.scope,
 				path: change.path,
 				content: before,
+				diskPath: absolute,
 			}),
+			created: before.kind === 'empty' && change.before.kind === 'available' && change.before.empty,
 			now,
 		});
 	}
@@ -94,8 +109,13 @@ export function hasMultiDiffEditor(): Promise<boolean> {
 	return multiDiffSupport;
 }
 
-function deletedUri(target: ReviewTarget, filePath: string): vscode.Uri {
-	return noteUri(target, filePath, `${filePath} does not exist now (deleted).`);
+function deletedUri(target: ReviewTarget, sides: ReviewSides): vscode.Uri {
+	return noteUri(
+		target,
+		sides.change.path,
+		`${sides.change.path} does not exist now (deleted).`,
+		sides.label.fsPath,
+	);
 }
 
 /** Opens one file's diff in its own tab. */
@@ -107,7 +127,7 @@ export async function openFileDiff(
 	await vscode.commands.executeCommand(
 		'vscode.diff',
 		sides.before,
-		sides.now ?? deletedUri(target, sides.change.path),
+		sides.now ?? deletedUri(target, sides),
 		`${sides.change.path} (before zero \u2194 now)`,
 		{ preview: options.preview ?? true },
 	);
@@ -123,7 +143,8 @@ export async function openReview(
 		await vscode.commands.executeCommand(
 			'vscode.changes',
 			target.title,
-			sides.map((entry) => [entry.label, entry.before, entry.now]),
+			// No left side for a created file: the editor shows it as added.
+			sides.map((entry) => [entry.label, entry.created ? undefined : entry.before, entry.now]),
 		);
 		return 'multi';
 	}
