@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { screenshot } from '../harness/workbench.mjs';
+import { screenshot } from '../harness/workbench';
 import {
 	send,
 	startFakeChat,
@@ -19,7 +19,7 @@ import {
 	waitForRunEnd,
 	waitUntil,
 	type FakeChatSession,
-} from './fakeChat.ts';
+} from './fakeChat';
 
 let session: FakeChatSession;
 let frame: Frame;

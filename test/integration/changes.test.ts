@@ -17,7 +17,7 @@ import {
 	resetSettings,
 	sendAndWait,
 	useFakeZero,
-	waitFor,
+	waitUntil,
 	workspaceRoot,
 	type FakeZero,
 } from './support';
@@ -83,7 +83,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 			],
 		);
 		assert.equal(turn.changes?.reviewed, false);
-		await waitFor(
+		await waitUntil(
 			() => api.changes.statusBarText() === '$(diff) 2 files changed',
 			5000,
 			'the status bar',
@@ -98,7 +98,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 			review?.files.map((entry) => entry.path),
 			['notes/todo.md', 'src/stats.js'],
 		);
-		await waitFor(
+		await waitUntil(
 			() =>
 				vscode.window.tabGroups.all
 					.flatMap((group) => group.tabs)
@@ -133,24 +133,24 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 						tab.input instanceof vscode.TabInputTextDiff &&
 						tab.input.original.scheme === 'zero-before',
 				);
-		await waitFor(() => diffs().length === 2, 10_000, 'two diff tabs');
+		await waitUntil(() => diffs().length === 2, 10_000, 'two diff tabs');
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
 		await api.changes.openFile(turn.id, 'src/stats.js');
-		await waitFor(() => diffs().length === 1, 10_000, 'the diff of src/stats.js');
+		await waitUntil(() => diffs().length === 1, 10_000, 'the diff of src/stats.js');
 		await vscode.commands.executeCommand('zero.undoFileChange');
 		assert.deepEqual(fs.readFileSync(file('src/stats.js')), originals.get('src/stats.js'));
 		assert.ok(fs.existsSync(file('notes/todo.md')), 'the other file is left as zero made it');
 		assert.equal(api.currentTranscript().turns[0].changes?.files[1].resolution, 'reverted');
-		await waitFor(() => diffs().length === 0, 5000, 'the diff to close');
+		await waitUntil(() => diffs().length === 0, 5000, 'the diff to close');
 
 		await api.changes.openFile(turn.id, 'notes/todo.md');
-		await waitFor(() => diffs().length === 1, 10_000, 'the diff of notes/todo.md');
+		await waitUntil(() => diffs().length === 1, 10_000, 'the diff of notes/todo.md');
 		await vscode.commands.executeCommand('zero.keepFileChange');
 		assert.equal(api.currentTranscript().turns[0].changes?.files[0].resolution, 'kept');
 		assert.ok(fs.existsSync(file('notes/todo.md')));
-		await waitFor(() => diffs().length === 0, 5000, 'the diff to close');
-		await waitFor(
+		await waitUntil(() => diffs().length === 0, 5000, 'the diff to close');
+		await waitUntil(
 			() => api.changes.statusBarText() === '$(diff) 1 file changed',
 			5000,
 			'the count',
@@ -185,7 +185,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 			skipped: [],
 			keptEdits: ['src/stats.js'],
 		});
-		await waitFor(() => api.changes.statusBarText() === '', 5000, 'the count to drop');
+		await waitUntil(() => api.changes.statusBarText() === '', 5000, 'the count to drop');
 
 		// The next turn resumes the rewound session.
 		await sendAndWait(api, 'What now? [scenario:answer]');
@@ -247,7 +247,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 	it('never undoes while a run of the chat is active', async () => {
 		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		api.send('Slowly [scenario:slow]');
-		await waitFor(() => api.isRunning(), 5000, 'the run');
+		await waitUntil(() => api.isRunning(), 5000, 'the run');
 		const outcome = await api.changes.undo(turn.id);
 		assert.equal(outcome.kind, 'refused');
 		assert.match(outcome.message ?? '', /zero is running in this chat/);
