@@ -208,7 +208,7 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 		for (const undone of [UNDONE_PROMPT, TURN2_ANSWER]) {
 			assert.ok(
 				!sent.includes(undone),
-				`the undone turn's ${JSON.stringify(undone)} is not in the context: ${sent}`,
+				`the undone turn's ${JSON.stringify(undone)} is not in the context; zero sent: ${lastUserMessage(requests[0])}`,
 			);
 		}
 		console.log(
