@@ -50,13 +50,21 @@ module.exports = {
 			severity: 'error',
 			comment: 'Webview hosts bind to a ChatSource; they do not know the chat, setup or commands.',
 			from: { path: '^src/host/views/' },
-			to: { path: '^src/host/(chat|commands|inspection|setup|testing)/' },
+			to: { path: '^src/host/(chat|changes|commands|inspection|setup|testing)/' },
 		},
 		{
 			name: 'host-setup-and-inspection-are-independent',
 			severity: 'error',
 			from: { path: '^src/host/(setup|inspection)/' },
-			to: { path: '^src/host/(chat|commands|views|testing)/' },
+			to: { path: '^src/host/(chat|changes|commands|views|testing)/' },
+		},
+		{
+			name: 'host-changes-below-chat',
+			severity: 'error',
+			comment:
+				'Review and undo know a chat only as a ChangeChat: chats and commands use them, never the other way.',
+			from: { path: '^src/host/changes/' },
+			to: { path: '^src/host/(chat|commands|views|inspection|setup|testing)/' },
 		},
 		{
 			name: 'host-chat-below-commands',

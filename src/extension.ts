@@ -4,6 +4,8 @@
  * needs it, zero is looked for when a check or a run needs it).
  */
 import * as vscode from 'vscode';
+import { ChangeService } from './host/changes/changeService';
+import { ChangesStatusBar } from './host/changes/changesStatusBar';
 import { AttentionController } from './host/chat/attention';
 import { trackChatContextKeys } from './host/chat/chatContextKeys';
 import { ChatService } from './host/chat/chatService';
@@ -59,13 +61,27 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		log,
 		(message, detail, confirmLabel) => confirmations.confirm(message, detail, confirmLabel),
 	);
-	const chats = disposables.add(
+	const changes: ChangeService = disposables.add(
+		new ChangeService({
+			changesDir: (chatId) => store.chatDataDir(chatId, 'changes'),
+			runZero: (args, options) => zeroCli.run(args, options),
+			workspaceFolder: workspacePath,
+			choose: (message, detail, options) => confirmations.choose(message, detail, options),
+			confirm: (message, detail, confirmLabel) =>
+				confirmations.confirm(message, detail, confirmLabel),
+			activeChat: () => chats.active,
+			log,
+			now: () => Date.now(),
+		}),
+	);
+	const chats: ChatService = disposables.add(
 		new ChatService(
 			{
 				store,
 				launcher,
 				locator,
 				zeroCli,
+				changes,
 				settings,
 				log,
 				workspaceFolder: workspacePath,
@@ -86,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const attention = disposables.add(
 		new AttentionController(chats, view, () => view.visible || panels.anyVisible),
 	);
+	const changesStatus = disposables.add(new ChangesStatusBar(chats));
 	const diagnostics = disposables.add(
 		vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE),
 	);
@@ -119,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	for (const command of registerCommands({
 		extensionUri: context.extensionUri,
 		chats,
+		changes,
 		store,
 		view,
 		panels,
@@ -163,7 +181,10 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		attention,
 		launcher,
 		storageRoot,
+		changes,
+		changesStatus,
 		answerNextConfirmation: (accept) => confirmations.answerNext(accept),
+		answerNextChoice: (option) => confirmations.answerNextChoice(option),
 	});
 }
 

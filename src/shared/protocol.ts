@@ -66,6 +66,12 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 		itemId: z.string(),
 	}),
 	z.object({ type: z.literal('command/run'), command: z.enum(WEBVIEW_RUNNABLE_COMMANDS) }),
+	/** Opens the review of a turn's changes, or of the whole chat's without a turn id. */
+	z.object({ type: z.literal('changes/review'), turnId: z.string().optional() }),
+	/** Opens one changed file of a turn in a diff. */
+	z.object({ type: z.literal('changes/openFile'), turnId: z.string(), path: z.string().max(4096) }),
+	/** Undoes a turn and every later one (zero's rewind), after the user confirmed the plan. */
+	z.object({ type: z.literal('changes/undo'), turnId: z.string() }),
 	z.object({ type: z.literal('clipboard/copy'), text: z.string() }),
 	z.object({ type: z.literal('ui/error'), message: z.string().max(4000) }),
 ]);

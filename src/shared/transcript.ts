@@ -405,6 +405,19 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 		transcript.title = action.title;
 		return;
 	}
+	if (action.type === 'turn/undone') {
+		for (const turnId of action.turnIds) {
+			const turn = findTurn(transcript, turnId);
+			if (turn) {
+				// Only the turn the undo was asked for carries zero's counts.
+				turn.undone =
+					turnId === action.undone.from
+						? action.undone
+						: { at: action.undone.at, from: action.undone.from };
+			}
+		}
+		return;
+	}
 	if (action.type === 'turn/start') {
 		if (!findTurn(transcript, action.turnId)) {
 			transcript.turns.push({
@@ -430,6 +443,9 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 			return;
 		case 'run/exit':
 			applyExit(turn.run, action.outcome);
+			return;
+		case 'turn/changes':
+			turn.changes = action.changes;
 			return;
 	}
 }

@@ -12,6 +12,7 @@ import {
 	type PermissionEventAny,
 } from '../zero/events';
 import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/parseLine';
+import { TurnChangeSummarySchema, TurnUndoneSchema } from './changeSchema';
 import { RunPermissionModeSchema } from '../zero/permissionModes';
 import { ProcessOutcomeSchema, SPAWN_FAILURE_REASONS } from '../zero/processOutcome';
 
@@ -188,6 +189,10 @@ export const TurnSchema = z.object({
 	prompt: TurnPromptSchema.optional(),
 	command: TurnCommandSchema.optional(),
 	run: RunStateSchema,
+	/** What the turn changed on disk (absent in chats saved before changes were tracked). */
+	changes: TurnChangeSummarySchema.optional(),
+	/** Set once zero's rewind undid the turn. */
+	undone: TurnUndoneSchema.optional(),
 });
 export type Turn = z.infer<typeof TurnSchema>;
 
@@ -230,5 +235,16 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		outcome: ProcessOutcomeSchema,
 	}),
 	z.object({ type: z.literal('chat/rename'), title: z.string() }),
+	/** The turn's change summary, set when its run ended and replaced when the user reviews. */
+	z.object({
+		type: z.literal('turn/changes'),
+		turnId: z.string(),
+		changes: TurnChangeSummarySchema,
+	}),
+	z.object({
+		type: z.literal('turn/undone'),
+		turnIds: z.array(z.string()),
+		undone: TurnUndoneSchema,
+	}),
 ]);
 export type TranscriptAction = z.infer<typeof TranscriptActionSchema>;

@@ -14,6 +14,13 @@
  */
 import { z } from 'zod';
 import { DEFAULT_CHECKPOINT_MAX_BYTES, safeWorkspaceRelativePath } from '../zero/checkpointSchemas';
+import type {
+	ChangeKind,
+	FileChange,
+	LineChange,
+	RestoreVerdict,
+	ReviewSide,
+} from './changeSchema';
 import { countLineChanges } from './lineDiff';
 import type { TranscriptItem } from './transcriptSchema';
 
@@ -137,45 +144,7 @@ export interface FileFacts {
 // ---------------------------------------------------------------------------------------------
 // The change list
 
-export type ChangeKind =
-	| 'created'
-	| 'modified'
-	| 'deleted'
-	/** Exists now, but with no saved before-state nobody can tell created from modified. */
-	| 'changed'
-	/** Back to how it was before the turn (or a failed call's file nothing changed). */
-	| 'unchanged'
-	/** Its current state could not be read. */
-	| 'unknown';
-
-export type RestoreVerdict =
-	| { status: 'restorable' }
-	/** zero restores it only to its state at the checkpoint, after an earlier uncovered change. */
-	| { status: 'partial'; reason: string }
-	| { status: 'not_restorable'; reason: string }
-	/** zero has a checkpoint, but its saved copy could not be read here; zero's answer will tell. */
-	| { status: 'uncertain'; reason: string };
-
-export type LineChange =
-	| { kind: 'text'; added: number; removed: number; exact: boolean }
-	| { kind: 'binary' }
-	| { kind: 'unknown'; reason: string };
-
-export type ReviewSide =
-	/** The before side can be shown: `empty` for a created file. */
-	{ kind: 'available'; empty: boolean } | { kind: 'unavailable'; reason: string };
-
-export interface FileChange {
-	path: string;
-	outside: boolean;
-	kind: ChangeKind;
-	/** Tools that changed it, or the checkpointed tool when zero reported no change. */
-	tools: string[];
-	restore: RestoreVerdict;
-	lines: LineChange;
-	before: ReviewSide;
-	checkpointSequence?: number;
-}
+export type { ChangeKind, FileChange, LineChange, RestoreVerdict, ReviewSide };
 
 export interface TurnChanges {
 	/** Every file the turn changed, plus checkpointed files whose content differs. */

@@ -20,6 +20,8 @@ import { formatTokens, h, icon } from './dom';
 import type { RenderContext } from './renderContext';
 import { estimateRowHeight, renderRow } from './renderRow';
 import { buildRows, rowSignature, type Row } from './rows';
+import { countChangedFiles } from '../shared/changeCounts';
+import { renderReviewAllButton } from './renderChanges';
 import { renderSetupState } from './setupState';
 import { VirtualList } from './virtualList';
 import { getState, post, setState } from './vscodeApi';
@@ -242,7 +244,8 @@ class ChatApp {
 			return;
 		}
 		const usage = transcript.usage;
-		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}`;
+		const changedFiles = transcript.readOnly ? 0 : countChangedFiles(transcript).files;
+		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}`;
 		if (signature === this.headerSignature) {
 			return;
 		}
@@ -278,6 +281,7 @@ class ChatApp {
 							` ${formatTokens(usage.totalTokens)} tokens this chat`,
 						)
 					: undefined,
+				changedFiles > 0 ? renderReviewAllButton(changedFiles) : undefined,
 			),
 		);
 		if (transcript.turns.length === 0 && !transcript.readOnly) {
@@ -372,6 +376,23 @@ class ChatApp {
 			}
 			case 'copy-text':
 				post({ type: 'clipboard/copy', text: data.text ?? '' });
+				return;
+			case 'changes-review':
+				post({ type: 'changes/review', turnId: data.turn });
+				return;
+			case 'changes-review-all':
+				post({ type: 'changes/review' });
+				return;
+			case 'changes-open':
+				event.preventDefault();
+				post({ type: 'changes/openFile', turnId: data.turn ?? '', path: data.path ?? '' });
+				return;
+			case 'changes-undo':
+				if (this.composerView?.running) {
+					this.showBanner('zero is running: wait for the run to finish (or stop it), then undo.');
+					return;
+				}
+				post({ type: 'changes/undo', turnId: data.turn ?? '' });
 				return;
 			case 'dismiss-banner':
 				this.banner.hidden = true;

@@ -9,6 +9,7 @@ import {
 	updateStreamingText,
 } from './renderText';
 import type { RenderContext } from './renderContext';
+import { estimateChangesHeight, renderChanges } from './renderChanges';
 import { renderTool } from './renderTool';
 import { renderPrompt, renderStatus, updateRunningStatus } from './renderTurn';
 import type { Row } from './rows';
@@ -19,6 +20,8 @@ export function estimateRowHeight(row: Row): number {
 			return 64;
 		case 'status':
 			return row.turn.run.phase === 'ended' ? 40 : 28;
+		case 'changes':
+			return estimateChangesHeight(row.turn);
 		case 'item':
 			switch (row.item.kind) {
 				case 'text':
@@ -39,7 +42,28 @@ export function estimateRowHeight(row: Row): number {
  * spinners keep spinning.
  */
 export function renderRow(row: Row, context: RenderContext, previous?: HTMLElement): HTMLElement {
+	const element = renderRowContent(row, context, previous);
+	if (row.turn.undone) {
+		// Undone turns stay readable, greyed.
+		element.classList.add('undone');
+		if (row.kind === 'prompt' && !element.querySelector('.undone-label')) {
+			element.append(
+				h(
+					'div',
+					{ class: 'undone-label muted' },
+					icon('discard'),
+					' Undone: zero rewound this turn',
+				),
+			);
+		}
+	}
+	return element;
+}
+
+function renderRowContent(row: Row, context: RenderContext, previous?: HTMLElement): HTMLElement {
 	switch (row.kind) {
+		case 'changes':
+			return renderChanges(row.turn, context);
 		case 'prompt':
 			return renderPrompt(row.turn);
 		case 'status':

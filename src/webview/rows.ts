@@ -5,7 +5,8 @@ import type { Transcript, TranscriptItem, Turn } from '../shared/transcriptSchem
 export type Row =
 	| { kind: 'prompt'; key: string; turn: Turn }
 	| { kind: 'item'; key: string; turn: Turn; item: TranscriptItem; last: boolean }
-	| { kind: 'status'; key: string; turn: Turn };
+	| { kind: 'status'; key: string; turn: Turn }
+	| { kind: 'changes'; key: string; turn: Turn };
 
 export function buildRows(transcript: Transcript): Row[] {
 	const rows: Row[] = [];
@@ -24,14 +25,26 @@ export function buildRows(transcript: Transcript): Row[] {
 			});
 		}
 		rows.push({ kind: 'status', key: `${turn.id}:status`, turn });
+		if (turn.changes) {
+			rows.push({ kind: 'changes', key: `${turn.id}:changes`, turn });
+		}
 	}
 	return rows;
 }
 
 /** Changes whenever what a row shows changes; rows whose signature is unchanged keep their DOM. */
 export function rowSignature(row: Row, expanded: boolean, extra: string): string {
+	// An undo greys every row of the turn.
+	return `${row.turn.undone ? 'U' : ''}${contentSignature(row, expanded, extra)}`;
+}
+
+function contentSignature(row: Row, expanded: boolean, extra: string): string {
 	const live = row.turn.run.phase !== 'ended';
 	switch (row.kind) {
+		case 'changes': {
+			const changes = row.turn.changes;
+			return `c${changes?.files.length ?? 0}${changes?.reviewed ? 1 : 0}${changes?.undo.kind ?? ''}${changes?.files.map((file) => file.resolution?.[0] ?? '-').join('') ?? ''}${row.turn.undone?.at ?? ''}`;
+		}
 		case 'prompt':
 			return `p${row.turn.command?.display.length ?? 0}${row.turn.prompt?.text.length ?? 0}`;
 		case 'status': {

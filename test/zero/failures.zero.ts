@@ -71,7 +71,8 @@ test('7. Stop during a slow stream: run_end interrupted (130), no zero process l
 		assert.equal(await stop.isVisible(), false, 'the Stop button goes away');
 		const shown = (await frame.locator('[data-kind="text"]').innerText()).trim();
 		assert.ok(
-			shown.startsWith('1 ') && !shown.includes('40'),
+			// Stop may land after the first chunk ("1 ", trimmed to "1") or after a few more.
+			/^1( \d+)*$/.test(shown) && !shown.includes('40'),
 			`the partial answer stays visible: ${shown}`,
 		);
 		await screenshot(session.page, 'zero-7b-stopped');

@@ -185,6 +185,15 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'command/run':
 				await this.viewActions.execute(message.command);
 				return;
+			case 'changes/review':
+				await this.deps.changes.review(session, message.turnId);
+				return;
+			case 'changes/openFile':
+				await this.deps.changes.openFile(session, message.turnId, message.path);
+				return;
+			case 'changes/undo':
+				await this.deps.changes.undo(session, message.turnId);
+				return;
 			case 'ui/error':
 				this.deps.log.warn(`Chat view error: ${message.message}`);
 				return;

@@ -20,6 +20,7 @@ import {
 } from '../../zero/streamInput';
 import type { RawRunWriter } from './chatFiles';
 import type { ChatStore } from './chatStore';
+import type { ChangeChat, ChangeService, TrackedTurn } from '../changes/changeService';
 import type { Logger } from '../platform/log';
 import { PermissionFollowUps, type ChatRunContext } from './permissionFollowUps';
 import { composePrompt, type ContextEntry } from './promptContext';
@@ -34,6 +35,8 @@ export interface ChatDeps {
 	launcher: RunLauncher;
 	locator: ZeroBinaryLocator;
 	zeroCli: ZeroCli;
+	/** Follows each run's file changes; reviews and undoes them. */
+	changes: ChangeService;
 	settings(): ZeroSettings;
 	log: Logger;
 	workspaceFolder(): string | undefined;
@@ -75,7 +78,7 @@ const SAVE_INTERVAL_MS = 750;
  * One chat: its transcript, its composer state and at most one running zero process. Turns run one
  * at a time; messages sent meanwhile wait in a queue.
  */
-export class ChatSession implements vscode.Disposable {
+export class ChatSession implements ChangeChat, vscode.Disposable {
 	readonly transcript: Transcript;
 	permissionMode: ChatPermissionMode;
 	model: string;
@@ -83,6 +86,8 @@ export class ChatSession implements vscode.Disposable {
 	private context: ContextEntry[] = [];
 	private addDirs: string[] = [];
 	private active: ActiveRun | undefined;
+	/** Work (an undo) during which no run may start; messages sent meanwhile are queued. */
+	private holds = 0;
 	private saveTimer: NodeJS.Timeout | undefined;
 	private disposed = false;
 	/** The binary the last run used, so offered commands show the real path. */
@@ -120,6 +125,24 @@ export class ChatSession implements vscode.Disposable {
 
 	get running(): boolean {
 		return this.active !== undefined;
+	}
+
+	/** A run is active or held off: new messages wait in the queue. */
+	private get busy(): boolean {
+		return this.active !== undefined || this.holds > 0;
+	}
+
+	/** Runs `work` while no run may start in this chat; queued messages are sent afterwards. */
+	async hold<T>(work: () => Promise<T>): Promise<T> {
+		this.holds++;
+		try {
+			return await work();
+		} finally {
+			this.holds--;
+			if (!this.busy && !this.disposed) {
+				this.sendQueued();
+			}
+		}
 	}
 
 	get lastTurn(): Turn | undefined {
@@ -185,7 +208,7 @@ export class ChatSession implements vscode.Disposable {
 			return false;
 		}
 		this.context = [];
-		if (this.active) {
+		if (this.busy) {
 			this.queue.push({ text, images, context });
 			this.composerEmitter.fire();
 			return true;
@@ -222,7 +245,7 @@ export class ChatSession implements vscode.Disposable {
 
 	/** Starts a run for a turn. One run at a time: callers check `running` first. */
 	startTurn(request: TurnRequest): void {
-		if (this.active) {
+		if (this.busy) {
 			throw new Error('A run is already active in this chat.');
 		}
 		const now = this.deps.now();
@@ -248,6 +271,7 @@ export class ChatSession implements vscode.Disposable {
 		});
 		this.active = { turnId, raw: undefined };
 		this.composerEmitter.fire();
+		let tracked: TrackedTurn | undefined;
 		void binary
 			.then(async (located) => {
 				const display = formatCommandLine(located.found ? located.path : 'zero', args);
@@ -296,14 +320,27 @@ export class ChatSession implements vscode.Disposable {
 				const raw = await this.deps.store
 					.openRawRun(this.transcript.id, turnId)
 					.catch(() => undefined);
+				const env = zeroProcessEnv(settings);
+				// Read before zero starts: where its session will put this turn's message.
+				tracked = await this.deps.changes.beginTurn(this, {
+					turnId,
+					sessionId: session.id,
+					newSession: session.kind === 'new',
+					env,
+					cwd,
+					addDirs: request.addDirs,
+				});
 				const launched = this.deps.launcher.launch({
 					binary: located.path,
 					args,
 					cwd,
-					env: zeroProcessEnv(settings),
+					env,
 					input: buildUserMessage(request.message, request.images),
 					label: `chat ${this.transcript.id}`,
-					onLine: (parsed) => this.apply({ type: 'run/line', turnId, at: this.deps.now(), parsed }),
+					onLine: (parsed) => {
+						this.apply({ type: 'run/line', turnId, at: this.deps.now(), parsed });
+						tracked?.onLine(parsed);
+					},
 					onStdout: (chunk) => raw?.write(chunk),
 				});
 				this.active = { turnId, launched, raw };
@@ -313,12 +350,22 @@ export class ChatSession implements vscode.Disposable {
 				const outcome = await launched.done;
 				raw?.end();
 				this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
+				// Before the next queued turn can start: stamps must show how this turn left the files.
+				const turn = findTurn(this.transcript, turnId);
+				const changes = turn ? await tracked.finish(turn) : undefined;
+				tracked = undefined;
+				if (changes) {
+					this.apply({ type: 'turn/changes', turnId, changes });
+				}
 				this.afterRun(turnId);
 			})
 			.catch((error: Error) => {
 				// Never leave the chat stuck "running": end the turn with what went wrong.
 				this.deps.log.error(`Starting zero failed: ${error.stack ?? error.message}`);
 				const turn = findTurn(this.transcript, turnId);
+				if (turn) {
+					void tracked?.finish(turn);
+				}
 				if (turn && turn.run.phase !== 'ended') {
 					this.finishWithoutProcess(turnId, {
 						kind: 'spawn_failed',
@@ -348,6 +395,13 @@ export class ChatSession implements vscode.Disposable {
 		this.runStateEmitter.fire({ running: false, turn });
 		this.composerEmitter.fire();
 		if (this.disposed) {
+			return;
+		}
+		this.sendQueued();
+	}
+
+	private sendQueued(): void {
+		if (this.busy) {
 			return;
 		}
 		const next = this.queue.shift();
@@ -385,7 +439,7 @@ export class ChatSession implements vscode.Disposable {
 		if (!turn || !item) {
 			return;
 		}
-		if (this.active) {
+		if (this.busy) {
 			this.deps.showError('Wait for the current run to finish (or stop it) before re-running.');
 			return;
 		}

@@ -68,6 +68,11 @@ export class ChatStore {
 		return path.join(this.chatsDir, id);
 	}
 
+	/** A folder kept with a chat for other data about it (deleted with the chat). */
+	chatDataDir(chatId: string, name: string): string {
+		return path.join(this.chatDir(chatId), name.replace(/[^A-Za-z0-9_-]/g, '_'));
+	}
+
 	rawRunPath(chatId: string, turnId: string): string {
 		return path.join(
 			this.chatDir(chatId),

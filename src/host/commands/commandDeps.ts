@@ -1,5 +1,6 @@
 /** What every command handler gets, and the helpers several command groups share. */
 import * as vscode from 'vscode';
+import type { ChangeService } from '../changes/changeService';
 import type { ChatService } from '../chat/chatService';
 import type { ChatStore } from '../chat/chatStore';
 import type { InspectionDeps } from '../inspection/inspection';
@@ -18,6 +19,7 @@ import type { CommandId } from './commandIds';
 export interface CommandDeps {
 	extensionUri: vscode.Uri;
 	chats: ChatService;
+	changes: ChangeService;
 	store: ChatStore;
 	view: ChatViewProvider;
 	panels: ChatPanels;

@@ -24,6 +24,11 @@ export const COMMAND_IDS = [
 	'zero.manageGrants',
 	'zero.connectProvider',
 	'zero.askToFixFinding',
+	'zero.reviewTurnChanges',
+	'zero.reviewAllChanges',
+	'zero.undoTurn',
+	'zero.keepFileChange',
+	'zero.undoFileChange',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

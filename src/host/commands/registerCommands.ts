@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { changeCommands } from './changeCommands';
 import { chatCommands } from './chatCommands';
 import type { CommandDeps, Handler } from './commandDeps';
 import { COMMAND_IDS, type CommandId } from './commandIds';
@@ -22,6 +23,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 	const handlers: Record<CommandId, Handler> = {
 		...withChat(chatCommands(deps)),
 		...withChat(editorCommands(deps)),
+		...withChat(changeCommands(deps)),
 		...inspectionCommands(deps),
 		...setupCommands(deps),
 	};

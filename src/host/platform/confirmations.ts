@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 /** Modal confirmations for risky actions; tests can answer the next one instead of a person. */
 export class Confirmations {
 	private nextAnswer: boolean | undefined;
+	private nextChoice: { option: string | undefined } | undefined;
 
 	async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
 		if (this.nextAnswer !== undefined) {
@@ -18,5 +19,20 @@ export class Confirmations {
 
 	answerNext(accept: boolean): void {
 		this.nextAnswer = accept;
+	}
+
+	/** A modal choice between `options` (Cancel is always offered); undefined when cancelled. */
+	async choose(message: string, detail: string, options: string[]): Promise<string | undefined> {
+		if (this.nextChoice !== undefined) {
+			const { option } = this.nextChoice;
+			this.nextChoice = undefined;
+			return option;
+		}
+		return vscode.window.showWarningMessage(message, { modal: true, detail }, ...options);
+	}
+
+	/** Answers the next modal choice with `option` (undefined: Cancel). */
+	answerNextChoice(option: string | undefined): void {
+		this.nextChoice = { option };
 	}
 }

@@ -6,6 +6,8 @@ export const CONTEXT_KEYS = {
 	'zero.runActive': false,
 	/** The current chat has a run (Export Run, Show Protocol Trace). */
 	'zero.hasRun': false,
+	/** The active editor is a diff of a Zero review (its title bar offers Keep / Undo). */
+	'zero.changes.diffActive': false,
 	/** Walkthrough step "Install zero". */
 	'zero.setup.binaryFound': false,
 	/** Walkthrough step "Connect a model provider". */

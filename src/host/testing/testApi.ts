@@ -29,4 +29,25 @@ export interface ZeroTestApi {
 	answerNextConfirmation(accept: boolean): void;
 	storagePath(): string;
 	activeProcessCount(): number;
+	/** Answers the next modal choice (the undo confirmation) with `option`; undefined cancels. */
+	answerNextChoice(option: string | undefined): void;
+	/** Review and undo of what zero changed, as the chat view's buttons ask for them. */
+	changes: {
+		review(
+			turnId?: string,
+		): Promise<
+			{ mode: string; files: { path: string; before: string; now?: string }[] } | undefined
+		>;
+		openFile(turnId: string, path: string): Promise<void>;
+		undo(
+			turnId: string,
+		): Promise<{ kind: string; message?: string; turnIds?: string[]; report?: unknown }>;
+		keepActiveDiffFile(): Promise<boolean>;
+		undoActiveDiffFile(): Promise<{ kind: string; message?: string } | undefined>;
+		lastUndoPrompt(): { message: string; detail: string; options: string[] } | undefined;
+		/** Open single diff tabs as VS Code without the multi-file diff editor does. */
+		forceSingleDiffs(force: boolean): void;
+		statusBarText(): string;
+		recordsDir(): string | undefined;
+	};
 }

@@ -1,4 +1,6 @@
 import type * as vscode from 'vscode';
+import type { ChangeService } from '../changes/changeService';
+import type { ChangesStatusBar } from '../changes/changesStatusBar';
 import type { AttentionController } from '../chat/attention';
 import type { ChatService } from '../chat/chatService';
 import type { ChatViewProvider } from '../views/chatViews';
@@ -16,7 +18,10 @@ export interface TestApiParts {
 	attention: AttentionController;
 	launcher: RunLauncher;
 	storageRoot: string;
+	changes: ChangeService;
+	changesStatus: ChangesStatusBar;
 	answerNextConfirmation(accept: boolean): void;
+	answerNextChoice(option: string | undefined): void;
 }
 
 /**
@@ -104,5 +109,19 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		answerNextConfirmation: parts.answerNextConfirmation,
 		storagePath: () => parts.storageRoot,
 		activeProcessCount: () => parts.launcher.activeCount,
+		answerNextChoice: parts.answerNextChoice,
+		changes: {
+			review: (turnId) => parts.changes.review(parts.chats.active, turnId),
+			openFile: (turnId, path) => parts.changes.openFile(parts.chats.active, turnId, path),
+			undo: (turnId) => parts.changes.undo(parts.chats.active, turnId),
+			keepActiveDiffFile: () => parts.changes.keepFileOfActiveDiff(),
+			undoActiveDiffFile: () => parts.changes.undoFileOfActiveDiff(),
+			lastUndoPrompt: () => parts.changes.lastUndoPrompt,
+			forceSingleDiffs: (force) => {
+				parts.changes.forceSingleDiffs = force;
+			},
+			statusBarText: () => parts.changesStatus.describe(),
+			recordsDir: () => parts.changes.recordsDir(parts.chats.active.id),
+		},
 	};
 }

@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import type { HostToWebview } from '../../shared/protocol';
+import { countChangedFiles } from '../../shared/changeCounts';
+import type { Transcript } from '../../shared/transcriptSchema';
+
+export interface ActiveChatSource {
+	readonly active: { readonly transcript: Transcript };
+	readonly onMessage: vscode.Event<HostToWebview>;
+}
+
+/** The status bar item counting the files zero changed in the current chat; a click reviews them. */
+export class ChangesStatusBar implements vscode.Disposable {
+	private readonly item = vscode.window.createStatusBarItem(
+		'zero.changes',
+		vscode.StatusBarAlignment.Left,
+		49,
+	);
+	private readonly subscription: vscode.Disposable;
+
+	constructor(private readonly chats: ActiveChatSource) {
+		this.item.name = 'Zero: changed files';
+		this.item.command = 'zero.reviewAllChanges';
+		this.subscription = chats.onMessage((message) => {
+			if (
+				message.type === 'state/snapshot' ||
+				(message.type === 'transcript/actions' &&
+					message.actions.some(
+						(action) => action.type === 'turn/changes' || action.type === 'turn/undone',
+					))
+			) {
+				this.update();
+			}
+		});
+	}
+
+	update(): void {
+		const { files, unreviewedTurns } = countChangedFiles(this.chats.active.transcript);
+		if (files === 0) {
+			this.item.hide();
+			return;
+		}
+		this.item.text = `$(diff) ${files} file${files === 1 ? '' : 's'} changed`;
+		this.item.tooltip = `zero changed ${files} file${files === 1 ? '' : 's'} in this chat${unreviewedTurns > 0 ? ` (${unreviewedTurns} turn${unreviewedTurns === 1 ? '' : 's'} not reviewed)` : ''}. Click to review them.`;
+		this.item.show();
+	}
+
+	/** For tests: what the item shows (empty when hidden). */
+	describe(): string {
+		const { files } = countChangedFiles(this.chats.active.transcript);
+		return files === 0 ? '' : this.item.text;
+	}
+
+	dispose(): void {
+		this.subscription.dispose();
+		this.item.dispose();
+	}
+}

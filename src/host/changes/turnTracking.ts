@@ -1,0 +1,224 @@
+/**
+ * Follows one chat run for its review and undo.
+ *
+ * Before zero starts, the next event number of its session is read from zero's store: the run's
+ * user message gets it (S), and `zero sessions rewind <id> --sequence S --exclude-target` is what
+ * undoes the turn. While zero runs, every `checkpoint` line makes the before-content zero just
+ * saved be copied into the chat's own storage at once (zero deletes its copies after a rewind),
+ * on the chat's serial queue. When the run has ended, S is confirmed in zero's event log, every
+ * touched file is stamped (the undo's conflict check) and the turn's change summary is computed.
+ */
+import { checkpointMaxBytes, safeWorkspaceRelativePath } from '../../zero/checkpointSchemas';
+import { copyCheckpointBefore } from '../../zero/checkpointStore';
+import {
+	findSessionEvent,
+	readSessionMetadata,
+	zeroSessionsRoot,
+	type SessionsRoot,
+} from '../../zero/sessionStore';
+import type { ParsedLine } from '../../zero/parseLine';
+import { MAX_SUMMARY_FILES, type TurnChangeSummary } from '../../shared/changeSchema';
+import type { Turn } from '../../shared/transcriptSchema';
+import type { FileStamp, TurnChanges } from '../../shared/turnChanges';
+import type { Logger } from '../platform/log';
+import type { ChangeRecords, CheckpointCopy, TurnChangeRecord } from './changeRecords';
+import { computeChanges } from './changeFacts';
+import { stampOf } from './workspaceFiles';
+
+/** Runs work one item at a time, in order; `idle()` resolves once everything queued so far is done. */
+export class SerialQueue {
+	private tail: Promise<void> = Promise.resolve();
+
+	push(work: () => Promise<void>): void {
+		this.tail = this.tail.then(work).catch(() => undefined);
+	}
+
+	idle(): Promise<void> {
+		return this.tail;
+	}
+}
+
+export interface TurnStart {
+	turnId: string;
+	sessionId: string;
+	/** The run creates the session (`--init-session-id`). */
+	newSession: boolean;
+	/** The exact environment zero is started with (it decides where zero's store is). */
+	env: NodeJS.ProcessEnv;
+	cwd: string;
+	addDirs: readonly string[];
+}
+
+/** The summary a turn's card shows, from its change list and what is known about its undo. */
+export function summaryOf(changes: TurnChanges, record: TurnChangeRecord): TurnChangeSummary {
+	const omitted = Math.max(0, changes.files.length - MAX_SUMMARY_FILES);
+	return {
+		files: changes.files.slice(0, MAX_SUMMARY_FILES),
+		...(omitted > 0 ? { omittedFiles: omitted } : {}),
+		checkpointedUnchanged: changes.checkpointedUnchanged.slice(0, MAX_SUMMARY_FILES),
+		undo:
+			record.userSequence !== undefined
+				? { kind: 'available' }
+				: {
+						kind: 'unavailable',
+						reason: record.undoProblem ?? 'the turn is not in zero\u2019s session',
+					},
+		reviewed: false,
+	};
+}
+
+export class TurnTracking {
+	private readonly checkpoints: CheckpointCopy[] = [];
+
+	private constructor(
+		private readonly records: ChangeRecords,
+		private readonly queue: SerialQueue,
+		private readonly start: TurnStart,
+		private readonly root: SessionsRoot,
+		private userSequence: number | undefined,
+		private undoProblem: string | undefined,
+		private readonly log: Pick<Logger, 'warn'>,
+	) {}
+
+	/** Reads where the turn's user message will land in zero's session; call it just before spawning. */
+	static async begin(
+		records: ChangeRecords,
+		queue: SerialQueue,
+		start: TurnStart,
+		log: Pick<Logger, 'warn'>,
+	): Promise<TurnTracking> {
+		const root = zeroSessionsRoot(start.env, { cwd: start.cwd });
+		let userSequence: number | undefined;
+		let problem: string | undefined;
+		if (!root.ok) {
+			problem = root.reason;
+		} else {
+			const metadata = await readSessionMetadata(root.root, start.sessionId);
+			if (metadata.ok) {
+				userSequence = metadata.value.eventCount + 1;
+			} else if (metadata.code === 'not_found') {
+				// A session zero has not written yet starts at event 1.
+				userSequence = 1;
+			} else {
+				problem = `zero's session store could not be read: ${metadata.reason}`;
+			}
+		}
+		return new TurnTracking(records, queue, start, root, userSequence, problem, log);
+	}
+
+	/** Sees every parsed line of the run; a checkpoint has its before-content copied right away. */
+	onLine(parsed: ParsedLine): void {
+		if (parsed.kind !== 'event' || parsed.event.type !== 'checkpoint') {
+			return;
+		}
+		const info = parsed.event.checkpoint;
+		const sequence = info.sequence;
+		const tool = info.tool ?? 'a tool';
+		const unavailable = (reason: string): CheckpointCopy['files'] =>
+			(info.files ?? []).map((file) => ({
+				path: safeWorkspaceRelativePath(file) ?? file,
+				kind: 'unavailable' as const,
+				reason,
+			}));
+		const root = this.root;
+		if (sequence === undefined || !Number.isSafeInteger(sequence) || sequence <= 0 || !root.ok) {
+			const reason = root.ok ? 'zero announced a checkpoint without a sequence' : root.reason;
+			if (sequence !== undefined && Number.isSafeInteger(sequence) && sequence > 0) {
+				this.checkpoints.push({ sequence, tool, files: unavailable(reason), problem: reason });
+			}
+			return;
+		}
+		const { sessionId, env } = this.start;
+		this.queue.push(async () => {
+			const copied = await copyCheckpointBefore(
+				root.root,
+				sessionId,
+				sequence,
+				this.records.blobsDir,
+				{
+					maxBytes: checkpointMaxBytes(env),
+				},
+			);
+			if (copied.ok) {
+				this.checkpoints.push({
+					sequence,
+					tool: copied.value.record.tool,
+					...(copied.value.record.toolCallId !== undefined
+						? { toolCallId: copied.value.record.toolCallId }
+						: {}),
+					files: copied.value.files,
+				});
+			} else {
+				this.log.warn(`Checkpoint ${sequence} could not be copied: ${copied.reason}`);
+				this.checkpoints.push({
+					sequence,
+					tool,
+					files: unavailable(copied.reason),
+					problem: copied.reason,
+				});
+			}
+		});
+	}
+
+	/**
+	 * Once the run has ended: confirms the turn's user message in zero's log, stamps the touched
+	 * files, saves the record and returns the summary (undefined when the turn touched no file).
+	 */
+	async finish(turn: Turn): Promise<TurnChangeSummary | undefined> {
+		await this.queue.idle();
+		const { sessionId, cwd, addDirs, turnId } = this.start;
+		if (this.userSequence !== undefined && this.root.ok) {
+			const found = await findSessionEvent(this.root.root, sessionId, this.userSequence);
+			const payload = found.ok
+				? (found.value.event.payload as { role?: unknown } | undefined)
+				: undefined;
+			if (!found.ok) {
+				this.undoProblem = `the turn's message is not in zero's session (${found.reason})`;
+				this.userSequence = undefined;
+			} else if (found.value.event.type !== 'message' || payload?.role !== 'user') {
+				this.undoProblem = `zero's session event ${this.userSequence} is a ${found.value.event.type}, not this turn's message`;
+				this.userSequence = undefined;
+			}
+		}
+		const record: TurnChangeRecord = {
+			version: 1,
+			turnId,
+			sessionId,
+			cwd,
+			addDirs: [...addDirs],
+			...(this.userSequence !== undefined ? { userSequence: this.userSequence } : {}),
+			...(this.undoProblem !== undefined ? { undoProblem: this.undoProblem } : {}),
+			checkpoints: [...this.checkpoints].sort((a, b) => a.sequence - b.sequence),
+		};
+		const computed = await computeChanges(
+			[{ turn, record }],
+			{
+				cwd,
+				addDirs,
+				blobsDir: this.records.blobsDir,
+			},
+			{ checkpointMaxBytes: checkpointMaxBytes(this.start.env) },
+		);
+		if (computed.touches.length === 0) {
+			return undefined;
+		}
+		const files: Record<string, FileStamp> = {};
+		for (const [filePath, state] of computed.states) {
+			const stamp = stampOf(state);
+			if (stamp) {
+				files[filePath] = stamp;
+			}
+		}
+		record.stamps = { turnId, files };
+		await this.records.write(record);
+		const changes = computed.changes;
+		// Nothing to show or undo on disk (zero reported a change that left the file as it was).
+		if (
+			changes.files.every((file) => file.kind === 'unchanged') &&
+			changes.checkpointedUnchanged.length === 0
+		) {
+			return undefined;
+		}
+		return summaryOf(changes, record);
+	}
+}

@@ -1,0 +1,235 @@
+/**
+ * What undoing a turn will do, before anything is done: which files zero's rewind restores or
+ * deletes, which it cannot undo and why, and which were edited after the turns (zero would
+ * overwrite them without asking). Also the words of the confirmation that shows it.
+ */
+import type { RewindPlanAnswer } from '../../zero/checkpointSchemas';
+import type { Turn } from '../../shared/transcriptSchema';
+import {
+	collectFileTouches,
+	expectedStamps,
+	findConflicts,
+	SHELL_TOOLS,
+	type Conflict,
+	type FileStamp,
+	type TurnEndStamps,
+} from '../../shared/turnChanges';
+import { effectiveItems, firstCopies, readTouchedState, type ChangeSource } from './changeFacts';
+import { stampOf } from './workspaceFiles';
+
+export interface PathReason {
+	path: string;
+	reason: string;
+}
+
+export interface UndoPlan {
+	/** The turns the rewind undoes, oldest first: the chosen one and every later one not undone. */
+	turns: Turn[];
+	/** Files zero writes back with their content from before the turns. */
+	restored: string[];
+	/** Files the turns created: zero deletes them. */
+	deleted: string[];
+	/** Files zero has a checkpoint for, whose saved copy could not be read here. */
+	uncertain: PathReason[];
+	/** Files the turns changed that zero cannot undo. */
+	notRestorable: PathReason[];
+	/** Files only a failed or refused call saved: zero rewrites them with the same content. */
+	rewrittenUnchanged: string[];
+	/** Files changed since the turns ended, which zero would overwrite. */
+	conflicts: Conflict[];
+	/** Turns without a change record (cut off, or from an older version): zero undoes them blind. */
+	unrecorded: Turn[];
+}
+
+function notRestorableReason(tools: readonly string[], outside: boolean): string {
+	if (outside) {
+		return 'outside the workspace: zero keeps no checkpoint';
+	}
+	const shell = tools.find((tool) => SHELL_TOOLS.has(tool));
+	return shell
+		? `changed by a shell command (${shell}): zero keeps no checkpoint`
+		: `changed by ${tools.join(', ') || 'a tool'}: zero keeps no checkpoint`;
+}
+
+/** Works out what undoing `sources` (the chosen turn and later ones, oldest first) would do now. */
+export async function planUndo(
+	sources: readonly ChangeSource[],
+	context: { cwd: string; blobsDir: string },
+): Promise<UndoPlan> {
+	const touches = collectFileTouches(effectiveItems(sources));
+	const copies = firstCopies(sources, context.blobsDir);
+	const plan: UndoPlan = {
+		turns: sources.map((source) => source.turn),
+		restored: [],
+		deleted: [],
+		uncertain: [],
+		notRestorable: [],
+		rewrittenUnchanged: [],
+		conflicts: [],
+		unrecorded: sources.filter((source) => !source.record).map((source) => source.turn),
+	};
+	/** Paths zero's rewind will write or delete, with the stamp they get back (when known). */
+	const rewritten = new Map<string, FileStamp | undefined>();
+	for (const touch of touches) {
+		if (!touch.checkpoint || touch.outside) {
+			if (touch.changedBy.length > 0) {
+				plan.notRestorable.push({
+					path: touch.path,
+					reason: notRestorableReason(touch.changedBy, touch.outside),
+				});
+			}
+			continue;
+		}
+		const copy = copies.get(touch.path)?.copy;
+		if (touch.changedBy.length === 0) {
+			plan.rewrittenUnchanged.push(touch.path);
+		}
+		switch (copy?.kind) {
+			case 'absent':
+				if (touch.changedBy.length > 0) {
+					plan.deleted.push(touch.path);
+				}
+				rewritten.set(touch.path, { exists: false });
+				break;
+			case 'content':
+				if (touch.changedBy.length > 0) {
+					plan.restored.push(touch.path);
+				}
+				rewritten.set(touch.path, { exists: true, sha256: copy.sha256 });
+				break;
+			case 'skipped':
+				plan.notRestorable.push({
+					path: touch.path,
+					reason:
+						copy.cause === 'over_cap'
+							? "over zero's checkpoint size limit: zero kept no copy"
+							: 'zero could not read it when it saved the checkpoint',
+				});
+				break;
+			case 'unavailable':
+				plan.uncertain.push({ path: touch.path, reason: copy.reason });
+				rewritten.set(touch.path, undefined);
+				break;
+			case undefined:
+				plan.uncertain.push({
+					path: touch.path,
+					reason: 'the extension has no record of what zero saved',
+				});
+				rewritten.set(touch.path, undefined);
+				break;
+		}
+	}
+	const stamps: TurnEndStamps[] = sources.flatMap((source) =>
+		source.record?.stamps ? [source.record.stamps] : [],
+	);
+	const expected = expectedStamps(stamps);
+	const current = new Map<string, FileStamp | undefined>();
+	for (const filePath of rewritten.keys()) {
+		current.set(filePath, stampOf(await readTouchedState(context.cwd, filePath, [])));
+	}
+	plan.conflicts = findConflicts(rewritten.keys(), expected, (filePath) =>
+		current.get(filePath),
+	).filter((conflict) => {
+		// Already back to what zero would write: nothing of the user's would be lost.
+		const target = rewritten.get(conflict.path);
+		const actual = conflict.actual;
+		return !(
+			target &&
+			actual &&
+			target.exists === actual.exists &&
+			(!target.exists || (actual.exists && target.sha256 === actual.sha256))
+		);
+	});
+	return plan;
+}
+
+export const UNDO_CHOICES = {
+	undo: 'Undo',
+	skipEdited: 'Undo, Keep Edited Files',
+	overwriteEdited: 'Undo, Overwrite Edited Files',
+} as const;
+
+export interface UndoPrompt {
+	message: string;
+	detail: string;
+	options: string[];
+}
+
+const LISTED = 12;
+
+function list(paths: readonly string[]): string {
+	const shown = paths.slice(0, LISTED).join(', ');
+	return paths.length > LISTED ? `${shown} and ${paths.length - LISTED} more` : shown;
+}
+
+function listReasons(entries: readonly PathReason[]): string {
+	const shown = entries.slice(0, LISTED).map((entry) => `${entry.path} (${entry.reason})`);
+	return entries.length > LISTED
+		? `${shown.join('; ')}; and ${entries.length - LISTED} more`
+		: shown.join('; ');
+}
+
+function files(count: number): string {
+	return `${count} file${count === 1 ? '' : 's'}`;
+}
+
+function promptExcerpt(turn: Turn | undefined): string {
+	const text = (turn?.prompt?.text ?? '').replace(/\s+/g, ' ').trim();
+	return text.length > 60 ? `${text.slice(0, 59)}\u2026` : text;
+}
+
+/** The confirmation for an undo: zero's plan, the files, the conflicts, and the choices. */
+export function describeUndo(plan: UndoPlan, zeroPlan: RewindPlanAnswer): UndoPrompt {
+	const later = plan.turns.length - 1;
+	const excerpt = promptExcerpt(plan.turns[0]);
+	const message = `Undo the turn${excerpt ? ` \u201c${excerpt}\u201d` : ''}${later > 0 ? ` and ${later} later turn${later === 1 ? '' : 's'}` : ''}?`;
+	const lines: string[] = [
+		`zero's rewind drops ${zeroPlan.droppedCount} event${zeroPlan.droppedCount === 1 ? '' : 's'} of session ${zeroPlan.sessionId} from event ${zeroPlan.targetSequence} on (the next turn will not see ${later > 0 ? 'these turns' : 'this turn'}), and:`,
+	];
+	if (plan.restored.length > 0) {
+		lines.push(`\u2022 restores ${files(plan.restored.length)}: ${list(plan.restored)}`);
+	}
+	if (plan.deleted.length > 0) {
+		lines.push(
+			`\u2022 deletes ${files(plan.deleted.length)} the turns created: ${list(plan.deleted)}`,
+		);
+	}
+	if (plan.uncertain.length > 0) {
+		lines.push(
+			`\u2022 may restore ${files(plan.uncertain.length)}: ${listReasons(plan.uncertain)}`,
+		);
+	}
+	if (plan.rewrittenUnchanged.length > 0) {
+		lines.push(
+			`\u2022 rewrites ${files(plan.rewrittenUnchanged.length)} a failed or refused call had saved: ${list(plan.rewrittenUnchanged)}`,
+		);
+	}
+	if (plan.restored.length + plan.deleted.length + plan.uncertain.length === 0) {
+		lines.push('\u2022 restores no file');
+	}
+	if (plan.notRestorable.length > 0) {
+		lines.push(`Not undone (zero cannot): ${listReasons(plan.notRestorable)}.`);
+	}
+	if (plan.unrecorded.length > 0) {
+		lines.push(
+			`${plan.unrecorded.length} of these turns ${plan.unrecorded.length === 1 ? 'has' : 'have'} no change record (cut off or older): zero undoes what it saved for ${plan.unrecorded.length === 1 ? 'it' : 'them'} without a check.`,
+		);
+	}
+	if (plan.conflicts.length === 0) {
+		return { message, detail: lines.join('\n'), options: [UNDO_CHOICES.undo] };
+	}
+	lines.push(
+		`Changed since the turn ended (zero would overwrite ${plan.conflicts.length === 1 ? 'it' : 'them'}): ${plan.conflicts
+			.slice(0, LISTED)
+			.map((conflict) => `${conflict.path} (${conflict.reason})`)
+			.join(
+				'; ',
+			)}${plan.conflicts.length > LISTED ? `; and ${plan.conflicts.length - LISTED} more` : ''}.`,
+		`"${UNDO_CHOICES.skipEdited}" leaves ${plan.conflicts.length === 1 ? 'that file' : 'those files'} as ${plan.conflicts.length === 1 ? 'it is' : 'they are'} now.`,
+	);
+	return {
+		message,
+		detail: lines.join('\n'),
+		options: [UNDO_CHOICES.skipEdited, UNDO_CHOICES.overwriteEdited],
+	};
+}

@@ -1,0 +1,246 @@
+/**
+ * Reading and writing the files a turn changed, inside the workspace only.
+ *
+ * Reads are streamed (a file is hashed in bounded memory whatever its size; only small files are
+ * kept as text for line counts). Writes are our own single-file restores and the write-back of
+ * files the user kept during an undo: they go through a temp file and a rename in the same
+ * folder, never through a symbolic link, and never outside the workspace folder.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import {
+	chmod,
+	lstat,
+	mkdir,
+	open,
+	realpath,
+	rename,
+	unlink,
+	type FileHandle,
+} from 'node:fs/promises';
+import * as path from 'node:path';
+import { safeWorkspaceRelativePath } from '../../zero/checkpointSchemas';
+import { decodeText } from '../../shared/lineDiff';
+import type { FileStamp, NowFact } from '../../shared/turnChanges';
+
+/** Largest file kept in memory as text for +/- line counts. */
+export const TEXT_COMPARE_LIMIT = 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+const BINARY_PROBE_BYTES = 8000;
+// O_NONBLOCK keeps a FIFO in the workspace from blocking the open (it does not exist on Windows).
+const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
+function errorText(error: unknown): string {
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	const message = error instanceof Error ? error.message : String(error);
+	return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/** A file's state now: its sha256 and size, its text when small, its permission bits. */
+export type FileState = NowFact & { mode?: number };
+
+/** Reads a file's state in bounded memory; a missing file is `missing`, never an error. */
+export async function readFileState(
+	file: string,
+	options: { textLimit?: number } = {},
+): Promise<FileState> {
+	const textLimit = options.textLimit ?? TEXT_COMPARE_LIMIT;
+	let handle: FileHandle;
+	try {
+		handle = await open(file, READ_FLAGS);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT' || code === 'ENOTDIR') {
+			return { kind: 'missing' };
+		}
+		return { kind: 'unknown', reason: `cannot be opened: ${errorText(error)}` };
+	}
+	try {
+		const info = await handle.stat();
+		if (!info.isFile()) {
+			return {
+				kind: 'unknown',
+				reason: info.isDirectory() ? 'a folder is there now' : 'not a regular file',
+			};
+		}
+		const hasher = createHash('sha256');
+		const kept: Buffer[] = [];
+		let keptBytes = 0;
+		let probe: Buffer | undefined;
+		const chunk = Buffer.alloc(CHUNK_BYTES);
+		let size = 0;
+		for (;;) {
+			const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, size);
+			if (bytesRead === 0) {
+				break;
+			}
+			const piece = chunk.subarray(0, bytesRead);
+			hasher.update(piece);
+			if (size === 0) {
+				probe = Buffer.from(piece.subarray(0, BINARY_PROBE_BYTES));
+			}
+			if (keptBytes === size && size + bytesRead <= textLimit) {
+				kept.push(Buffer.from(piece));
+				keptBytes += bytesRead;
+			}
+			size += bytesRead;
+		}
+		const state: FileState = {
+			kind: 'file',
+			sha256: hasher.digest('hex'),
+			size,
+			mode: info.mode & 0o777,
+		};
+		if (keptBytes === size) {
+			const text = decodeText(new Uint8Array(Buffer.concat(kept)));
+			if (text === undefined) {
+				state.binary = true;
+			} else {
+				state.text = text;
+			}
+		} else if (probe?.includes(0)) {
+			state.binary = true;
+		}
+		return state;
+	} catch (error) {
+		return { kind: 'unknown', reason: `cannot be read: ${errorText(error)}` };
+	} finally {
+		await handle.close().catch(() => undefined);
+	}
+}
+
+/** The stamp the undo's conflict check compares; undefined when the file cannot be read. */
+export function stampOf(state: FileState): FileStamp | undefined {
+	switch (state.kind) {
+		case 'missing':
+			return { exists: false };
+		case 'file':
+			return { exists: true, sha256: state.sha256 };
+		case 'unknown':
+			return undefined;
+	}
+}
+
+/** True when `child` is `parent` or inside it (both absolute). */
+export function isInside(parent: string, child: string): boolean {
+	const relative = path.relative(parent, child);
+	return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * The absolute path of a file a turn reported: workspace-relative paths under `root`, absolute
+ * ones only under one of the run's `--add-dir` folders. Undefined for anything else.
+ */
+export function resolveReportedPath(
+	root: string,
+	reported: string,
+	addDirs: readonly string[] = [],
+): string | undefined {
+	if (path.isAbsolute(reported)) {
+		const normalized = path.normalize(reported);
+		return addDirs.some((dir) => isInside(path.resolve(dir), normalized)) ? normalized : undefined;
+	}
+	const relative = safeWorkspaceRelativePath(reported);
+	return relative === undefined ? undefined : path.join(root, ...relative.split('/'));
+}
+
+export class WorkspaceWriteError extends Error {}
+
+/** The folder a workspace file lives in, checked to be inside the workspace after links are resolved. */
+async function checkedParent(root: string, relative: string, create: boolean): Promise<string> {
+	const safe = safeWorkspaceRelativePath(relative);
+	if (safe === undefined) {
+		throw new WorkspaceWriteError(`${relative} is not a path inside the workspace`);
+	}
+	const realRoot = await realpath(root);
+	const parent = path.join(realRoot, ...safe.split('/').slice(0, -1));
+	if (create) {
+		await mkdir(parent, { recursive: true });
+	}
+	const realParent = await realpath(parent);
+	if (!isInside(realRoot, realParent)) {
+		throw new WorkspaceWriteError(`${relative} is behind a link that leads out of the workspace`);
+	}
+	return path.join(realParent, path.basename(safe));
+}
+
+/** Replaces a workspace file with `bytes` (and `mode`) through a temp file and a rename. */
+export async function writeWorkspaceFile(
+	root: string,
+	relative: string,
+	bytes: Uint8Array,
+	mode?: number,
+): Promise<void> {
+	const target = await checkedParent(root, relative, true);
+	const existing = await lstat(target).catch(() => undefined);
+	if (existing?.isDirectory()) {
+		throw new WorkspaceWriteError(`${relative} is a folder now`);
+	}
+	const temporary = `${target}.zero-${randomBytes(6).toString('hex')}.tmp`;
+	let handle: FileHandle | undefined;
+	try {
+		handle = await open(temporary, 'wx', mode ?? 0o644);
+		await handle.writeFile(bytes);
+		await handle.sync();
+		await handle.close();
+		handle = undefined;
+		if (mode !== undefined) {
+			await chmod(temporary, mode & 0o7777);
+		}
+		await rename(temporary, target);
+	} catch (error) {
+		await handle?.close().catch(() => undefined);
+		await unlink(temporary).catch(() => undefined);
+		throw error;
+	}
+}
+
+/** Deletes a workspace file (a link is removed itself, never what it points to). */
+export async function deleteWorkspaceFile(root: string, relative: string): Promise<void> {
+	const target = await checkedParent(root, relative, false).catch((error: Error) => {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+			return undefined;
+		}
+		throw error;
+	});
+	if (target === undefined) {
+		return;
+	}
+	const existing = await lstat(target).catch(() => undefined);
+	if (!existing) {
+		return;
+	}
+	if (existing.isDirectory()) {
+		throw new WorkspaceWriteError(`${relative} is a folder now`);
+	}
+	await unlink(target);
+}
+
+/** A file's bytes and mode, read to put it back later (bounded by `maxBytes`). */
+export async function readWholeFile(
+	file: string,
+	maxBytes: number,
+): Promise<{ bytes: Uint8Array; mode: number } | 'missing'> {
+	let handle: FileHandle;
+	try {
+		handle = await open(file, READ_FLAGS);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+			return 'missing';
+		}
+		throw error;
+	}
+	try {
+		const info = await handle.stat();
+		if (!info.isFile()) {
+			throw new Error(`${path.basename(file)} is not a regular file`);
+		}
+		if (info.size > maxBytes) {
+			throw new Error(`${path.basename(file)} is larger than ${maxBytes} bytes`);
+		}
+		const bytes = await handle.readFile();
+		return { bytes: new Uint8Array(bytes), mode: info.mode & 0o7777 };
+	} finally {
+		await handle.close().catch(() => undefined);
+	}
+}

@@ -1,0 +1,289 @@
+/** The change card under a turn: what it changed, whether zero can undo it, Review and Undo. */
+import type { FileChange, TurnChangeSummary, UndoReport } from '../shared/changeSchema';
+import { changedFilesOf } from '../shared/changeCounts';
+import type { Turn } from '../shared/transcriptSchema';
+import { h, icon } from './dom';
+import type { RenderContext } from './renderContext';
+
+/** Rows a card lists; the review shows every file. */
+const LISTED_FILES = 50;
+
+const KIND_ICONS: Record<FileChange['kind'], string> = {
+	created: 'diff-added',
+	modified: 'diff-modified',
+	deleted: 'diff-removed',
+	changed: 'diff-modified',
+	unchanged: 'circle-outline',
+	unknown: 'question',
+};
+
+function lineTotals(files: readonly FileChange[]): {
+	added: number;
+	removed: number;
+	exact: boolean;
+} {
+	let added = 0;
+	let removed = 0;
+	let exact = true;
+	for (const file of files) {
+		if (file.lines.kind === 'text') {
+			added += file.lines.added;
+			removed += file.lines.removed;
+			exact &&= file.lines.exact;
+		}
+	}
+	return { added, removed, exact };
+}
+
+function renderLines(file: FileChange): HTMLElement {
+	switch (file.lines.kind) {
+		case 'text':
+			return h(
+				'span',
+				{
+					class: 'change-lines',
+					title: file.lines.exact
+						? undefined
+						: 'at least (the diff was too large to count exactly)',
+				},
+				h('span', { class: 'added' }, `+${file.lines.added}`),
+				' ',
+				h('span', { class: 'removed' }, `\u2212${file.lines.removed}`),
+				file.lines.exact ? '' : '+',
+			);
+		case 'binary':
+			return h('span', { class: 'change-lines binary' }, 'binary');
+		case 'unknown':
+			return h('span', { class: 'change-lines muted', title: file.lines.reason }, '\u00b1?');
+	}
+}
+
+function restoreBadge(file: FileChange): HTMLElement | undefined {
+	switch (file.restore.status) {
+		case 'restorable':
+			return undefined;
+		case 'not_restorable':
+			return h(
+				'span',
+				{ class: 'badge restore not-restorable', title: file.restore.reason },
+				icon('circle-slash'),
+				` not restorable by zero: ${file.restore.reason}`,
+			);
+		case 'partial':
+			return h(
+				'span',
+				{ class: 'badge restore partial', title: file.restore.reason },
+				icon('warning'),
+				` partly restorable: ${file.restore.reason}`,
+			);
+		case 'uncertain':
+			return h(
+				'span',
+				{ class: 'badge restore uncertain', title: file.restore.reason },
+				icon('question'),
+				` ${file.restore.reason}`,
+			);
+	}
+}
+
+function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElement {
+	const name = readOnly
+		? h('span', { class: 'change-path' }, file.path)
+		: h(
+				'a',
+				{
+					href: '#',
+					class: 'change-path file-link',
+					'data-action': 'changes-open',
+					'data-turn': turn.id,
+					'data-path': file.path,
+					title: `Show the diff of ${file.path}`,
+				},
+				file.path,
+			);
+	return h(
+		'li',
+		{
+			class: `change-file kind-${file.kind}`,
+			'data-path': file.path,
+			'data-change': file.kind,
+			'data-restore': file.restore.status,
+			'data-lines': file.lines.kind,
+			'data-resolution': file.resolution ?? '',
+		},
+		icon(KIND_ICONS[file.kind]),
+		name,
+		h('span', { class: 'change-kind' }, file.kind),
+		renderLines(file),
+		h('span', { class: 'change-tools muted' }, file.tools.join(', ')),
+		file.resolution
+			? h(
+					'span',
+					{ class: `badge resolution resolution-${file.resolution}` },
+					file.resolution === 'kept' ? 'kept' : 'undone',
+				)
+			: undefined,
+		restoreBadge(file),
+	);
+}
+
+function describeReport(report: UndoReport): string {
+	const parts = [
+		`zero restored ${report.restored} file${report.restored === 1 ? '' : 's'}, deleted ${report.deleted}, skipped ${report.skipped.length}${report.skipped.length > 0 ? ` (${report.skipped.join(', ')})` : ''}.`,
+	];
+	if (report.keptEdits.length > 0) {
+		parts.push(`Your edits to ${report.keptEdits.join(', ')} were kept.`);
+	}
+	return parts.join(' ');
+}
+
+function timeOf(at: number): string {
+	const date = new Date(at);
+	return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
+export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
+	const changes = turn.changes as TurnChangeSummary;
+	const files = changedFilesOf(changes);
+	const total = files.length + (changes.omittedFiles ?? 0);
+	const totals = lineTotals(files);
+	const readOnly = context.isReadOnly();
+	const undone = turn.undone;
+	const unreviewed = !changes.reviewed && !undone && files.length > 0;
+	const header = h(
+		'div',
+		{ class: 'changes-header' },
+		icon('diff'),
+		h(
+			'span',
+			{ class: 'changes-title' },
+			total === 0 ? 'No file changed' : `${total} file${total === 1 ? '' : 's'} changed`,
+		),
+		totals.added + totals.removed > 0
+			? h(
+					'span',
+					{ class: 'change-lines' },
+					h('span', { class: 'added' }, `+${totals.added}`),
+					' ',
+					h('span', { class: 'removed' }, `\u2212${totals.removed}`),
+				)
+			: undefined,
+		unreviewed
+			? h(
+					'span',
+					{ class: 'badge unreviewed', title: 'You have not reviewed these changes yet' },
+					'unreviewed',
+				)
+			: undefined,
+		undone ? h('span', { class: 'badge undone-badge' }, 'undone') : undefined,
+		h('span', { class: 'spacer' }),
+		!readOnly && !undone && files.length > 0
+			? h(
+					'button',
+					{
+						type: 'button',
+						class: 'button secondary changes-review',
+						'data-action': 'changes-review',
+						'data-turn': turn.id,
+						title:
+							'Open these changes in the diff editor: before the turn on the left, the file now on the right',
+					},
+					icon('diff-multiple'),
+					' Review',
+				)
+			: undefined,
+		!readOnly && !undone && changes.undo.kind === 'available'
+			? h(
+					'button',
+					{
+						type: 'button',
+						class: 'button secondary changes-undo',
+						'data-action': 'changes-undo',
+						'data-turn': turn.id,
+						title: "Undo this turn and every later one with zero's rewind (you see the plan first)",
+					},
+					icon('discard'),
+					' Undo\u2026',
+				)
+			: undefined,
+	);
+	const card = h(
+		'div',
+		{
+			class: `row changes-card${undone ? ' undone' : ''}`,
+			'data-kind': 'changes',
+			'data-turn': turn.id,
+			'data-reviewed': changes.reviewed ? 'true' : 'false',
+			'data-undone': undone ? 'true' : 'false',
+			role: 'group',
+			'aria-label': `Files changed by this turn: ${total}`,
+		},
+		header,
+	);
+	if (files.length > 0) {
+		card.append(
+			h(
+				'ul',
+				{ class: 'changes-files' },
+				...files.slice(0, LISTED_FILES).map((file) => renderFile(turn, file, readOnly)),
+			),
+		);
+	}
+	const more = total - Math.min(files.length, LISTED_FILES);
+	if (more > 0) {
+		card.append(
+			h('div', { class: 'changes-note muted' }, `and ${more} more (Review shows every file)`),
+		);
+	}
+	if (changes.checkpointedUnchanged.length > 0) {
+		card.append(
+			h(
+				'div',
+				{ class: 'changes-note muted' },
+				icon('info'),
+				` Undo also rewrites ${changes.checkpointedUnchanged.join(', ')} (saved by a call that failed or was refused, unchanged).`,
+			),
+		);
+	}
+	if (undone) {
+		card.append(
+			h(
+				'div',
+				{ class: 'changes-note undone-note' },
+				icon('discard'),
+				undone.from === turn.id
+					? ` Undone at ${timeOf(undone.at)}${undone.report ? `: ${describeReport(undone.report)}` : ''}`
+					: ` Undone at ${timeOf(undone.at)} with an earlier turn.`,
+			),
+		);
+	} else if (changes.undo.kind === 'unavailable') {
+		card.append(
+			h(
+				'div',
+				{ class: 'changes-note muted' },
+				icon('circle-slash'),
+				` Undo is not available: ${changes.undo.reason}.`,
+			),
+		);
+	}
+	return card;
+}
+
+export function estimateChangesHeight(turn: Turn): number {
+	const files = turn.changes ? Math.min(changedFilesOf(turn.changes).length, LISTED_FILES) : 0;
+	return 44 + files * 22;
+}
+
+export function renderReviewAllButton(files: number): HTMLElement {
+	return h(
+		'button',
+		{
+			type: 'button',
+			class: 'link-button review-all',
+			'data-action': 'changes-review-all',
+			title: 'Review every file zero changed in this chat since it started',
+		},
+		icon('diff-multiple'),
+		` ${files} file${files === 1 ? '' : 's'} changed`,
+	);
+}

@@ -1,0 +1,308 @@
+/**
+ * Undoing turns through zero's rewind (the FAKE zero, which rewinds as the recorded real zero
+ * does), with the conflict check, kept edits, later turns, refusals; and undoing single files.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { undoSingleFile, resolveInSummaries } from '../../../../src/host/changes/fileActions';
+import { UNDO_CHOICES } from '../../../../src/host/changes/undoPlan';
+import { describeUndoReport, undoTurn } from '../../../../src/host/changes/undoTurns';
+import { ChangeWorld } from './changeWorld';
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+function sessionEvents(world: ChangeWorld): { sequence: number; type: string }[] {
+	const file = path.join(world.base, 'data', 'zero', 'sessions', world.sessionId(), 'events.jsonl');
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.filter((line) => line !== '')
+		.map((line) => JSON.parse(line) as { sequence: number; type: string });
+}
+
+describe('undoing a turn', () => {
+	let world: ChangeWorld;
+	beforeEach(() => {
+		world = new ChangeWorld();
+	});
+	afterEach(() => world.dispose());
+
+	it('shows zero plan and the files, deletes the created file and restores the edited one', async () => {
+		const original = readFileSync(world.file('src/stats.js'));
+		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+		const outcome = await undoTurn(
+			world.chat,
+			turn.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.undo),
+		);
+		assert.deepEqual(outcome, {
+			kind: 'undone',
+			turnIds: [turn.id],
+			report: { restored: 1, deleted: 1, skipped: [], keptEdits: [] },
+		});
+		const prompt = world.prompts[0];
+		assert.deepEqual(prompt.options, [UNDO_CHOICES.undo]);
+		assert.match(prompt.message, /Undo the turn “Fix it \[scenario:changes-edit\]”\?/);
+		assert.match(
+			prompt.detail,
+			/zero's rewind drops 13 events of session vscode-c1-1 from event 1 on/,
+		);
+		assert.match(prompt.detail, /restores 1 file: src\/stats\.js/);
+		assert.match(prompt.detail, /deletes 1 file the turns created: notes\/todo\.md/);
+		assert.deepEqual(world.commands, [
+			['sessions', 'rewind-plan', 'vscode-c1-1', '--sequence=1', '--exclude-target', '--json'],
+			['sessions', 'rewind', 'vscode-c1-1', '--sequence=1', '--exclude-target', '--json'],
+		]);
+		assert.equal(existsSync(world.file('notes/todo.md')), false);
+		assert.deepEqual(readFileSync(world.file('src/stats.js')), original);
+		assert.deepEqual(world.chat.transcript.turns[0].undone, {
+			at: 42,
+			from: turn.id,
+			report: { restored: 1, deleted: 1, skipped: [], keptEdits: [] },
+		});
+		assert.equal((await world.records.read(turn.id))?.undone, true);
+		assert.equal(world.chat.holds, 0);
+		assert.equal(
+			describeUndoReport(
+				1,
+				outcome.kind === 'undone'
+					? outcome.report
+					: { restored: 0, deleted: 0, skipped: [], keptEdits: [] },
+			),
+			'Undid the turn: zero restored 1 file, deleted 1, skipped 0.',
+		);
+	});
+
+	it('finds a file edited after the turn; keeping it leaves the edit while the rest is undone', async () => {
+		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+		const edited = `${readFileSync(world.file('src/stats.js'), 'utf8')}// my own line\n`;
+		writeFileSync(world.file('src/stats.js'), edited);
+		const outcome = await undoTurn(
+			world.chat,
+			turn.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.skipEdited),
+		);
+		const prompt = world.prompts[0];
+		assert.deepEqual(prompt.options, [UNDO_CHOICES.skipEdited, UNDO_CHOICES.overwriteEdited]);
+		assert.match(
+			prompt.detail,
+			/Changed since the turn ended \(zero would overwrite it\): src\/stats\.js \(it was edited after the turn\)/,
+		);
+		assert.equal(outcome.kind, 'undone');
+		assert.deepEqual(outcome.kind === 'undone' && outcome.report.keptEdits, ['src/stats.js']);
+		assert.equal(
+			readFileSync(world.file('src/stats.js'), 'utf8'),
+			edited,
+			'the user edit survived',
+		);
+		assert.equal(existsSync(world.file('notes/todo.md')), false, 'the created file is gone');
+	});
+
+	it('overwrites the edited file when the user says so, and cancels without touching anything', async () => {
+		const original = readFileSync(world.file('src/stats.js'));
+		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+		writeFileSync(world.file('src/stats.js'), 'edited\n');
+		const cancelled = await undoTurn(
+			world.chat,
+			turn.id,
+			world.records,
+			world.undoDeps(() => undefined),
+		);
+		assert.deepEqual(cancelled, { kind: 'cancelled' });
+		assert.equal(world.commands.length, 1, 'only the read-only plan ran');
+		assert.equal(readFileSync(world.file('src/stats.js'), 'utf8'), 'edited\n');
+		assert.equal(world.chat.transcript.turns[0].undone, undefined);
+
+		const outcome = await undoTurn(
+			world.chat,
+			turn.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.overwriteEdited),
+		);
+		assert.equal(outcome.kind, 'undone');
+		assert.deepEqual(readFileSync(world.file('src/stats.js')), original);
+	});
+
+	it('undoes later turns with an earlier one; the next turn resumes the rewound session', async () => {
+		mkdirSync(world.file('assets'));
+		const pixel = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0x0a]);
+		writeFileSync(world.file('assets/pixel.png'), pixel);
+		const first = await world.runTurn('Fix it [scenario:changes-edit]');
+		const second = await world.runTurn('Delete it [scenario:changes-binary]');
+		assert.equal(existsSync(world.file('assets/pixel.png')), false);
+		const secondRecord = await world.records.read(second.id);
+		assert.equal(secondRecord?.userSequence, 14, 'after 13 events of the first turn');
+
+		const outcome = await undoTurn(
+			world.chat,
+			first.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.undo),
+		);
+		assert.equal(outcome.kind, 'undone');
+		assert.deepEqual(outcome.kind === 'undone' && outcome.turnIds, [first.id, second.id]);
+		assert.match(world.prompts[0].message, /and 1 later turn\?$/);
+		assert.deepEqual(
+			readFileSync(world.file('assets/pixel.png')),
+			pixel,
+			'the binary file is back, byte for byte',
+		);
+		assert.equal(world.chat.transcript.turns[1].undone?.from, first.id);
+		assert.deepEqual(
+			sessionEvents(world).map((event) => event.type),
+			['session_rewind'],
+		);
+
+		// Undone turns are not undone again; the next turn's message follows the rewind marker.
+		const again = await undoTurn(
+			world.chat,
+			second.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.undo),
+		);
+		assert.equal(again.kind, 'refused');
+		const third = await world.runTurn('Once more [scenario:changes-edit]');
+		assert.equal((await world.records.read(third.id))?.userSequence, 2);
+		assert.equal(third.changes?.undo.kind, 'available');
+	});
+
+	it('is refused while a run of the chat is active, and runs nothing', async () => {
+		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+		world.chat.running = true;
+		const outcome = await undoTurn(
+			world.chat,
+			turn.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.undo),
+		);
+		assert.equal(outcome.kind, 'refused');
+		assert.match(outcome.kind === 'refused' ? outcome.message : '', /zero is running in this chat/);
+		assert.deepEqual(world.commands, []);
+		assert.ok(existsSync(world.file('notes/todo.md')));
+	});
+
+	it('does not rewind when zero plans another target than the turn message', async () => {
+		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+		const record = await world.records.read(turn.id);
+		assert.ok(record);
+		// As if zero had reused the number for another event: event 3 is a tool call.
+		await world.records.write({ ...record, userSequence: 3 });
+		const outcome = await undoTurn(
+			world.chat,
+			turn.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.undo),
+		);
+		assert.equal(outcome.kind, 'failed');
+		assert.match(
+			outcome.kind === 'failed' ? outcome.message : '',
+			/event 3 is a tool_call, not the turn's message/,
+		);
+		assert.equal(world.commands.length, 1);
+		assert.ok(existsSync(world.file('notes/todo.md')));
+	});
+});
+
+describe('undoing one file', () => {
+	let world: ChangeWorld;
+	beforeEach(() => {
+		world = new ChangeWorld();
+	});
+	afterEach(() => world.dispose());
+
+	const deps = (answer: boolean) => ({
+		confirm: async () => answer,
+		isRunning: () => false,
+	});
+
+	it('restores one file from the copy, leaves the rest, and a later turn undo sees no conflict there', async () => {
+		const original = readFileSync(world.file('src/stats.js'));
+		const originalMode = statSync(world.file('src/stats.js')).mode & 0o777;
+		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+		const outcome = await undoSingleFile(
+			world.chat,
+			{ kind: 'turn', turnId: turn.id },
+			'src/stats.js',
+			world.records,
+			deps(false),
+		);
+		assert.deepEqual(outcome, {
+			kind: 'done',
+			message: "Restored src/stats.js to how it was before zero's turn.",
+		});
+		assert.deepEqual(readFileSync(world.file('src/stats.js')), original);
+		assert.equal(statSync(world.file('src/stats.js')).mode & 0o777, originalMode);
+		assert.ok(existsSync(world.file('notes/todo.md')));
+		assert.equal(world.chat.transcript.turns[0].changes?.files[1].resolution, 'reverted');
+		assert.deepEqual((await world.records.read(turn.id))?.stamps?.files['src/stats.js'], {
+			exists: true,
+			sha256: sha256(original),
+		});
+		const undone = await undoTurn(
+			world.chat,
+			turn.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.undo),
+		);
+		assert.deepEqual(
+			world.prompts[0].options,
+			[UNDO_CHOICES.undo],
+			'no conflict for the file undone alone',
+		);
+		assert.equal(undone.kind, 'undone');
+	});
+
+	it('asks before overwriting an edit made after the turn, deletes a created file, keeps marks', async () => {
+		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+		writeFileSync(world.file('src/stats.js'), 'mine\n');
+		const cancelled = await undoSingleFile(
+			world.chat,
+			{ kind: 'turn', turnId: turn.id },
+			'src/stats.js',
+			world.records,
+			deps(false),
+		);
+		assert.deepEqual(cancelled, { kind: 'cancelled' });
+		assert.equal(readFileSync(world.file('src/stats.js'), 'utf8'), 'mine\n');
+
+		const deleted = await undoSingleFile(
+			world.chat,
+			{ kind: 'chat' },
+			'notes/todo.md',
+			world.records,
+			deps(false),
+		);
+		assert.equal(deleted.kind, 'done');
+		assert.equal(existsSync(world.file('notes/todo.md')), false);
+
+		resolveInSummaries(world.chat, world.chat.transcript.turns, 'src/stats.js', 'kept');
+		assert.deepEqual(
+			world.chat.transcript.turns[0].changes?.files.map((file) => [file.path, file.resolution]),
+			[
+				['notes/todo.md', 'reverted'],
+				['src/stats.js', 'kept'],
+			],
+		);
+		assert.equal(sha256(readFileSync(world.file('src/stats.js'))), sha256('mine\n'));
+	});
+
+	it('refuses a file zero kept no copy of (a shell change)', async () => {
+		await world.runTurn('Build [scenario:changes-shell]');
+		const outcome = await undoSingleFile(
+			world.chat,
+			{ kind: 'chat' },
+			'README.md',
+			world.records,
+			deps(true),
+		);
+		assert.equal(outcome.kind, 'refused');
+		assert.match(
+			outcome.kind === 'refused' ? outcome.message : '',
+			/zero kept no copy of it from before \(changed by bash\)/,
+		);
+	});
+});
