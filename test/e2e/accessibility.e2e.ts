@@ -8,12 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { mergeSettingsFile, testOutputDir } from '../harness/codeServer.mjs';
-import { findWebviewFrame, screenshot } from '../harness/workbench.mjs';
+import { mergeSettingsFile, testOutputDir } from '../harness/codeServer';
+import { findWebviewFrame, screenshot } from '../harness/workbench';
 import {
 	FAKE_ZERO,
 	send,
@@ -22,12 +21,9 @@ import {
 	waitForRunEnd,
 	waitUntil,
 	type FakeChatSession,
-} from './fakeChat.ts';
+} from './fakeChat';
 
-const AXE_SOURCE = fs.readFileSync(
-	createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-	'utf8',
-);
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const THEMES = [
 	{ name: 'light', id: 'Default Light Modern', bodyClass: 'vscode-light' },
