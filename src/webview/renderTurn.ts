@@ -138,10 +138,15 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 			'div',
 			{ class: 'status-line' },
 			statusIcon(outcome?.tone),
-			h('span', { class: 'status-title' }, ` ${outcome?.title ?? 'Ended'}`),
-			outcome?.detail
-				? h('span', { class: 'status-detail' }, ` \u2014 ${outcome.detail}`)
-				: undefined,
+			// One flex item: title and detail read (and wrap) as one sentence.
+			h(
+				'span',
+				{ class: 'status-text' },
+				h('span', { class: 'status-title' }, ` ${outcome?.title ?? 'Ended'}`),
+				outcome?.detail
+					? h('span', { class: 'status-detail' }, ` \u2014 ${outcome.detail}`)
+					: undefined,
+			),
 		),
 		blocked > 0
 			? h(

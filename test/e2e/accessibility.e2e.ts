@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import { after, test } from 'node:test';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { mergeSettingsFile, testOutputDir } from '../harness/codeServer';
 import { findWebviewFrame, screenshot } from '../harness/workbench';
 import {
@@ -38,55 +38,67 @@ interface Violation {
 	nodes: { target: string; html: string; summary: string }[];
 }
 
-let session: FakeChatSession;
-
-before(async () => {
-	// A turn limit of 2: the turn-limit scenario (recorded from the real zero) makes 3 requests.
-	session = await startFakeChat('accessibility', {}, { 'zero.maxTurns': 2 });
-});
+/** One code-server per theme: the theme is in the user settings before the window opens. */
+let session: FakeChatSession | undefined;
 
 after(async () => {
 	await session?.close();
 });
 
-function userSettings(): string {
-	return path.join(session.wb.server.userDataDir, 'User', 'settings.json');
+async function startInTheme(theme: (typeof THEMES)[number]): Promise<FakeChatSession> {
+	await session?.close();
+	// A turn limit of 2: the turn-limit scenario (recorded from the real zero) makes 3 requests.
+	session = await startFakeChat(
+		`accessibility-${theme.name}`,
+		{},
+		{ 'zero.maxTurns': 2, 'workbench.colorTheme': theme.id },
+	);
+	const frame = await session.chat();
+	assert.ok(
+		await frame.evaluate((name) => document.body.classList.contains(name), theme.bodyClass),
+		`the chat view is in the ${theme.name} theme`,
+	);
+	return session;
 }
 
-function machineSettings(): string {
-	return path.join(session.wb.server.userDataDir, 'Machine', 'settings.json');
+function machineSettings(current: FakeChatSession): string {
+	return path.join(current.wb.server.userDataDir, 'Machine', 'settings.json');
 }
 
 async function chatFrame(page: Page): Promise<Frame> {
 	return findWebviewFrame(page, '#app[data-state="ready"]', 60_000);
 }
 
-async function useTheme(page: Page, theme: (typeof THEMES)[number]): Promise<Frame> {
-	mergeSettingsFile(userSettings(), { 'workbench.colorTheme': theme.id });
-	let frame = await chatFrame(page);
+async function useBinary(current: FakeChatSession, binary: string, state: string): Promise<Frame> {
+	mergeSettingsFile(machineSettings(current), { 'zero.path': binary });
+	let frame = await chatFrame(current.page);
 	await waitUntil(
 		async () => {
-			frame = await chatFrame(page);
-			return frame.evaluate((name) => document.body.classList.contains(name), theme.bodyClass);
-		},
-		30_000,
-		`the ${theme.name} theme in the chat view`,
-	);
-	return frame;
-}
-
-async function useBinary(page: Page, binary: string, state: string): Promise<Frame> {
-	mergeSettingsFile(machineSettings(), { 'zero.path': binary });
-	let frame = await chatFrame(page);
-	await waitUntil(
-		async () => {
-			frame = await chatFrame(page);
+			frame = await chatFrame(current.page);
 			return (await frame.locator('#app').getAttribute('data-readiness')) === state;
 		},
 		30_000,
 		`the "${state}" state`,
 	);
 	return frame;
+}
+
+/**
+ * A finished run, a refused call and a run stopped at the turn limit; the refused call's details
+ * open, so axe sees the commands and the other options too. Returns the turn limit's status row.
+ */
+async function fillChat(current: FakeChatSession): Promise<{ frame: Frame; limitStatus: Locator }> {
+	const frame = await current.chat();
+	await send(frame, 'Say hello [scenario:answer]');
+	await waitForRunEnd(frame, 'Say hello');
+	await send(frame, 'Run the tests [scenario:shell-blocked]');
+	await waitForRunEnd(frame, 'Run the tests');
+	await send(frame, 'Keep reading [scenario:turn-limit]');
+	const limitStatus = await waitForRunEnd(frame, 'Keep reading');
+	const refused = frame.locator('[data-kind="tool"][data-tool="bash"] .permission-notice.block');
+	await refused.locator('.notice-toggle').click();
+	await refused.locator('.notice-details').waitFor();
+	return { frame, limitStatus };
 }
 
 /** Runs axe-core in the webview's document; returns every violation (and saves them). */
@@ -153,18 +165,16 @@ function describeViolations(violations: Violation[]): string {
 		.join('\n');
 }
 
-test('the chat: a finished run, a refused call, a run stopped at the turn limit', async () => {
-	await step(session.page, 'accessibility-chat', async () => {
-		const frame = await session.chat();
-		await send(frame, 'Say hello [scenario:answer]');
-		await waitForRunEnd(frame, 'Say hello');
-		await send(frame, 'Run the tests [scenario:shell-blocked]');
-		await waitForRunEnd(frame, 'Run the tests');
-		await send(frame, 'Keep reading [scenario:turn-limit]');
-		const status = await waitForRunEnd(frame, 'Keep reading');
-		const limit = status.locator('.run-notice[data-notice="turn_limit"]');
+test('a run stopped at the turn limit says so and offers Continue', async () => {
+	const current = await startInTheme(THEMES[0]);
+	await step(current.page, 'accessibility-turn-limit', async () => {
+		const { frame, limitStatus } = await fillChat(current);
+		const limit = limitStatus.locator('.run-notice[data-notice="turn_limit"]');
 		await limit.waitFor();
-		assert.match(await status.locator('.status-title').innerText(), /Stopped at the turn limit/);
+		assert.match(
+			await limitStatus.locator('.status-title').innerText(),
+			/Stopped at the turn limit/,
+		);
 		assert.equal(
 			(await limit.locator('.notice-actions [data-action-id="continue"]').innerText()).trim(),
 			'Continue',
@@ -178,35 +188,37 @@ test('the chat: a finished run, a refused call, a run stopped at the turn limit'
 			await frame.locator('[data-kind="text"]').last().innerText(),
 			/did not finish: the turn limit/,
 		);
-		await screenshot(session.page, 'notices-1-turn-limit');
-		// Open the refused call's details, so axe sees the commands and the other options too.
-		const refused = frame.locator('[data-kind="tool"][data-tool="bash"] .permission-notice.block');
-		await refused.locator('.notice-toggle').click();
-		await refused.locator('.notice-details').waitFor();
-		await screenshot(session.page, 'notices-2-refused-call-details');
+		await limit.scrollIntoViewIfNeeded();
+		await screenshot(current.page, 'notices-1-turn-limit');
+		await frame
+			.locator('[data-kind="tool"][data-tool="bash"] .permission-notice.block')
+			.scrollIntoViewIfNeeded();
+		await screenshot(current.page, 'notices-2-refused-call-details');
 	});
 });
 
 for (const theme of THEMES) {
 	test(`axe: the chat and the setup states in the ${theme.name} theme have no serious or critical violation`, async () => {
-		await step(session.page, `accessibility-${theme.name}`, async () => {
-			let frame = await useTheme(session.page, theme);
-			frame = await useBinary(session.page, FAKE_ZERO, 'ready');
-			await frame.locator('.permission-notice .notice-details').waitFor();
+		const current = theme === THEMES[0] && session ? session : await startInTheme(theme);
+		await step(current.page, `accessibility-${theme.name}`, async () => {
+			let frame = await chatFrame(current.page);
+			if ((await frame.locator('.permission-notice .notice-details').count()) === 0) {
+				frame = (await fillChat(current)).frame;
+			}
 			const found: Violation[] = [];
 			found.push(...(await axe(frame, `${theme.name}-chat`)));
-			await screenshot(session.page, `axe-${theme.name}-chat`);
-			frame = await useBinary(session.page, `${FAKE_ZERO}-no-api-key`, 'no_provider');
+			await screenshot(current.page, `axe-${theme.name}-chat`);
+			frame = await useBinary(current, `${FAKE_ZERO}-no-api-key`, 'no_provider');
 			assert.match(
 				await frame.locator('[data-setup-state="no_provider"]').innerText(),
 				/Connect a model provider[\s\S]*requires API key; set OPENAI_API_KEY/,
 			);
 			found.push(...(await axe(frame, `${theme.name}-no-provider`)));
-			await screenshot(session.page, `axe-${theme.name}-no-provider`);
-			frame = await useBinary(session.page, path.join(FAKE_ZERO, 'missing'), 'not_found');
+			await screenshot(current.page, `axe-${theme.name}-no-provider`);
+			frame = await useBinary(current, path.join(FAKE_ZERO, 'missing'), 'not_found');
 			found.push(...(await axe(frame, `${theme.name}-not-found`)));
+			await screenshot(current.page, `axe-${theme.name}-not-found`);
 			assert.deepEqual(serious(found), [], describeViolations(serious(found)));
-			await useBinary(session.page, FAKE_ZERO, 'ready');
 		});
 	});
 }
