@@ -53,10 +53,15 @@ async function startInTheme(theme: (typeof THEMES)[number]): Promise<FakeChatSes
 		{},
 		{ 'zero.maxTurns': 2, 'workbench.colorTheme': theme.id },
 	);
-	const frame = await session.chat();
-	assert.ok(
-		await frame.evaluate((name) => document.body.classList.contains(name), theme.bodyClass),
-		`the chat view is in the ${theme.name} theme`,
+	const current = session;
+	await waitUntil(
+		async () =>
+			(await current.chat()).evaluate(
+				(name) => document.body.classList.contains(name),
+				theme.bodyClass,
+			),
+		30_000,
+		`the chat view in the ${theme.name} theme`,
 	);
 	return session;
 }
