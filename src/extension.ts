@@ -10,6 +10,7 @@ import { AttentionController } from './host/chat/attention';
 import { trackChatContextKeys } from './host/chat/chatContextKeys';
 import { ChatService } from './host/chat/chatService';
 import { ChatStore } from './host/chat/chatStore';
+import { readOnlyNotices } from './host/chat/permissionFollowUps';
 import { registerCommands } from './host/commands/registerCommands';
 import { DIAGNOSTIC_SOURCE, FindingCodeActions } from './host/inspection/findingDiagnostics';
 import { ReportStore } from './host/inspection/reportStore';
@@ -20,8 +21,10 @@ import { createLogChannel } from './host/platform/log';
 import { RunLauncher } from './host/platform/runLauncher';
 import { RunRegistry } from './host/platform/runRegistry';
 import { SettingsWatcher } from './host/platform/settingsWatcher';
+import { TraceFiles } from './host/platform/traceFiles';
 import { ZeroBinaryLocator } from './host/platform/zeroBinary';
 import { ZeroCli } from './host/platform/zeroCli';
+import { ZeroFacts } from './host/platform/zeroFacts';
 import { ReadinessService } from './host/setup/readiness';
 import { Walkthrough } from './host/setup/walkthrough';
 import type { ZeroTestApi } from './host/testing/testApi';
@@ -51,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	);
 	const locator = new ZeroBinaryLocator(settings, log);
 	const zeroCli = new ZeroCli(locator, settings, log, isTrusted);
-	const readiness = disposables.add(new ReadinessService(locator, settings, workspacePath, log));
+	const readiness = disposables.add(new ReadinessService(locator, zeroCli, workspacePath, log));
 	const store = new ChatStore(storageRoot, log);
 	const documents = disposables.add(new ReadOnlyDocuments());
 	const confirmations = new Confirmations();
@@ -61,6 +64,9 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		log,
 		(message, detail, confirmLabel) => confirmations.confirm(message, detail, confirmLabel),
 	);
+	const facts = new ZeroFacts(zeroCli, settings, workspacePath, log);
+	const traces = new TraceFiles(log);
+	disposables.add({ dispose: () => traces.dispose() });
 	const changes: ChangeService = disposables.add(
 		new ChangeService({
 			changesDir: (chatId) => store.chatDataDir(chatId, 'changes'),
@@ -86,9 +92,10 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				log,
 				workspaceFolder: workspacePath,
 				isTrusted,
-				confirm: (message, detail, confirmLabel) =>
-					confirmations.confirm(message, detail, confirmLabel),
-				showError: (message) => void vscode.window.showErrorMessage(message),
+				facts,
+				traces,
+				prompts: confirmations,
+				messages: confirmations,
 				now: () => Date.now(),
 			},
 			context.workspaceState,
@@ -98,7 +105,11 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	);
 	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats, log));
 	const panels = disposables.add(new ChatPanels(context.extensionUri, chats, log));
-	const transcripts = disposables.add(new TranscriptViewer(context.extensionUri, log, viewActions));
+	const transcripts = disposables.add(
+		new TranscriptViewer(context.extensionUri, log, viewActions, (transcript) =>
+			readOnlyNotices(transcript, facts.current()),
+		),
+	);
 	const attention = disposables.add(
 		new AttentionController(chats, view, () => view.visible || panels.anyVisible),
 	);
@@ -127,6 +138,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		settingsWatcher.onDidChange((keys) => {
 			if (keys.has('path') || keys.has('env')) {
 				locator.invalidate();
+				facts.invalidate();
 				readiness.refresh();
 			}
 			chats.active.refreshComposer();
@@ -143,6 +155,8 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		readiness,
 		locator,
 		zeroCli,
+		prompts: confirmations,
+		messages: confirmations,
 		settings,
 		log,
 		documents,
@@ -183,8 +197,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		storageRoot,
 		changes,
 		changesStatus,
-		answerNextConfirmation: (accept) => confirmations.answerNext(accept),
-		answerNextChoice: (option) => confirmations.answerNextChoice(option),
+		confirmations,
 	});
 }
 

@@ -23,6 +23,8 @@ export interface RerunBase {
 	addDirs: readonly string[];
 	model?: string;
 	maxTurns?: number;
+	/** The chat's `--trace` file (see `host/platform/traceFiles.ts`). */
+	tracePath?: string;
 	extraArgs?: readonly string[];
 }
 
@@ -77,6 +79,7 @@ export function actionCommands(spec: PermissionActionSpec, base: RerunBase): Act
 		model: base.model,
 		maxTurns: base.maxTurns,
 		addDirs,
+		tracePath: base.tracePath,
 		extraArgs: base.extraArgs,
 	};
 	return { grant, exec: buildExecArgs(options), permissionMode, addDirs };

@@ -27,6 +27,6 @@ export const PERMISSION_MODE_INFO: Record<
 	unsafe: {
 		label: 'Unsafe',
 		explanation:
-			'Everything runs without approval and outside the sandbox, except hard blocks such as network commands.',
+			'Tools that need approval run without asking. It does not widen where zero may write: paths outside the workspace still need an added directory (--add-dir), apply_patch stays inside the workspace, and shell commands that use the network, stored deny grants and hooks still refuse. Shell commands run inside zero\u2019s native sandbox where one is active (a command it stops is retried outside it), otherwise unsandboxed.',
 	},
 };

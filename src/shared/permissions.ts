@@ -11,7 +11,7 @@ import { chooseAddDir, isInsideWorkspace, type AddDirChoice } from '../zero/addD
 import { isGrantableToolName, revokeRemovesWholeTool, type GrantRef } from '../zero/grants';
 import type { RunPermissionMode } from '../zero/permissionModes';
 import { summarizeToolArgs } from './toolSummary';
-import type { RunState, ToolItem } from './transcriptSchema';
+import type { RunState, ToolItem, Turn } from './transcriptSchema';
 
 export type NoticeTone = 'quiet' | 'block';
 
@@ -814,6 +814,14 @@ export function describeTurnLimit(
 		return context.modelRequests > maxTurns ? notice('model_requests') : undefined;
 	}
 	return run.usage.requests > maxTurns ? notice('usage_count') : undefined;
+}
+
+/** The turn limit notice of a turn, from what the turn recorded (its `--max-turns`, zero's trace). */
+export function turnLimitOf(turn: Turn): TurnLimitNotice | undefined {
+	return describeTurnLimit(turn.run, {
+		maxTurns: turn.command?.maxTurns,
+		modelRequests: turn.run.modelRequests,
+	});
 }
 
 /** The follow-up for a run stopped by the turn limit. */

@@ -5,10 +5,12 @@
  */
 import { z } from 'zod';
 import { ChatPermissionModeSchema } from '../zero/permissionModes';
+import { TurnNoticesSchema } from './notices';
 import { ContextChipSchema, TranscriptActionSchema, TranscriptSchema } from './transcriptSchema';
 import { ToolDetailsSchema } from './viewTranscript';
 
-export const WEBVIEW_PROTOCOL_MAJOR = 1;
+/** 2: notices (with their actions) come from the host; `notice/action` replaced `permission/action`. */
+export const WEBVIEW_PROTOCOL_MAJOR = 2;
 
 const ImageAttachment = z.object({
 	name: z.string(),
@@ -49,12 +51,15 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('composer/setMode'), mode: ChatPermissionModeSchema }),
 	z.object({ type: z.literal('composer/setModel'), model: z.string().max(200) }),
 	z.object({ type: z.literal('context/remove'), chipId: z.string() }),
+	/** An action of a notice: a tool card's (with `itemId`) or the run's (without). */
 	z.object({
-		type: z.literal('permission/action'),
+		type: z.literal('notice/action'),
 		turnId: z.string(),
-		itemId: z.string(),
+		itemId: z.string().optional(),
 		actionId: z.string(),
 	}),
+	/** Stop adding a directory (`--add-dir`) to this chat's runs. */
+	z.object({ type: z.literal('addDir/remove'), dir: z.string().max(4096) }),
 	z.object({ type: z.literal('open/link'), href: z.string().max(4096) }),
 	z.object({ type: z.literal('open/file'), path: z.string(), line: z.number().int().optional() }),
 	z.object({ type: z.literal('open/toolOutput'), turnId: z.string(), itemId: z.string() }),
@@ -86,6 +91,7 @@ export const ReadinessView = z.object({
 		'not_zero',
 		'too_old',
 		'no_provider',
+		'zero_error',
 		'untrusted',
 	]),
 	title: z.string(),
@@ -110,20 +116,12 @@ export const ComposerView = z.object({
 	running: z.boolean(),
 	queue: z.array(z.string()),
 	context: z.array(ContextChipSchema),
+	/** Directories outside the workspace this chat adds to every run (`--add-dir`), removable. */
+	addDirs: z.array(z.string()),
 	/** Past prompts of this workspace, newest last, for Up/Down history. */
 	history: z.array(z.string()),
 });
 export type ComposerView = z.infer<typeof ComposerView>;
-
-/** A permission action offered on a blocked tool card: the exact command it will run. */
-export const PermissionActionView = z.object({
-	id: z.string(),
-	label: z.string(),
-	commandLine: z.string(),
-	needsConfirmation: z.boolean(),
-	kind: z.enum(['rerun', 'grant']),
-});
-export type PermissionActionView = z.infer<typeof PermissionActionView>;
 
 export const HostToWebviewSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('hello/ack'), protocolMajor: z.number().int() }),
@@ -132,17 +130,17 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 		transcript: TranscriptSchema,
 		composer: ComposerView,
 		readiness: ReadinessView,
-		/** Permission actions per tool item, keyed by `itemKey(turnId, itemId)`. */
-		permissionActions: z.record(z.string(), z.array(PermissionActionView)),
+		/** The notices of every turn that has any, with the actions the host offers. */
+		notices: z.array(TurnNoticesSchema),
 	}),
 	z.object({ type: z.literal('transcript/actions'), actions: z.array(TranscriptActionSchema) }),
 	z.object({ type: z.literal('composer/update'), composer: ComposerView }),
 	z.object({ type: z.literal('readiness/update'), readiness: ReadinessView }),
-	z.object({
-		type: z.literal('permission/actions'),
-		key: z.string(),
-		actions: z.array(PermissionActionView),
-	}),
+	/**
+	 * A turn's notices. `replace`: this is the whole set (a finished turn); otherwise the items
+	 * listed are added or updated (one tool call's notice while the run goes on).
+	 */
+	z.object({ type: z.literal('notices/update'), notices: TurnNoticesSchema, replace: z.boolean() }),
 	z.object({
 		type: z.literal('tool/details'),
 		id: z.number().int(),

@@ -1,5 +1,6 @@
 /** How a run ended, in words a user reads, and which of its tool calls were refused. */
-import type { PermissionInfo, RunState, ToolItem, TranscriptItem } from './transcriptSchema';
+import { turnLimitOf } from './permissions';
+import type { PermissionInfo, RunState, ToolItem, TranscriptItem, Turn } from './transcriptSchema';
 
 /** True when a permission event means the tool was not run (blocked, needs approval, or denied). */
 export function isBlockingPermission(permission: PermissionInfo | undefined): boolean {
@@ -23,6 +24,25 @@ export type RunOutcomeSummary = {
 	title: string;
 	detail?: string;
 };
+
+/**
+ * How a turn ended: as `describeRunEnd`, except that a run stopped at the turn limit says so (with
+ * `--no-completion-gate` zero reports it as a success).
+ */
+export function describeTurnEnd(turn: Turn): RunOutcomeSummary | undefined {
+	const limit = turnLimitOf(turn);
+	if (limit) {
+		return {
+			tone: 'warning',
+			title: limit.headline,
+			detail:
+				limit.maxTurns !== undefined
+					? `zero used its ${limit.maxTurns} model turn${limit.maxTurns === 1 ? '' : 's'} before the task was done.`
+					: 'zero ran out of model turns before the task was done.',
+		};
+	}
+	return describeRunEnd(turn.run);
+}
 
 /** One line a user reads at the end of a run: how it ended and why. */
 export function describeRunEnd(run: RunState): RunOutcomeSummary | undefined {

@@ -173,6 +173,26 @@ function permissionInfo(event: PermissionEventAny): PermissionInfo {
 	};
 }
 
+/**
+ * Whether zero's final answer is already on screen: it is the text the last model response streamed
+ * (the text items after the last tool call), or ends it. zero's `final` repeats that text.
+ */
+function finalTextOnScreen(run: RunState, text: string): boolean {
+	const wanted = text.trim();
+	let streamed = '';
+	for (let i = run.items.length - 1; i >= 0; i--) {
+		const item = run.items[i];
+		if (item.kind === 'tool') {
+			break;
+		}
+		if (item.kind === 'text') {
+			streamed = item.text + streamed;
+		}
+	}
+	const shown = streamed.trim();
+	return shown !== '' && (shown === wanted || shown.endsWith(wanted));
+}
+
 function applyEvent(
 	transcript: Transcript,
 	run: RunState,
@@ -313,8 +333,10 @@ function applyEvent(
 		case 'final': {
 			const text = event.text ?? '';
 			run.finalText = text;
-			// Normally the answer already streamed as text deltas; show it when it did not.
-			if (text !== '' && !run.items.some((item) => item.kind === 'text')) {
+			// Normally the answer already streamed as text deltas; show it when it did not, or when
+			// zero's final answer differs from what streamed (its turn-limit message after earlier text).
+			if (text.trim() !== '' && !finalTextOnScreen(run, text)) {
+				settleText(lastItem(run));
 				run.items.push({ kind: 'text', id: nextId(run, 't'), text });
 			}
 			return;
@@ -415,6 +437,28 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 						? action.undone
 						: { at: action.undone.at, from: action.undone.from };
 			}
+		}
+		return;
+	}
+	if (action.type === 'chat/addDirs') {
+		transcript.addDirs = action.dirs.length > 0 ? [...action.dirs] : undefined;
+		return;
+	}
+	if (action.type === 'run/notice' || action.type === 'run/trace') {
+		const run = findTurn(transcript, action.turnId)?.run;
+		if (!run) {
+			return;
+		}
+		if (action.type === 'run/trace') {
+			run.modelRequests = action.modelRequests;
+		} else {
+			settleText(lastItem(run));
+			run.items.push({
+				kind: 'notice',
+				id: nextId(run, 'n'),
+				message: action.message,
+				code: action.code,
+			});
 		}
 		return;
 	}

@@ -43,7 +43,7 @@ export type ContextChip = z.infer<typeof ContextChipSchema>;
 export const TurnPromptSchema = z.object({ text: z.string(), context: z.array(ContextChipSchema) });
 export type TurnPrompt = z.infer<typeof TurnPromptSchema>;
 
-export const RUN_KINDS = ['chat', 'rerun', 'inspection', 'transcript'] as const;
+export const RUN_KINDS = ['chat', 'rerun', 'continue', 'inspection', 'transcript'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
 /** The zero command line a turn ran, shown to the user as it was spawned. */
@@ -53,6 +53,8 @@ export const TurnCommandSchema = z.object({
 	permissionMode: RunPermissionModeSchema,
 	model: z.string().optional(),
 	addDirs: z.array(z.string()).optional(),
+	/** The `--max-turns` the run was started with (always passed since issue #13). */
+	maxTurns: z.number().int().positive().optional(),
 });
 export type TurnCommand = z.infer<typeof TurnCommandSchema>;
 
@@ -134,7 +136,13 @@ export const TranscriptItemSchema = z.discriminatedUnion('kind', [
 		type: z.string(),
 		excerpt: z.string(),
 	}),
-	z.object({ kind: z.literal('notice'), id: z.string(), message: z.string() }),
+	z.object({
+		kind: z.literal('notice'),
+		id: z.string(),
+		message: z.string(),
+		/** Where a notice came from, e.g. `stderr:model_replaced` for a line zero printed only on stderr. */
+		code: z.string().optional(),
+	}),
 ]);
 export type TranscriptItem = z.infer<typeof TranscriptItemSchema>;
 
@@ -175,6 +183,8 @@ export const RunStateSchema = z.object({
 	items: z.array(TranscriptItemSchema),
 	usage: UsageTotalsSchema,
 	finalText: z.string().optional(),
+	/** zero's own count of model requests for the run (the `--trace` counter), once read. */
+	modelRequests: z.number().int().nonnegative().optional(),
 	end: RunEndSchema.optional(),
 	/** Process exit details once known (also when `run_end` was seen). */
 	exit: ProcessOutcomeSchema.options[0].optional(),
@@ -207,6 +217,8 @@ export const TranscriptSchema = z.object({
 	provider: z.string().optional(),
 	/** True for a transcript file opened for reading. */
 	readOnly: z.boolean(),
+	/** Directories outside the workspace the user chose to add to every run of this chat (`--add-dir`). */
+	addDirs: z.array(z.string()).optional(),
 	usage: UsageTotalsSchema,
 	turns: z.array(TurnSchema),
 });
@@ -245,6 +257,21 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		type: z.literal('turn/undone'),
 		turnIds: z.array(z.string()),
 		undone: TurnUndoneSchema,
+	}),
+	/** The directories kept for every run of the chat, replaced as a whole. */
+	z.object({ type: z.literal('chat/addDirs'), dirs: z.array(z.string()) }),
+	/** A notice zero printed only on stderr (`zero/stderrNotices.ts`), shown on the turn. */
+	z.object({
+		type: z.literal('run/notice'),
+		turnId: z.string(),
+		code: z.string(),
+		message: z.string(),
+	}),
+	/** What zero's `--trace` file counted for the run, read after it exited. */
+	z.object({
+		type: z.literal('run/trace'),
+		turnId: z.string(),
+		modelRequests: z.number().int().nonnegative(),
 	}),
 ]);
 export type TranscriptAction = z.infer<typeof TranscriptActionSchema>;

@@ -22,6 +22,7 @@ export class Composer {
 	private readonly modelButton: HTMLButtonElement;
 	private readonly chips: HTMLElement;
 	private readonly queueList: HTMLElement;
+	private readonly addDirList: HTMLElement;
 	private readonly hint: HTMLElement;
 	private view: ComposerView | undefined;
 	private images: ImageAttachment[] = [];
@@ -74,13 +75,24 @@ export class Composer {
 			class: 'link-button model-button',
 			title: 'Model for this chat (--model)',
 		});
-		this.chips = h('div', { class: 'chips composer-chips', 'aria-label': 'Attached context' });
-		this.queueList = h('div', { class: 'queue', 'aria-label': 'Queued messages' });
+		// Named groups: a role-less div must not carry an aria-label.
+		this.chips = h('div', {
+			class: 'chips composer-chips',
+			role: 'group',
+			'aria-label': 'Attached context',
+		});
+		this.queueList = h('div', { class: 'queue', role: 'group', 'aria-label': 'Queued messages' });
+		this.addDirList = h('div', {
+			class: 'add-dirs',
+			role: 'group',
+			'aria-label': 'Directories added to every run',
+		});
 		this.hint = h('div', { class: 'mode-hint muted' });
 		this.element = h(
 			'div',
 			{ class: 'composer' },
 			this.queueList,
+			this.addDirList,
 			this.chips,
 			this.textarea,
 			h(
@@ -126,6 +138,12 @@ export class Composer {
 				post({ type: 'context/remove', chipId: id });
 			}
 		});
+		this.addDirList.addEventListener('click', (event) => {
+			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-add-dir]');
+			if (button) {
+				post({ type: 'addDir/remove', dir: button.dataset.addDir ?? '' });
+			}
+		});
 		this.queueList.addEventListener('click', (event) => {
 			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-queue]');
 			if (button) {
@@ -165,6 +183,31 @@ export class Composer {
 							title: 'Remove from queue',
 							'aria-label': 'Remove from queue',
 							'data-queue': index,
+						},
+						icon('close'),
+					),
+				),
+			),
+		);
+		this.addDirList.hidden = view.addDirs.length === 0;
+		this.addDirList.replaceChildren(
+			...(view.addDirs.length > 0
+				? [h('span', { class: 'add-dirs-label' }, 'zero may also write in:')]
+				: []),
+			...view.addDirs.map((dir) =>
+				h(
+					'span',
+					{ class: 'chip chip-dir', title: `--add-dir=${dir} (kept for this chat)` },
+					icon('folder'),
+					h('span', { class: 'chip-text' }, dir),
+					h(
+						'button',
+						{
+							type: 'button',
+							class: 'chip-remove',
+							title: 'Stop adding this directory',
+							'aria-label': `Stop adding ${dir}`,
+							'data-add-dir': dir,
 						},
 						icon('close'),
 					),

@@ -9,9 +9,9 @@ import {
 	WEBVIEW_RUNNABLE_COMMANDS,
 	type WebviewRunnableCommand,
 	type ComposerView,
-	type PermissionActionView,
 	type ReadinessView,
 } from '../shared/protocol';
+import type { TurnNotices } from '../shared/notices';
 import { applyAction, itemKey } from '../shared/transcript';
 import { toolDetails as toolDetailsOf, type ToolDetails } from '../shared/viewTranscript';
 import type { ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
@@ -45,7 +45,10 @@ class ChatApp {
 	private transcript: Transcript | undefined;
 	private readiness: ReadinessView | undefined;
 	private composerView: ComposerView | undefined;
-	private permissionActions = new Map<string, PermissionActionView[]>();
+	/** The host's notices by turn id; the webview never builds its own. */
+	private notices = new Map<string, TurnNotices>();
+	/** Bumped whenever a turn's notices change, so its rows re-render. */
+	private noticeRevision = new Map<string, number>();
 	private readonly expanded: Set<string>;
 	private readonly ui: SavedUiState;
 	private readonly root: HTMLElement;
@@ -85,8 +88,8 @@ class ChatApp {
 		const context: RenderContext = {
 			isExpanded: (key) => this.expanded.has(key),
 			toolDetails: (turn, item) => this.toolDetails(turn, item),
-			permissionActions: (turnId, itemId) =>
-				this.permissionActions.get(itemKey(turnId, itemId)) ?? [],
+			toolNotice: (turnId, itemId) => this.notices.get(turnId)?.items[itemId],
+			turnNotices: (turnId) => this.notices.get(turnId),
 			isReadOnly: () => this.transcript?.readOnly ?? false,
 			now: () => Date.now(),
 		};
@@ -96,8 +99,8 @@ class ChatApp {
 				rowSignature(
 					row,
 					this.expanded.has(row.key),
-					row.kind === 'item' && row.item.kind === 'tool'
-						? `${this.permissionActions.get(row.key)?.length ?? 0}${this.details.has(row.key) ? 'd' : ''}`
+					row.kind === 'status' || (row.kind === 'item' && row.item.kind === 'tool')
+						? `n${this.noticeRevision.get(row.turn.id) ?? 0}${this.openNotices(row.key)}${this.details.has(row.key) ? 'd' : ''}`
 						: '',
 				),
 			render: (row, previous) => renderRow(row, context, previous),
@@ -131,7 +134,10 @@ class ChatApp {
 				this.details.clear();
 				this.composerView = message.composer;
 				this.readiness = message.readiness;
-				this.permissionActions = new Map(Object.entries(message.permissionActions));
+				this.notices = new Map(message.notices.map((notices) => [notices.turnId, notices]));
+				for (const turnId of this.notices.keys()) {
+					this.bumpNotices(turnId);
+				}
 				this.root.dataset.state = 'ready';
 				this.renderChrome();
 				this.list.scrollToBottom();
@@ -161,10 +167,19 @@ class ChatApp {
 				this.readiness = message.readiness;
 				this.renderChrome();
 				return;
-			case 'permission/actions':
-				this.permissionActions.set(message.key, message.actions);
+			case 'notices/update': {
+				const update = message.notices;
+				const known = this.notices.get(update.turnId);
+				this.notices.set(
+					update.turnId,
+					message.replace || !known
+						? update
+						: { ...known, items: { ...known.items, ...update.items } },
+				);
+				this.bumpNotices(update.turnId);
 				this.invalidateRows();
 				return;
+			}
 			case 'tool/details': {
 				const key = this.pendingDetails.get(message.id);
 				if (key !== undefined) {
@@ -175,6 +190,21 @@ class ChatApp {
 				return;
 			}
 		}
+	}
+
+	private bumpNotices(turnId: string): void {
+		this.noticeRevision.set(turnId, (this.noticeRevision.get(turnId) ?? 0) + 1);
+	}
+
+	/** The open notice disclosures of a row, as part of its signature. */
+	private openNotices(rowKey: string): string {
+		let open = '';
+		for (const key of this.expanded) {
+			if (key.startsWith(`${rowKey}#`)) {
+				open += key.slice(rowKey.length);
+			}
+		}
+		return open;
 	}
 
 	private toolDetails(turn: Turn, item: ToolItem): ToolDetails | 'loading' | 'unavailable' {
@@ -265,10 +295,16 @@ class ChatApp {
 					: undefined,
 				transcript.sessionId
 					? h(
-							'span',
-							{ class: 'session-id', title: `zero session ${transcript.sessionId}` },
+							'button',
+							{
+								type: 'button',
+								class: 'icon-button session-id',
+								title: `zero session ${transcript.sessionId} (click to copy)`,
+								'aria-label': 'Copy the zero session id',
+								'data-action': 'copy-text',
+								'data-text': transcript.sessionId,
+							},
 							icon('link'),
-							` ${transcript.sessionId.length > 24 ? `\u2026${transcript.sessionId.slice(-20)}` : transcript.sessionId}`,
 						)
 					: undefined,
 				usage.requests > 0
@@ -354,14 +390,26 @@ class ChatApp {
 			case 'open-output':
 				post({ type: 'open/toolOutput', turnId: data.turn ?? '', itemId: data.item ?? '' });
 				return;
-			case 'permission':
+			case 'notice':
 				post({
-					type: 'permission/action',
+					type: 'notice/action',
 					turnId: data.turn ?? '',
-					itemId: data.item ?? '',
+					...(data.item ? { itemId: data.item } : {}),
 					actionId: data.actionId ?? '',
 				});
 				return;
+			case 'toggle-notice': {
+				const key = data.key ?? '';
+				if (this.expanded.has(key)) {
+					this.expanded.delete(key);
+				} else {
+					this.expanded.add(key);
+				}
+				this.saveUi({});
+				this.list.stopFollowing();
+				this.list.invalidate(data.row ?? '');
+				return;
+			}
 			case 'copy-code': {
 				const code = actionElement.closest('pre')?.querySelector('code')?.textContent ?? '';
 				post({ type: 'clipboard/copy', text: code });

@@ -1,90 +1,181 @@
-/** The permission notice on a tool card: what zero decided, why, and the follow-ups that can succeed. */
-import type { PermissionNotice } from '../shared/permissions';
-import type { ToolItem, Turn } from '../shared/transcriptSchema';
+/**
+ * A notice as the host sent it: what happened, why, and one primary action. The exact command of
+ * every action, the other actions and the facts behind the notice sit behind one disclosure, so a
+ * notice stays small in the side panel; each command has a copy button.
+ */
+import type { NoticeAction, NoticeView } from '../shared/notices';
 import { h, icon } from './dom';
 import type { RenderContext } from './renderContext';
 
+/** Where a notice's actions go: a tool card's (with an item id) or the run's. */
+export interface NoticeTarget {
+	turnId: string;
+	itemId?: string;
+	/** The key of the disclosure's open state. */
+	disclosureKey: string;
+	/** The row to re-render when it opens or closes. */
+	rowKey: string;
+}
+
+const TONE_ICONS: Record<NoticeView['tone'], string> = {
+	quiet: 'shield',
+	info: 'info',
+	warning: 'warning',
+	block: 'shield',
+};
+
+function actionButton(
+	action: NoticeAction,
+	target: NoticeTarget,
+	primary: boolean,
+	readOnly: boolean,
+): HTMLElement {
+	return h(
+		'button',
+		{
+			type: 'button',
+			class: `button ${primary ? 'primary' : 'secondary'}`,
+			'data-action': 'notice',
+			'data-turn': target.turnId,
+			'data-item': target.itemId,
+			'data-action-id': action.id,
+			title: action.description ?? action.label,
+			disabled: readOnly ? true : undefined,
+		},
+		action.label,
+		action.needsConfirmation ? '\u2026' : '',
+	);
+}
+
+function copyButton(text: string, what: string): HTMLElement {
+	return h(
+		'button',
+		{
+			type: 'button',
+			class: 'icon-button copy-command',
+			title: 'Copy the exact command',
+			'aria-label': `Copy the command of \u201c${what}\u201d`,
+			'data-action': 'copy-text',
+			'data-text': text,
+		},
+		icon('copy'),
+	);
+}
+
+/** One action's exact command (or description) inside the disclosure. */
+function actionDetails(
+	action: NoticeAction,
+	target: NoticeTarget,
+	primary: boolean,
+	readOnly: boolean,
+): HTMLElement {
+	return h(
+		'div',
+		{ class: 'notice-option', 'data-option': action.id },
+		primary
+			? h('div', { class: 'notice-option-label' }, `\u201c${action.label}\u201d runs:`)
+			: actionButton(action, target, false, readOnly),
+		action.description && !primary
+			? h('div', { class: 'notice-option-description' }, action.description)
+			: undefined,
+		action.commandLine
+			? h(
+					'div',
+					{ class: 'notice-command' },
+					h('code', { class: 'command-line' }, action.commandLine),
+					copyButton(action.commandLine, action.label),
+				)
+			: undefined,
+	);
+}
+
 export function renderNotice(
-	turn: Turn,
-	item: ToolItem,
-	notice: PermissionNotice,
+	notice: NoticeView,
+	target: NoticeTarget,
 	context: RenderContext,
 ): HTMLElement {
+	const glyph = icon(TONE_ICONS[notice.tone]);
+	glyph.classList.add('notice-icon');
 	if (notice.tone === 'quiet') {
 		return h(
 			'div',
-			{ class: 'permission-notice quiet', 'data-kind': 'permission', 'data-notice': notice.kind },
-			icon('shield'),
+			{
+				class: 'notice permission-notice quiet',
+				'data-kind': 'permission',
+				'data-notice': notice.kind,
+			},
+			glyph,
 			` ${notice.headline}`,
 			notice.riskLevel
-				? h('span', { class: `risk risk-${notice.riskLevel}` }, ` ${notice.riskLevel} risk`)
+				? h('span', { class: `risk risk-${notice.riskLevel}` }, ` \u00b7 ${notice.riskLevel} risk`)
 				: undefined,
 		);
 	}
-	const actions = context.isReadOnly() ? [] : context.permissionActions(turn.id, item.id);
-	const facts: (HTMLElement | undefined)[] = [
+	const readOnly = context.isReadOnly();
+	const primary = readOnly ? undefined : notice.primaryAction;
+	const secondary = readOnly ? [] : notice.secondaryActions;
+	const open = context.isExpanded(target.disclosureKey);
+	const facts = [
 		notice.riskLevel
 			? h('span', { class: `risk risk-${notice.riskLevel}` }, `${notice.riskLevel} risk`)
 			: undefined,
-		notice.riskCategories.length > 0
-			? h('span', { class: 'muted' }, notice.riskCategories.join(', '))
-			: undefined,
-		notice.block
-			? h(
-					'span',
-					{ class: 'muted' },
-					`block: ${notice.block.code}${notice.block.recoverable === undefined ? '' : notice.block.recoverable ? ' (recoverable)' : ' (not recoverable)'}`,
-				)
-			: undefined,
-		notice.grant ? h('span', { class: 'muted' }, `grant: ${notice.grant}`) : undefined,
-	];
+		...notice.facts.map((fact) => h('span', { class: 'notice-fact' }, fact)),
+	].filter((fact): fact is HTMLElement => fact !== undefined);
+	const hasDetails = facts.length > 0 || primary !== undefined || secondary.length > 0;
+	const moreLabel =
+		secondary.length > 0
+			? `Commands and ${secondary.length} more option${secondary.length === 1 ? '' : 's'}`
+			: primary
+				? 'Details and the exact command'
+				: 'Details';
 	return h(
 		'div',
 		{
-			class: 'permission-notice block',
-			'data-kind': 'permission',
+			class: `notice tone-${notice.tone} ${target.itemId === undefined ? 'run-notice' : 'permission-notice block'}`,
+			'data-kind': target.itemId === undefined ? 'run-notice' : 'permission',
 			'data-notice': notice.kind,
 			role: 'note',
 		},
-		h('div', { class: 'notice-headline' }, icon('shield'), ` ${notice.headline}`),
-		notice.argSummary ? h('code', { class: 'notice-args' }, notice.argSummary) : undefined,
-		h('div', { class: 'notice-facts' }, ...facts),
-		notice.reason ? h('div', { class: 'notice-reason' }, `zero: ${notice.reason}`) : undefined,
-		notice.block?.path
-			? h('div', { class: 'notice-reason' }, `Path: ${notice.block.path}`)
-			: undefined,
+		h('div', { class: 'notice-headline' }, glyph, h('span', {}, notice.headline)),
+		notice.subject ? h('code', { class: 'notice-args' }, notice.subject) : undefined,
 		notice.explanation ? h('div', { class: 'notice-explanation' }, notice.explanation) : undefined,
-		actions.length > 0
+		primary
 			? h(
 					'div',
 					{ class: 'notice-actions' },
-					...actions.map((action) =>
-						h(
-							'div',
-							{ class: 'notice-action' },
-							h(
-								'button',
-								{
-									type: 'button',
-									class: `button${action.kind === 'rerun' ? ' primary' : ' secondary'}`,
-									'data-action': 'permission',
-									'data-turn': turn.id,
-									'data-item': item.id,
-									'data-action-id': action.id,
-								},
-								action.label,
-								action.needsConfirmation ? '\u2026' : '',
-							),
-							h(
-								'code',
-								{ class: 'command-line', title: 'The exact command this runs' },
-								action.commandLine,
-							),
-						),
-					),
+					actionButton(primary, target, true, readOnly),
+					primary.commandLine ? copyButton(primary.commandLine, primary.label) : undefined,
 				)
-			: turn.run.phase === 'ended' && !context.isReadOnly()
-				? h('div', { class: 'notice-none muted' }, 'No re-run from here can make this succeed.')
+			: notice.noAction && !readOnly
+				? h('div', { class: 'notice-none' }, notice.noAction)
 				: undefined,
+		hasDetails
+			? h(
+					'div',
+					{ class: 'notice-more' },
+					h(
+						'button',
+						{
+							type: 'button',
+							class: 'link-button notice-toggle',
+							'aria-expanded': open ? 'true' : 'false',
+							'data-action': 'toggle-notice',
+							'data-key': target.disclosureKey,
+							'data-row': target.rowKey,
+						},
+						icon(open ? 'chevron-down' : 'chevron-right'),
+						moreLabel,
+					),
+					open
+						? h(
+								'div',
+								{ class: 'notice-details' },
+								facts.length > 0 ? h('div', { class: 'notice-facts' }, ...facts) : undefined,
+								primary ? actionDetails(primary, target, true, readOnly) : undefined,
+								...secondary.map((action) => actionDetails(action, target, false, readOnly)),
+							)
+						: undefined,
+				)
+			: undefined,
 	);
 }

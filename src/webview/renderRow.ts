@@ -67,7 +67,9 @@ function renderRowContent(row: Row, context: RenderContext, previous?: HTMLEleme
 		case 'prompt':
 			return renderPrompt(row.turn);
 		case 'status':
-			return (previous && updateRunningStatus(previous, row.turn)) || renderStatus(row.turn);
+			return (
+				(previous && updateRunningStatus(previous, row.turn)) || renderStatus(row.turn, context)
+			);
 		case 'item': {
 			const streaming = row.last && row.turn.run.phase !== 'ended';
 			const item = row.item;
@@ -136,6 +138,22 @@ function renderItem(
 				h('span', {}, item.code ? `${item.code}: ` : '', item.message),
 			);
 		case 'notice':
+			if (item.code?.startsWith('stderr:')) {
+				// A notice zero printed only on stderr (model replaced, images dropped, project config
+				// ignored): it changes what the run did, so it is shown like a warning.
+				return h(
+					'div',
+					{
+						class: 'row notice-row zero-notice',
+						'data-kind': 'notice',
+						'data-code': item.code,
+						role: 'status',
+					},
+					icon('warning'),
+					h('span', {}, item.message),
+					h('span', { class: 'muted notice-source' }, ' (zero, on stderr)'),
+				);
+			}
 			return h(
 				'div',
 				{ class: 'row notice-row muted', 'data-kind': 'notice' },

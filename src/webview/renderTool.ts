@@ -1,7 +1,7 @@
 /** Tool cards: header, permission notice, changed files and, when expanded, arguments and output. */
-import { describePermission, type PermissionNotice } from '../shared/permissions';
+import type { NoticeView } from '../shared/notices';
 import { summarizeToolArgs } from '../shared/toolSummary';
-import { itemKey, turnPermissionMode } from '../shared/transcript';
+import { itemKey } from '../shared/transcript';
 import type { ToolItem, Turn } from '../shared/transcriptSchema';
 import { formatDuration, h, icon } from './dom';
 import { renderNotice } from './renderNotice';
@@ -20,7 +20,7 @@ const SIDE_EFFECT_ICONS = new Map<string, string>([
 function toolState(
 	turn: Turn,
 	item: ToolItem,
-	notice: PermissionNotice | undefined,
+	notice: NoticeView | undefined,
 ): { state: string; label: string; iconName: string } {
 	if (notice?.tone === 'block') {
 		return { state: 'blocked', label: 'blocked', iconName: 'shield' };
@@ -39,8 +39,8 @@ function toolState(
 export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLElement {
 	const key = itemKey(turn.id, item.id);
 	const expanded = context.isExpanded(key);
-	const mode = turnPermissionMode(turn);
-	const notice = describePermission(item, { permissionMode: mode });
+	// The host's notice, built with everything it knows (never recomputed here with less).
+	const notice = context.toolNotice(turn.id, item.id);
 	const state = toolState(turn, item, notice);
 	const summary = summarizeToolArgs(item.name, item.args);
 	const duration =
@@ -88,7 +88,13 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 		header,
 	);
 	if (notice) {
-		card.append(renderNotice(turn, item, notice, context));
+		card.append(
+			renderNotice(
+				notice,
+				{ turnId: turn.id, itemId: item.id, disclosureKey: `${key}#notice`, rowKey: key },
+				context,
+			),
+		);
 	}
 	if (item.result && item.result.changedFiles.length > 0) {
 		card.append(

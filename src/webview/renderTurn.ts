@@ -1,9 +1,12 @@
 /** The rows that frame a turn: the prompt with its command line, and the run's status line. */
+import { blockedCount } from '../shared/notices';
 import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
-import { blockedTools, describeRunEnd } from '../shared/runOutcome';
+import { describeTurnEnd } from '../shared/runOutcome';
 import type { Turn } from '../shared/transcriptSchema';
 import type { RunPermissionMode } from '../zero/permissionModes';
 import { formatTokens, h, icon } from './dom';
+import type { RenderContext } from './renderContext';
+import { renderNotice } from './renderNotice';
 
 export function renderPrompt(turn: Turn): HTMLElement {
 	const command = turn.command;
@@ -11,7 +14,7 @@ export function renderPrompt(turn: Turn): HTMLElement {
 	const element = h(
 		'div',
 		{
-			class: `row prompt-row${command?.kind === 'rerun' ? ' rerun' : ''}`,
+			class: `row prompt-row${command?.kind === 'rerun' || command?.kind === 'continue' ? ' rerun' : ''}`,
 			'data-kind': 'prompt',
 			'data-turn': turn.id,
 		},
@@ -19,7 +22,7 @@ export function renderPrompt(turn: Turn): HTMLElement {
 		turn.prompt && turn.prompt.context.length > 0
 			? h(
 					'div',
-					{ class: 'chips' },
+					{ class: 'chips', role: 'group', 'aria-label': 'Attached context' },
 					...turn.prompt.context.map((chip) =>
 						h(
 							'span',
@@ -45,6 +48,9 @@ export function renderPrompt(turn: Turn): HTMLElement {
 						),
 						command.model ? h('span', { class: 'muted' }, ` \u00b7 ${command.model}`) : undefined,
 						command.kind === 'rerun' ? h('span', { class: 'muted' }, ' \u00b7 re-run') : undefined,
+						command.kind === 'continue'
+							? h('span', { class: 'muted' }, ' \u00b7 continued')
+							: undefined,
 					),
 					h('code', { class: 'command-line' }, command.display),
 				)
@@ -95,7 +101,7 @@ export function updateRunningStatus(element: HTMLElement, turn: Turn): HTMLEleme
 	return element;
 }
 
-export function renderStatus(turn: Turn): HTMLElement {
+export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 	const run = turn.run;
 	if (run.phase !== 'ended') {
 		const spinner = icon('loading');
@@ -114,8 +120,9 @@ export function renderStatus(turn: Turn): HTMLElement {
 			h('span', { class: 'muted status-tokens' }, runningTokens(turn)),
 		);
 	}
-	const outcome = describeRunEnd(run);
-	const blocked = blockedTools(run).length;
+	const outcome = describeTurnEnd(turn);
+	const notices = context.turnNotices(turn.id);
+	const blocked = blockedCount(notices);
 	const element = h(
 		'div',
 		{
@@ -130,28 +137,36 @@ export function renderStatus(turn: Turn): HTMLElement {
 		h(
 			'div',
 			{ class: 'status-line' },
-			icon(
-				outcome?.tone === 'success'
-					? 'check'
-					: outcome?.tone === 'error'
-						? 'error'
-						: outcome?.tone === 'warning'
-							? 'warning'
-							: 'info',
+			statusIcon(outcome?.tone),
+			// One flex item: title and detail read (and wrap) as one sentence.
+			h(
+				'span',
+				{ class: 'status-text' },
+				h('span', { class: 'status-title' }, ` ${outcome?.title ?? 'Ended'}`),
+				outcome?.detail
+					? h('span', { class: 'status-detail' }, ` \u2014 ${outcome.detail}`)
+					: undefined,
 			),
-			` ${outcome?.title ?? 'Ended'}`,
-			outcome?.detail
-				? h('span', { class: 'status-detail' }, ` \u2014 ${outcome.detail}`)
-				: undefined,
 		),
 		blocked > 0
 			? h(
 					'div',
 					{ class: 'blocked-count' },
-					icon('shield'),
+					statusIcon('blocked'),
 					` ${blocked} action${blocked === 1 ? ' was' : 's were'} blocked`,
 				)
 			: undefined,
+		...(notices?.run ?? []).map((notice, index) =>
+			renderNotice(
+				notice,
+				{
+					turnId: turn.id,
+					disclosureKey: `${turn.id}:status#${index}`,
+					rowKey: `${turn.id}:status`,
+				},
+				context,
+			),
+		),
 		run.usage.requests > 0
 			? h(
 					'div',
@@ -171,4 +186,21 @@ export function renderStatus(turn: Turn): HTMLElement {
 		);
 	}
 	return element;
+}
+
+/** The status icon carries the colour; the words stay in the theme's foreground colour. */
+function statusIcon(tone: string | undefined): HTMLElement {
+	const name =
+		tone === 'success'
+			? 'check'
+			: tone === 'error'
+				? 'error'
+				: tone === 'warning'
+					? 'warning'
+					: tone === 'blocked'
+						? 'shield'
+						: 'info';
+	const glyph = icon(name);
+	glyph.classList.add('status-icon', `status-icon-${tone ?? 'info'}`);
+	return glyph;
 }

@@ -9,6 +9,7 @@ const STATE_ICONS: Record<ReadinessView['state'], string> = {
 	not_zero: 'error',
 	too_old: 'versions',
 	no_provider: 'plug',
+	zero_error: 'error',
 	untrusted: 'shield',
 };
 

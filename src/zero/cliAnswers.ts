@@ -114,10 +114,11 @@ export const ProvidersCurrentSchema = z.object({
 });
 export type ProviderInfo = NonNullable<z.infer<typeof ProvidersCurrentSchema>['provider']>;
 
-/** `zero sandbox policy --json`: the backend part this extension reads. */
+/** `zero sandbox policy --json`: the policy and backend parts this extension reads. */
 export const SandboxPolicySchema = z.looseObject({
 	policy: z
 		.looseObject({
+			/** "enforce", or "disabled" when the user config sets `"sandbox": {"enabled": false}`. */
 			mode: z.string().optional(),
 			network: z.string().optional(),
 		})
@@ -126,7 +127,33 @@ export const SandboxPolicySchema = z.looseObject({
 		.looseObject({
 			name: z.string().optional(),
 			available: z.boolean().optional(),
+			commandWrapping: z.boolean().optional(),
+			nativeIsolation: z.boolean().optional(),
 			message: z.string().optional(),
 		})
 		.optional(),
+});
+export type SandboxPolicy = z.infer<typeof SandboxPolicySchema>;
+
+/**
+ * Whether zero allows shell commands headlessly without approval: only inside its native sandbox,
+ * so only when the policy is enforced (a disabled sandbox allows nothing automatically) and the
+ * backend wraps commands with native isolation (`internal/sandbox/engine.go`).
+ */
+export function shellRunsInSandbox(policy: SandboxPolicy): boolean {
+	return (
+		policy.policy?.mode === 'enforce' &&
+		policy.backend?.available === true &&
+		policy.backend.commandWrapping !== false &&
+		policy.backend.nativeIsolation !== false
+	);
+}
+
+/** zero v0.8.0's tool-turn budget when neither its config nor `zero.maxTurns` sets one (`config/resolver.go`). */
+export const ZERO_DEFAULT_MAX_TURNS = 80;
+
+/** `zero config --json`: the resolved settings (config files and environment), without secrets. */
+export const ConfigSummarySchema = z.looseObject({
+	/** The per-run tool-turn budget `--max-turns` overrides (zero's default is 80). */
+	maxTurns: z.number().int().positive().optional(),
 });

@@ -33,12 +33,20 @@ function splitPath(value: string | undefined, platform: NodeJS.Platform): string
 	return (value ?? '').split(platform === 'win32' ? ';' : ':').filter((dir) => dir.trim() !== '');
 }
 
-/** The usual places installers put zero. */
+/**
+ * The usual places installers put zero. zero's install scripts honour `ZERO_INSTALL_DIR` and
+ * otherwise use `~/.local/bin` (`scripts/install.sh`) or `%LOCALAPPDATA%\zero\bin`
+ * (`scripts/install.ps1`).
+ */
 export function installLocations(
 	host: Pick<DiscoveryHost, 'platform' | 'env' | 'homedir'>,
 ): string[] {
 	const p = host.platform === 'win32' ? path.win32 : path.posix;
 	const dirs = [
+		host.env.ZERO_INSTALL_DIR?.trim(),
+		host.platform === 'win32' && host.env.LOCALAPPDATA
+			? p.join(host.env.LOCALAPPDATA, 'zero', 'bin')
+			: undefined,
 		host.env.GOBIN,
 		p.join(host.env.GOPATH ?? p.join(host.homedir, 'go'), 'bin'),
 		p.join(host.homedir, '.local', 'bin'),
@@ -51,7 +59,7 @@ export function installLocations(
 	} else if (host.platform === 'win32' && host.env.APPDATA) {
 		dirs.push(p.join(host.env.APPDATA, 'npm'));
 	}
-	return dirs.filter((dir): dir is string => typeof dir === 'string' && dir !== '');
+	return [...new Set(dirs.filter((dir): dir is string => typeof dir === 'string' && dir !== ''))];
 }
 
 async function firstExecutable(

@@ -10,6 +10,11 @@ export interface ExecOptions {
 	model?: string;
 	maxTurns?: number;
 	addDirs?: readonly string[];
+	/**
+	 * Where zero writes its per-run trace (`--trace`): timings and counters, no content. Its
+	 * `model_requests` counter tells a run that stopped at `--max-turns` (see `trace.ts`).
+	 */
+	tracePath?: string;
 	/** User-configured extra arguments (`zero.extraArgs`), appended last. */
 	extraArgs?: readonly string[];
 }
@@ -53,6 +58,9 @@ export function buildExecArgs(options: ExecOptions): string[] {
 	}
 	for (const dir of options.addDirs ?? []) {
 		args.push(`--add-dir=${dir}`);
+	}
+	if (options.tracePath) {
+		args.push(`--trace=${options.tracePath}`);
 	}
 	args.push(...(options.extraArgs ?? []));
 	return args;

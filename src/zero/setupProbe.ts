@@ -1,6 +1,12 @@
 /** Asks a zero binary who it is and whether it can run: version, protocol, provider, sandbox. */
-import { runZeroCli, type CliResult } from './cli';
-import { ProvidersCurrentSchema, SandboxPolicySchema, type ProviderInfo } from './cliAnswers';
+import type { CliResult } from './cli';
+import {
+	ProvidersCurrentSchema,
+	SandboxPolicySchema,
+	shellRunsInSandbox,
+	type ProviderInfo,
+} from './cliAnswers';
+import { readProviderCheck, type ProviderCheck } from './providerCheck';
 import { parseLine } from './parseLine';
 import { SUPPORTED_SCHEMA_VERSION } from './events';
 
@@ -36,9 +42,18 @@ export function checkVersionOutput(stdout: string, exitCode: number | null): Ver
 	return older ? { kind: 'too_old', version } : { kind: 'ok', version, comparable: true };
 }
 
-export type ProtocolCheck = { kind: 'ok' } | { kind: 'mismatch'; detail: string };
+export type ProtocolCheck =
+	| { kind: 'ok' }
+	| { kind: 'mismatch'; detail: string }
+	/** zero speaks the protocol but could not start a run here (an `error`, then `run_end`). */
+	| { kind: 'failed'; code?: string; detail: string };
 
-/** Checks the stream-json schema of `zero exec -o stream-json --list-tools` (needs no provider). */
+/**
+ * Checks the stream-json schema of `zero exec -o stream-json --list-tools --permission-mode=plan`
+ * (needs no provider; plan mode starts no MCP server). A run that reports an `error` and ends
+ * without success is a failure, not "protocol ok": zero could not start a run (a broken config, a
+ * sandbox error), and every chat would fail the same way.
+ */
 export function checkProtocolOutput(result: CliResult): ProtocolCheck {
 	const lines = result.stdout.split('\n').filter((line) => line.trim() !== '');
 	if (lines.length === 0) {
@@ -47,57 +62,64 @@ export function checkProtocolOutput(result: CliResult): ProtocolCheck {
 			detail: `zero exec wrote no stream-json (${(result.stderr || result.error || `exit ${result.exitCode}`).trim().slice(0, 300)})`,
 		};
 	}
+	let error: { code?: string; message: string } | undefined;
+	let endStatus: string | undefined;
 	for (const line of lines) {
 		const parsed = parseLine(line);
 		if (parsed.kind === 'diagnostic') {
 			return { kind: 'mismatch', detail: parsed.diagnostic.message };
 		}
+		if (parsed.kind === 'event' && parsed.event.type === 'error') {
+			error ??= { code: parsed.event.code, message: parsed.event.message };
+		}
+		if (parsed.kind === 'event' && parsed.event.type === 'run_end') {
+			endStatus = parsed.event.status;
+		}
 	}
 	const first = JSON.parse(lines[0]) as { schemaVersion?: unknown };
-	return first.schemaVersion === SUPPORTED_SCHEMA_VERSION
-		? { kind: 'ok' }
-		: { kind: 'mismatch', detail: 'unexpected schema version' };
+	if (first.schemaVersion !== SUPPORTED_SCHEMA_VERSION) {
+		return { kind: 'mismatch', detail: 'unexpected schema version' };
+	}
+	if (error && endStatus !== 'success') {
+		return { kind: 'failed', code: error.code, detail: error.message.slice(0, 500) };
+	}
+	return { kind: 'ok' };
 }
 
-export type ProviderCheck =
-	| { kind: 'ok'; provider: ProviderInfo }
-	| { kind: 'none'; detail: string }
-	| { kind: 'unknown'; detail: string };
-
-/** Reads `zero providers current --json` (`{"provider": null}` when nothing is configured). */
-export function checkProviderOutput(result: CliResult): ProviderCheck {
+/** `zero providers current --json`: which provider is active (it says "ok" without a key). */
+export function readProvidersCurrent(result: CliResult): ProviderInfo | null | undefined {
 	if (result.exitCode !== 0) {
-		return {
-			kind: 'unknown',
-			detail: (result.stderr || result.error || `exit ${result.exitCode}`).trim().slice(0, 300),
-		};
+		return undefined;
 	}
 	try {
 		const parsed = ProvidersCurrentSchema.safeParse(JSON.parse(result.stdout));
-		if (!parsed.success) {
-			return {
-				kind: 'unknown',
-				detail: 'zero providers current --json gave an unexpected answer.',
-			};
-		}
-		if (parsed.data.provider === null) {
-			return { kind: 'none', detail: 'zero has no model provider configured.' };
-		}
-		if (parsed.data.provider.status && parsed.data.provider.status !== 'ok') {
-			return {
-				kind: 'none',
-				detail: `zero's provider ${parsed.data.provider.name ?? ''} is not usable (${parsed.data.provider.status}).`,
-			};
-		}
-		return { kind: 'ok', provider: parsed.data.provider };
+		return parsed.success ? parsed.data.provider : undefined;
 	} catch {
-		return { kind: 'unknown', detail: 'zero providers current --json did not answer with JSON.' };
+		return undefined;
 	}
 }
 
+/** A provider zero reaches at a user-chosen endpoint, which may need no key at all. */
+export function isCustomEndpoint(providerKind: string | undefined): boolean {
+	return providerKind !== undefined && /(-compatible|^local)$/.test(providerKind);
+}
+
+export interface ProviderProbe {
+	/** What `zero providers check --json` (or, to confirm, `--connectivity`) said. */
+	check: ProviderCheck;
+	/** The active provider as `providers current --json` names it. */
+	current?: ProviderInfo;
+	/** True when `--connectivity` was asked to confirm a custom endpoint reported as missing a key. */
+	confirmedOnline?: boolean;
+}
+
 export interface SandboxInfo {
+	/** `policy.mode`: "enforce", or "disabled" by the user config. */
+	mode?: string;
 	available: boolean;
 	backend: string;
+	/** Shell commands run without approval inside the native sandbox (see `shellRunsInSandbox`). */
+	shellSandboxed: boolean;
 	message?: string;
 }
 
@@ -112,8 +134,10 @@ export function checkSandboxOutput(result: CliResult): SandboxInfo | undefined {
 			return undefined;
 		}
 		return {
+			mode: parsed.data.policy?.mode,
 			available: parsed.data.backend.available === true,
 			backend: parsed.data.backend.name ?? 'unknown',
+			shellSandboxed: shellRunsInSandbox(parsed.data),
 			message: parsed.data.backend.message,
 		};
 	} catch {
@@ -124,17 +148,38 @@ export function checkSandboxOutput(result: CliResult): SandboxInfo | undefined {
 export interface ProbeResult {
 	version: VersionCheck;
 	protocol?: ProtocolCheck;
-	provider?: ProviderCheck;
+	provider?: ProviderProbe;
 	sandbox?: SandboxInfo;
 }
 
-/** Runs the checks in order, stopping at the first that rules zero out. */
-export async function probeZero(
-	binary: string,
-	env: NodeJS.ProcessEnv,
-	cwd: string,
-): Promise<ProbeResult> {
-	const versionResult = await runZeroCli(binary, ['--version'], { env, cwd, timeoutMs: 10000 });
+/** The answers of zero's own subcommands the probe needs, however they are run. */
+export type ZeroCliRunner = (args: readonly string[], timeoutMs: number) => Promise<CliResult>;
+
+/**
+ * Asks the provider questions: `providers check --json` says whether a run can start (a key is
+ * set, unlike `providers current`, which says "ok" anyway). For a custom endpoint it says
+ * "requires API key" even when the endpoint needs none, so that answer is confirmed with
+ * `--connectivity` (one request to the endpoint) before the chat asks the user to connect one.
+ */
+export async function probeProvider(run: ZeroCliRunner): Promise<ProviderProbe> {
+	const [currentResult, checkResult] = await Promise.all([
+		run(['providers', 'current', '--json'], 10000),
+		run(['providers', 'check', '--json'], 10000),
+	]);
+	const current = readProvidersCurrent(currentResult) ?? undefined;
+	const check = readProviderCheck(checkResult);
+	if (check.state === 'missing-key' && isCustomEndpoint(current?.providerKind)) {
+		const online = readProviderCheck(
+			await run(['providers', 'check', '--json', '--connectivity'], 20000),
+		);
+		return { check: online, current, confirmedOnline: true };
+	}
+	return { check, current };
+}
+
+/** Runs the checks in order through `run` (zero's subcommands in `cwd`), stopping at the first that rules zero out. */
+export async function probeZero(run: ZeroCliRunner, cwd: string): Promise<ProbeResult> {
+	const versionResult = await run(['--version'], 10000);
 	const version =
 		versionResult.error && versionResult.exitCode === null
 			? ({ kind: 'not_zero', output: versionResult.error } as const)
@@ -143,22 +188,17 @@ export async function probeZero(
 		return { version };
 	}
 	const protocol = checkProtocolOutput(
-		await runZeroCli(binary, ['exec', '-o', 'stream-json', '--list-tools', `--cwd=${cwd}`], {
-			env,
-			cwd,
-			timeoutMs: 15000,
-		}),
+		await run(
+			['exec', '-o', 'stream-json', '--list-tools', '--permission-mode=plan', `--cwd=${cwd}`],
+			15000,
+		),
 	);
 	if (protocol.kind !== 'ok') {
 		return { version, protocol };
 	}
 	const [provider, sandbox] = await Promise.all([
-		runZeroCli(binary, ['providers', 'current', '--json'], { env, cwd, timeoutMs: 10000 }).then(
-			checkProviderOutput,
-		),
-		runZeroCli(binary, ['sandbox', 'policy', '--json'], { env, cwd, timeoutMs: 10000 }).then(
-			checkSandboxOutput,
-		),
+		probeProvider(run),
+		run(['sandbox', 'policy', '--json'], 10000).then(checkSandboxOutput),
 	]);
 	return { version, protocol, provider, sandbox };
 }

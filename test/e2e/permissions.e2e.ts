@@ -1,9 +1,14 @@
 /**
- * Permission blocks as a user meets them: inline notices in the tool card, the exact command a
- * re-run will execute, a modal confirmation for unsafe permissions, and no button where nothing
- * can help. Packaged extension in code-server, FAKE zero.
+ * Permission blocks as a user meets them: inline notices in the tool card with one primary action,
+ * the exact command a re-run will execute one click away (a disclosure and a copy button), a
+ * modal confirmation for unsafe permissions and for a directory outside the workspace, the kept
+ * directory visible and removable in the composer, and no button where nothing can help.
+ * Packaged extension in code-server, FAKE zero.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
@@ -19,14 +24,17 @@ import {
 
 let session: FakeChatSession;
 let frame: Frame;
+/** An existing directory outside the workspace that the outside-workspace scenario writes into. */
+const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-outside-'));
 
 before(async () => {
-	session = await startFakeChat('permissions');
+	session = await startFakeChat('permissions', { FAKE_ZERO_OUTSIDE_DIR: outside });
 	frame = await session.chat();
 });
 
 after(async () => {
 	await session?.close();
+	fs.rmSync(outside, { recursive: true, force: true });
 });
 
 async function newChat(): Promise<void> {
@@ -56,23 +64,36 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 		const noticeText = await notice.innerText();
 		assert.match(noticeText, /Blocked: bash needs approval/);
 		assert.match(noticeText, /npm test/);
-		assert.match(noticeText, /high risk/);
 		assert.match(noticeText, /native sandbox/);
 		assert.match(await status.innerText(), /1 action was blocked/);
-		const rerun = notice.locator('[data-action-id="rerun-unsafe"]');
-		const commandLine = await rerun.locator('xpath=following-sibling::code').innerText();
+		// One primary action; the exact commands and the other options stay behind a disclosure.
+		const rerun = notice.locator('.notice-actions [data-action-id="rerun-unsafe"]');
+		assert.match((await rerun.getAttribute('class')) ?? '', /primary/);
+		assert.equal(await notice.locator('.notice-details').count(), 0, 'closed by default');
+		assert.equal(await notice.locator('[data-action-id="grant-and-rerun"]').count(), 0);
 		assert.match(
-			commandLine,
+			(await notice.locator('.notice-actions .copy-command').getAttribute('data-text')) ?? '',
 			/exec -o stream-json -i stream-json .*--skip-permissions-unsafe --resume=vscode-/,
 		);
 		await screenshot(session.page, 'permissions-1-shell-notice');
+		await notice.locator('.notice-toggle').click();
+		const details = notice.locator('.notice-details');
+		await details.waitFor();
+		assert.match(await details.innerText(), /high risk/);
+		assert.match(
+			await details.locator('[data-option="rerun-unsafe"] .command-line').innerText(),
+			/exec -o stream-json -i stream-json .*--skip-permissions-unsafe --resume=vscode-/,
+		);
+		assert.match(
+			await details.locator('[data-option="grant-and-rerun"] .command-line').innerText(),
+			/sandbox grants allow bash .* && .* exec /,
+		);
+		await screenshot(session.page, 'permissions-1b-shell-notice-details');
 
 		await rerun.click();
 		const dialogText = await answerDialog(session.page, 'Cancel');
-		assert.match(
-			dialogText,
-			/For this re-run zero runs every tool that needs approval without asking/,
-		);
+		assert.match(dialogText, /zero runs every tool that needs approval without asking/);
+		assert.match(dialogText, /does not widen where zero may write/);
 		assert.equal(session.execRecords().length, 1, 'cancelling the dialog must not run anything');
 
 		await rerun.click();
@@ -94,7 +115,7 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 	});
 });
 
-test('an outside-workspace block re-runs with --add-dir', async () => {
+test('an outside-workspace block: --add-dir after a modal naming the directory, kept and removable', async () => {
 	await step(session.page, 'permissions-outside', async () => {
 		await newChat();
 		await send(frame, 'Write the report [scenario:outside-workspace]');
@@ -103,18 +124,25 @@ test('an outside-workspace block re-runs with --add-dir', async () => {
 			.locator('[data-kind="tool"][data-tool="write_file"] .permission-notice.block')
 			.first();
 		assert.equal(await notice.getAttribute('data-notice'), 'outside_workspace');
-		const noticeText = await notice.innerText();
-		assert.match(noticeText, /outside the workspace \(\/var\/tmp\/zero-outside\/report\.txt\)/);
-		assert.match(noticeText, /critical risk/);
-		assert.match(noticeText, /block: outside_workspace \(recoverable\)/);
-		const addDir = notice.locator('[data-action-id="rerun-add-dir"]');
-		assert.match(await addDir.innerText(), /Re-run with --add-dir \/var\/tmp\/zero-outside/);
+		assert.match(
+			await notice.innerText(),
+			new RegExp(`outside the workspace \\(${outside}/report\\.txt\\)`),
+		);
+		await notice.locator('.notice-toggle').click();
+		const details = await notice.locator('.notice-details').innerText();
+		assert.match(details, /critical risk/);
+		assert.match(details, /block: outside_workspace \(recoverable\)/);
+		const addDir = notice.locator('.notice-actions [data-action-id="rerun-add-dir"]');
+		assert.equal((await addDir.innerText()).trim(), `Re-run with --add-dir ${outside}\u2026`);
 		await screenshot(session.page, 'permissions-3-outside-notice');
 		const before = session.execRecords().length;
 		await addDir.click();
+		const dialogText = await answerDialog(session.page, 'Re-run and Keep It for This Chat');
+		assert.match(dialogText, new RegExp(`Let zero read and write in ${outside}\\?`));
+		assert.match(dialogText, new RegExp(`--add-dir=${outside}`));
 		await waitUntil(async () => session.execRecords().length === before + 1, 10_000, 'the re-run');
 		await waitForRunEnd(frame, 'Your previous attempt to use write_file');
-		assert.equal(flag(session.execRecords()[before].argv, '--add-dir'), '/var/tmp/zero-outside');
+		assert.equal(flag(session.execRecords()[before].argv, '--add-dir'), outside);
 		assert.equal(
 			await frame
 				.locator('[data-kind="tool"][data-tool="write_file"]')
@@ -122,7 +150,15 @@ test('an outside-workspace block re-runs with --add-dir', async () => {
 				.getAttribute('data-status'),
 			'ok',
 		);
-		await screenshot(session.page, 'permissions-4-outside-rerun');
+		// Kept for the chat: shown in the composer, with a way to stop adding it.
+		const chip = frame.locator('.add-dirs .chip-dir', { hasText: outside });
+		await chip.waitFor();
+		await screenshot(session.page, 'permissions-4-outside-rerun-kept-dir');
+		await chip.locator('.chip-remove').click();
+		await chip.waitFor({ state: 'detached' });
+		await send(frame, 'And now? [scenario:answer]');
+		await waitForRunEnd(frame, 'And now?');
+		assert.equal(flag(session.execRecords()[before + 1].argv, '--add-dir'), undefined);
 	});
 });
 
@@ -137,7 +173,7 @@ test('a hard block explains itself and offers no re-run', async () => {
 		assert.match(noticeText, /symlink traversal/);
 		assert.match(noticeText, /No re-run from here can make this succeed/);
 		assert.match(noticeText, /additionalWriteRoots/);
-		assert.equal(await notice.locator('[data-action="permission"]').count(), 0);
+		assert.equal(await notice.locator('[data-action="notice"]').count(), 0);
 		await screenshot(session.page, 'permissions-5-hard-block');
 	});
 });

@@ -211,6 +211,27 @@ test('no model provider: run zero\u2019s own setup in a terminal', async () => {
 	});
 });
 
+test('a new user whose provider has no API key: "connect a provider", never "Ready"', async () => {
+	await step(wb.page, 'setup-no-api-key', async () => {
+		// The FAKE replays what the REAL zero v0.8.0 answered for a provider without a key
+		// (test/fixtures/recorded/readiness/no-api-key-openai): `providers current` says "ok",
+		// `providers check` says "requires API key".
+		await locateZero(wb.page, `${FAKE_ZERO}-no-api-key`);
+		const frame = await expectState(wb.page, 'no_provider');
+		const section = frame.locator('[data-setup-state="no_provider"]');
+		assert.match(
+			await section.innerText(),
+			/Connect a model provider[\s\S]*provider openai requires API key; set OPENAI_API_KEY/,
+		);
+		assert.equal(
+			await section.locator('.button.primary').innerText(),
+			'Run zero setup in a Terminal',
+		);
+		assert.equal(await frame.locator('textarea.composer-input').count(), 0, 'no composer');
+		await screenshot(wb.page, 'setup-4b-no-api-key');
+	});
+});
+
 test('ready: the composer, and the Check Setup report', async () => {
 	await step(wb.page, 'setup-ready', async () => {
 		await locateZero(wb.page, FAKE_ZERO);
@@ -226,6 +247,7 @@ test('ready: the composer, and the Check Setup report', async () => {
 		// Monaco renders spaces as no-break spaces; \s matches both.
 		assert.match(report, /State:\sReady/);
 		assert.match(report, /Native\ssandbox:\snot\savailable/);
+		assert.match(report, /providers\scheck\s--json`?:\sready/);
 		await screenshot(wb.page, 'setup-7-check-setup-report');
 	});
 });

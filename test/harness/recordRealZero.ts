@@ -710,6 +710,8 @@ const readinessCommands: string[][] = [
 	['sessions', 'list', '--json'],
 	['exec', '--list-tools', '-o', 'json'],
 	['exec', '--list-tools', '-o', 'json', '--permission-mode', 'member'],
+	// The setup check's protocol probe (src/zero/setupProbe.ts): plan mode starts no MCP server.
+	['exec', '-o', 'stream-json', '--list-tools', '--permission-mode=plan'],
 ];
 
 function stdoutFormat(text: string): ReadinessEntry['stdoutFormat'] {
@@ -749,7 +751,11 @@ async function recordReadiness(
 		connectivity(args) ||
 		(args[0] === 'providers' && (args[1] === 'current' || args[1] === 'check')) ||
 		args[0] === 'doctor' ||
-		args[0] === 'config';
+		args[0] === 'config' ||
+		// What the setup check asks besides the provider (src/zero/setupProbe.ts probeZero).
+		args[0] === '--version' ||
+		(args[0] === 'exec' && args.includes('--permission-mode=plan')) ||
+		(args[0] === 'sandbox' && args[1] === 'policy' && args.length === 3);
 	// A provider profile without any API key: an OpenAI-compatible one on the fake server (which
 	// accepts requests without a key) and the official OpenAI kind (which needs one).
 	const keyless = (name: string, profile: Record<string, unknown>): Promise<ZeroHome> =>
@@ -760,9 +766,13 @@ async function recordReadiness(
 		model: 'fake-model',
 	});
 	const noKeyOpenAI = await keyless('openai', { provider_kind: 'openai', model: 'gpt-4.1' });
+	// A user config zero cannot read: every run fails before it starts.
+	const brokenConfig = await createZeroHome({ baseUrl: recorder.server.baseUrl });
+	await writeFile(brokenConfig.configPath, '{"maxTurns": "many"}\n');
 	recorder.otherRoots.push(
 		[noKeyCompatible.root, '$ROOT_NO_KEY_COMPATIBLE'],
 		[noKeyOpenAI.root, '$ROOT_NO_KEY_OPENAI'],
+		[brokenConfig.root, '$ROOT_BROKEN_CONFIG'],
 	);
 	const variants: {
 		label: string;
@@ -783,6 +793,11 @@ async function recordReadiness(
 		{ label: 'server-down', home: homes.down, filter: connectivity },
 		{ label: 'no-api-key-compatible', home: noKeyCompatible, filter: providerState },
 		{ label: 'no-api-key-openai', home: noKeyOpenAI, filter: providerState },
+		{
+			label: 'broken-config',
+			home: brokenConfig,
+			filter: (args) => args[0] === 'exec' || providerState(args),
+		},
 	];
 	// `--only readiness/<label>` re-records one variant and keeps the other entries.
 	const onlyVariants = [...(options.only ?? [])]
@@ -835,6 +850,7 @@ async function recordReadiness(
 	recorder.server.setModels([]);
 	await noKeyCompatible.cleanup();
 	await noKeyOpenAI.cleanup();
+	await brokenConfig.cleanup();
 	const placeholders = {
 		$ROOT: 'temporary root of the hermetic home with the fake provider (differs per run)',
 		$ROOT_NO_PROVIDER: 'temporary root of the home without a provider',
@@ -843,6 +859,7 @@ async function recordReadiness(
 			'temporary root of the home whose only provider is OpenAI-compatible (the fake server) without an API key',
 		$ROOT_NO_KEY_OPENAI:
 			'temporary root of the home whose only provider is the official OpenAI kind without an API key',
+		$ROOT_BROKEN_CONFIG: 'temporary root of the home whose user config.json zero cannot read',
 		$BASE_URL: 'the model server base URL',
 	};
 	const rerecorded = new Set(entries.map((entry) => entry.home));

@@ -150,7 +150,35 @@ describe('setup and readiness', function () {
 		const state = await checkedState(undefined, fake.binary);
 		assert.equal(state.state, 'ready');
 		assert.equal(state.version, '0.8.0');
-		assert.equal(state.detail, 'fake \u00b7 fake-model');
+		assert.equal(
+			state.detail,
+			'fake \u00b7 fake-model \u00b7 shell commands need approval (no native sandbox)',
+		);
+	});
+
+	// The FAKE zero replays what the REAL zero v0.8.0 answered in these setup states
+	// (test/fixtures/recorded/readiness/<home>/, FAKE_ZERO_RECORDED_HOME).
+	it('a new user whose provider has no API key (recorded): "connect a provider", never "Ready"', async () => {
+		const fake = await useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'no-api-key-openai' });
+		const state = await checkedState(undefined, fake.binary);
+		assert.equal(state.state, 'no_provider', JSON.stringify(state));
+		assert.equal(state.title, 'Connect a model provider');
+		assert.match(state.detail ?? '', /provider openai requires API key; set OPENAI_API_KEY/);
+		assert.equal(state.primaryAction?.command, 'zero.connectProvider');
+	});
+
+	it('a custom endpoint that needs no key (recorded): "ready" after zero checked it online', async () => {
+		const fake = await useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'no-api-key-compatible' });
+		const state = await checkedState(undefined, fake.binary);
+		assert.equal(state.state, 'ready', JSON.stringify(state));
+		assert.match(state.detail ?? '', /no API key needed/);
+	});
+
+	it('a user config zero cannot read (recorded): "zero cannot start a run here", not "Ready"', async () => {
+		const fake = await useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'broken-config' });
+		const state = await checkedState(undefined, fake.binary);
+		assert.equal(state.state, 'zero_error', JSON.stringify(state));
+		assert.match(state.detail ?? '', /invalid config JSON/);
 	});
 
 	(haveRealZero ? it : it.skip)(
@@ -168,6 +196,25 @@ describe('setup and readiness', function () {
 	);
 
 	(haveRealZero ? it : it.skip)(
+		'the REAL zero with a provider but no API key: "connect a provider", never "Ready"',
+		async () => {
+			const home = await createZeroHome({
+				config: {
+					activeProvider: 'openai',
+					providers: [{ name: 'openai', provider_kind: 'openai', model: 'gpt-4.1' }],
+				},
+			});
+			try {
+				const state = await checkedState(hermetic(home), realZero);
+				assert.equal(state.state, 'no_provider', JSON.stringify(state));
+				assert.match(state.detail ?? '', /requires API key/);
+			} finally {
+				await home.cleanup();
+			}
+		},
+	);
+
+	(haveRealZero ? it : it.skip)(
 		'the REAL zero with the scripted model server: "ready", and a first answer',
 		async () => {
 			let server: ModelServer | undefined;
@@ -177,7 +224,10 @@ describe('setup and readiness', function () {
 				home = await createZeroHome({ baseUrl: server.baseUrl });
 				const state = await checkedState(hermetic(home), realZero);
 				assert.equal(state.state, 'ready', JSON.stringify(state));
-				assert.equal(state.detail, 'openai \u00b7 fake-model');
+				assert.equal(
+					state.detail,
+					'openai \u00b7 fake-model \u00b7 shell commands need approval (no native sandbox)',
+				);
 				const api = await activate();
 				await newChat(api);
 				server.script([

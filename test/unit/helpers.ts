@@ -73,3 +73,45 @@ export const exited = (
 		stopRequested: extra.stopRequested ?? false,
 		killed: extra.killed ?? false,
 	}) as const;
+
+interface ReadinessIndexEntry {
+	home: string;
+	file: string;
+	argv: string[];
+	exitCode: number | null;
+}
+
+/**
+ * zero's recorded answers to its own subcommands in one setup state
+ * (test/fixtures/recorded/readiness/<home>/), replayed by argv; an unrecorded command fails.
+ */
+export function recordedCli(
+	home: string,
+): (
+	args: readonly string[],
+) => Promise<{ exitCode: number | null; stdout: string; stderr: string; error?: string }> {
+	const dir = path.join(RECORDED, 'readiness');
+	const index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')) as {
+		entries: ReadinessIndexEntry[];
+	};
+	return async (args) => {
+		const entry = index.entries.find(
+			(candidate) =>
+				candidate.home === home &&
+				candidate.argv.length === args.length + 1 &&
+				args.every((arg, i) => candidate.argv[i + 1] === arg),
+		);
+		if (!entry) {
+			return { exitCode: null, stdout: '', stderr: '', error: `not recorded: ${args.join(' ')}` };
+		}
+		const stdoutFile = path.join(dir, entry.file);
+		const stderrFile = stdoutFile.replace(/\.stdout\.txt$/, '.stderr.txt');
+		let stderr = '';
+		try {
+			stderr = readFileSync(stderrFile, 'utf8');
+		} catch {
+			// no stderr recorded
+		}
+		return { exitCode: entry.exitCode, stdout: readFileSync(stdoutFile, 'utf8'), stderr };
+	};
+}

@@ -319,7 +319,9 @@ test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file'
 		const notice = card.locator('.permission-notice');
 		assert.equal(await notice.getAttribute('data-notice'), 'mode_refused');
 		assert.match(await notice.innerText(), /Blocked: write_file is not available in plan mode/);
-		const rerun = notice.locator('[data-action="permission"][data-action-id="rerun-mode"]');
+		const rerun = notice.locator(
+			'.notice-actions [data-action="notice"][data-action-id="rerun-mode"]',
+		);
 		assert.match(await rerun.innerText(), /Re-run in member mode/);
 		await screenshot(session.page, 'zero-3b-plan-mode-refused');
 
@@ -411,9 +413,10 @@ test("8. a second turn resumes the zero session, and the model gets the first tu
 			totalTokens: 2118,
 			requests: 2,
 		});
+		// The session id is one copy action away, not in the header text.
 		assert.equal(
-			await frame.locator('.chat-meta .session-id').getAttribute('title'),
-			`zero session ${sessionId}`,
+			await frame.locator('.chat-meta .session-id').getAttribute('data-text'),
+			sessionId,
 		);
 		assert.ok(
 			fs.existsSync(path.join(session.home.sessionsDir, sessionId, 'events.jsonl')),

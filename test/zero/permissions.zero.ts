@@ -61,11 +61,21 @@ test('4. bash without a native sandbox is refused; "Re-run with unsafe permissio
 		const notice = card.locator('.permission-notice');
 		assert.equal(await notice.getAttribute('data-notice'), 'needs_approval');
 		assert.match(await notice.innerText(), /Blocked: bash needs approval/);
-		assert.match(await notice.innerText(), /high risk/);
-		const rerun = notice.locator('[data-action="permission"][data-action-id="rerun-unsafe"]');
+		// One primary action; its exact command is on the copy button and in the details.
+		const rerun = notice.locator(
+			'.notice-actions [data-action="notice"][data-action-id="rerun-unsafe"]',
+		);
 		assert.match(await rerun.innerText(), /Re-run with unsafe permissions/);
 		assert.match(
-			await rerun.locator('xpath=..').locator('.command-line').innerText(),
+			(await notice.locator('.notice-actions .copy-command').getAttribute('data-text')) ?? '',
+			/--skip-permissions-unsafe/,
+		);
+		await notice.locator('.notice-toggle').click();
+		const details = notice.locator('.notice-details');
+		await details.waitFor();
+		assert.match(await details.innerText(), /high risk/);
+		assert.match(
+			await details.locator('[data-option="rerun-unsafe"] .command-line').innerText(),
 			/--skip-permissions-unsafe/,
 		);
 		await screenshot(session.page, 'zero-4a-bash-blocked');
@@ -195,9 +205,16 @@ test('5. a write outside the workspace is blocked (outside_workspace); "Re-run w
 					`Blocked: write_file outside the workspace \\(${target.replace(/[.]/g, '\\.')}\\)`,
 				),
 			);
-			assert.match(await notice.innerText(), /block: outside_workspace \(recoverable\)/);
-			const addDir = notice.locator('[data-action="permission"][data-action-id="rerun-add-dir"]');
-			assert.equal((await addDir.innerText()).trim(), `Re-run with --add-dir ${outside}`);
+			await notice.locator('.notice-toggle').click();
+			await notice.locator('.notice-details').waitFor();
+			assert.match(
+				await notice.locator('.notice-details').innerText(),
+				/block: outside_workspace \(recoverable\)/,
+			);
+			const addDir = notice.locator(
+				'.notice-actions [data-action="notice"][data-action-id="rerun-add-dir"]',
+			);
+			assert.equal((await addDir.innerText()).trim(), `Re-run with --add-dir ${outside}\u2026`);
 			await screenshot(session.page, 'zero-5a-outside-blocked');
 
 			const chat1 = await savedChat(session, prompt, 1);
@@ -216,8 +233,16 @@ test('5. a write outside the workspace is blocked (outside_workspace); "Re-run w
 			);
 			const sessionId = turn1.run.sessionId;
 
-			// No confirmation for --add-dir: it re-runs at once.
+			// A directory outside the workspace is confirmed in a modal that names it.
 			await addDir.click();
+			const dialog = session.page.locator('.monaco-dialog-box');
+			await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+			assert.match(
+				await dialog.innerText(),
+				new RegExp(`Let zero read and write in ${outside}\\?`),
+			);
+			await dialog.getByRole('button', { name: 'Re-run with This Directory' }).click();
+			await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
 			const status = await waitForTurnEnd(frame, 2);
 			assert.equal(await status.getAttribute('data-status'), 'success');
 			assert.equal(
@@ -267,8 +292,11 @@ test('4b. "Always allow bash" stores a zero grant (after a confirmation) and the
 		]);
 		await send(frame, prompt);
 		await waitForTurnEnd(frame, 1);
-		const grant = frame.locator(
-			'[data-kind="tool"][data-tool="bash"] [data-action="permission"][data-action-id="grant-and-rerun"]',
+		// "Always allow" is the second option: behind the notice's disclosure.
+		const notice = frame.locator('[data-kind="tool"][data-tool="bash"] .permission-notice');
+		await notice.locator('.notice-toggle').click();
+		const grant = notice.locator(
+			'.notice-details [data-action="notice"][data-action-id="grant-and-rerun"]',
 		);
 		assert.match(await grant.innerText(), /Always allow bash/);
 		await grant.click();
@@ -338,8 +366,10 @@ test('5b. an outside-workspace block offers no path grant: zero refuses such pat
 			await waitForTurnEnd(frame, 1);
 			const notice = frame.locator('[data-kind="tool"][data-tool="write_file"] .permission-notice');
 			assert.equal(await notice.getAttribute('data-notice'), 'outside_workspace');
+			await notice.locator('.notice-toggle').click();
+			await notice.locator('.notice-details').waitFor();
 			const offered = await notice
-				.locator('[data-action="permission"]')
+				.locator('[data-action="notice"]')
 				.evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-action-id')));
 			if (!offered.includes('grant-and-rerun')) {
 				assert.deepEqual(offered, ['rerun-add-dir']);

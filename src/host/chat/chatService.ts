@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
-import type { HostToWebview, PermissionActionView, WebviewToHost } from '../../shared/protocol';
-import { blockedTools, describeRunEnd } from '../../shared/runOutcome';
-import { turnPermissionMode } from '../../shared/transcript';
+import type { HostToWebview, WebviewToHost } from '../../shared/protocol';
+import { describeTurnEnd } from '../../shared/runOutcome';
 import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
 import type { Turn } from '../../shared/transcriptSchema';
-import { describePermission } from '../../shared/permissions';
 import { ChatSession, type ChatDeps } from './chatSession';
 import type { ChatSource } from '../views/chatWebviewHost';
 import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
@@ -18,7 +16,7 @@ export interface RunFinished {
 	chat: ChatSession;
 	turn: Turn;
 	blocked: string[];
-	outcome?: ReturnType<typeof describeRunEnd>;
+	outcome?: ReturnType<typeof describeTurnEnd>;
 }
 
 /**
@@ -41,6 +39,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	private restored: Promise<void> | undefined;
 	/** Chats replaced while their run was going; they finish and save in the background. */
 	private readonly background = new Set<string>();
+	private factsAsked = false;
 
 	constructor(
 		private readonly deps: ChatDeps,
@@ -123,19 +122,26 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	}
 
 	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
-		const permissionActions: Record<string, PermissionActionView[]> = {};
-		for (const turn of this.session.transcript.turns) {
-			for (const [key, actions] of this.session.permissionActionViews(turn)) {
-				permissionActions[key] = actions;
-			}
-		}
+		this.askZeroFactsOnce();
 		return {
 			type: 'state/snapshot',
 			transcript: toViewTranscript(this.session.transcript),
 			composer: this.session.composerView(this.history()),
 			readiness: this.readiness.view(),
-			permissionActions,
+			notices: this.session.allNotices(),
 		};
+	}
+
+	/**
+	 * The first time a view shows a chat, asks zero for its sandbox policy and turn budget, then
+	 * re-sends the notices of the chat's turns (their follow-ups depend on them).
+	 */
+	private askZeroFactsOnce(): void {
+		if (this.factsAsked || !this.deps.isTrusted()) {
+			return;
+		}
+		this.factsAsked = true;
+		void this.deps.facts.refresh().then(() => this.session.refreshNotices());
 	}
 
 	toolDetails(turnId: string, itemId: string): ToolDetails | undefined {
@@ -179,8 +185,11 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'context/remove':
 				session.removeContext(message.chipId);
 				return;
-			case 'permission/action':
-				await session.runPermissionAction(message.turnId, message.itemId, message.actionId);
+			case 'notice/action':
+				await session.runNoticeAction(message.turnId, message.itemId, message.actionId);
+				return;
+			case 'addDir/remove':
+				session.removeAddDir(message.dir);
 				return;
 			case 'command/run':
 				await this.viewActions.execute(message.command);
@@ -248,8 +257,8 @@ export class ChatService implements ChatSource, vscode.Disposable {
 					composer: session.composerView(this.history()),
 				}),
 			),
-			session.onPermissionActions(({ key, actions }) =>
-				this.messageEmitter.fire({ type: 'permission/actions', key, actions }),
+			session.onNotices(({ notices, replace }) =>
+				this.messageEmitter.fire({ type: 'notices/update', notices, replace }),
 			),
 			session.onRunStateChange(({ running, turn }) => {
 				if (running) {
@@ -258,15 +267,14 @@ export class ChatService implements ChatSource, vscode.Disposable {
 					return;
 				}
 				if (turn) {
-					const permissionMode = turnPermissionMode(turn);
-					const blocked = blockedTools(turn.run).map(
-						(item) => describePermission(item, { permissionMode })?.headline ?? item.name,
-					);
+					const blocked = Object.values(session.turnNotices(turn).items)
+						.filter((notice) => notice.tone === 'block')
+						.map((notice) => notice.headline);
 					this.runFinishedEmitter.fire({
 						chat: session,
 						turn,
 						blocked,
-						outcome: describeRunEnd(turn.run),
+						outcome: describeTurnEnd(turn),
 					});
 				}
 			}),

@@ -1,17 +1,19 @@
 import * as vscode from 'vscode';
 import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissionModes';
-import type { ComposerView, ImageAttachment, PermissionActionView } from '../../shared/protocol';
+import type { ComposerView, ImageAttachment } from '../../shared/protocol';
+import type { NoticeView, TurnNotices } from '../../shared/notices';
 import { newId } from '../../shared/ids';
-import { applyAction, createTranscript, findTurn } from '../../shared/transcript';
+import { applyAction, createTranscript, findToolItem, findTurn } from '../../shared/transcript';
 import type {
 	ContextChip,
 	RunKind,
-	ToolItem,
 	Transcript,
 	TranscriptAction,
 	Turn,
 } from '../../shared/transcriptSchema';
+import { ZERO_DEFAULT_MAX_TURNS } from '../../zero/cliAnswers';
 import { buildExecArgs, formatCommandLine, type SessionFlag } from '../../zero/execArgs';
+import { stderrNotices } from '../../zero/stderrNotices';
 import {
 	buildUserMessage,
 	validateImage,
@@ -23,6 +25,9 @@ import type { ChatStore } from './chatStore';
 import type { ChangeChat, ChangeService, TrackedTurn } from '../changes/changeService';
 import type { Logger } from '../platform/log';
 import { PermissionFollowUps, type ChatRunContext } from './permissionFollowUps';
+import type { Messages, Prompts } from '../platform/confirmations';
+import type { TraceFiles } from '../platform/traceFiles';
+import type { ZeroFacts } from '../platform/zeroFacts';
 import { composePrompt, type ContextEntry } from './promptContext';
 import type { LaunchedRun, RunLauncher } from '../platform/runLauncher';
 import type { ZeroSettings } from '../platform/settings';
@@ -41,8 +46,11 @@ export interface ChatDeps {
 	log: Logger;
 	workspaceFolder(): string | undefined;
 	isTrusted(): boolean;
-	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
-	showError(message: string): void;
+	/** What zero's sandbox policy and config say, and facts about this machine. */
+	facts: ZeroFacts;
+	traces: TraceFiles;
+	prompts: Prompts;
+	messages: Messages;
 	now(): number;
 }
 
@@ -71,6 +79,14 @@ export interface TurnRequest {
 	addDirs: string[];
 }
 
+/** The stream-json events after which a tool call's notice may change. */
+const NOTICE_EVENTS = new Set([
+	'permission_request',
+	'permission_decision',
+	'permission',
+	'tool_result',
+]);
+
 /** Saves at most this often while a run streams (and always when it ends). */
 const SAVE_INTERVAL_MS = 750;
 
@@ -84,7 +100,6 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 	model: string;
 	private queue: QueuedMessage[] = [];
 	private context: ContextEntry[] = [];
-	private addDirs: string[] = [];
 	private active: ActiveRun | undefined;
 	/** Work (an undo) during which no run may start; messages sent meanwhile are queued. */
 	private holds = 0;
@@ -95,15 +110,16 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 	private readonly followUps: PermissionFollowUps;
 	private readonly actionsEmitter = new vscode.EventEmitter<TranscriptAction>();
 	private readonly composerEmitter = new vscode.EventEmitter<void>();
-	private readonly permissionEmitter = new vscode.EventEmitter<{
-		key: string;
-		actions: PermissionActionView[];
+	private readonly noticesEmitter = new vscode.EventEmitter<{
+		notices: TurnNotices;
+		replace: boolean;
 	}>();
 	private readonly runStateEmitter = new vscode.EventEmitter<{ running: boolean; turn?: Turn }>();
 	/** Every transcript action, in order, as it is applied. */
 	readonly onAction = this.actionsEmitter.event;
 	readonly onComposerChange = this.composerEmitter.event;
-	readonly onPermissionActions = this.permissionEmitter.event;
+	/** A turn's notices changed (all of them when `replace`). */
+	readonly onNotices = this.noticesEmitter.event;
 	readonly onRunStateChange = this.runStateEmitter.event;
 
 	constructor(
@@ -157,6 +173,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 			running: this.running,
 			queue: this.queue.map((item) => item.text),
 			context: this.context.map((entry) => entry.chip),
+			addDirs: [...this.addDirs],
 			history,
 		};
 	}
@@ -189,6 +206,23 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		this.composerEmitter.fire();
 	}
 
+	/** Directories outside the workspace the user chose to keep adding to this chat's runs. */
+	get addDirs(): readonly string[] {
+		return this.transcript.addDirs ?? [];
+	}
+
+	private setAddDirs(dirs: readonly string[]): void {
+		this.apply({ type: 'chat/addDirs', dirs: [...new Set(dirs)] });
+		this.composerEmitter.fire();
+	}
+
+	/** Stops adding a directory to this chat's runs. */
+	removeAddDir(dir: string): void {
+		if (this.addDirs.includes(dir)) {
+			this.setAddDirs(this.addDirs.filter((kept) => kept !== dir));
+		}
+	}
+
 	removeQueued(index: number): void {
 		this.queue.splice(index, 1);
 		this.composerEmitter.fire();
@@ -204,7 +238,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		try {
 			checkedImages = images.map((image) => validateImage(image, image.name));
 		} catch (error) {
-			this.deps.showError((error as InputError).message);
+			this.deps.messages.show('error', (error as InputError).message);
 			return false;
 		}
 		this.context = [];
@@ -228,7 +262,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 			],
 			images: checkedImages,
 			permissionMode: this.permissionMode,
-			addDirs: this.addDirs,
+			addDirs: [...this.addDirs],
 		});
 		return true;
 	}
@@ -253,27 +287,33 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
 			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
 		}
-		const binary = this.deps.locator.locate();
 		const settings = this.deps.settings();
 		const cwd = this.deps.workspaceFolder();
 		const session: SessionFlag = this.transcript.sessionId
 			? { kind: 'resume', id: this.transcript.sessionId }
 			: { kind: 'new', id: `vscode-${this.transcript.id}-${this.transcript.turns.length + 1}` };
 		const model = this.model || undefined;
-		const args = buildExecArgs({
-			cwd: cwd ?? '.',
-			permissionMode: request.permissionMode,
-			session,
-			model,
-			maxTurns: settings.maxTurns,
-			addDirs: request.addDirs,
-			extraArgs: settings.extraArgs,
-		});
+		const tracePath = this.deps.traces.pathFor(this.transcript.id);
 		this.active = { turnId, raw: undefined };
 		this.composerEmitter.fire();
 		let tracked: TrackedTurn | undefined;
-		void binary
-			.then(async (located) => {
+		// zero's sandbox policy and turn budget are asked for before every run (zero's CLI refuses
+		// in an untrusted workspace, and then nothing runs anyway).
+		const facts = this.deps.isTrusted() ? this.deps.facts.refresh() : Promise.resolve();
+		void Promise.all([this.deps.locator.locate(), facts])
+			.then(async ([located]) => {
+				// Always explicit, so a run stopped at the limit can be recognized (see describeTurnLimit).
+				const maxTurns = this.maxTurns();
+				const args = buildExecArgs({
+					cwd: cwd ?? '.',
+					permissionMode: request.permissionMode,
+					session,
+					model,
+					maxTurns,
+					addDirs: request.addDirs,
+					tracePath,
+					extraArgs: settings.extraArgs,
+				});
 				const display = formatCommandLine(located.found ? located.path : 'zero', args);
 				this.apply({
 					type: 'turn/start',
@@ -286,6 +326,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 						permissionMode: request.permissionMode,
 						model,
 						addDirs: request.addDirs.length > 0 ? [...request.addDirs] : undefined,
+						maxTurns,
 					},
 				});
 				this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
@@ -340,8 +381,22 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 					onLine: (parsed) => {
 						this.apply({ type: 'run/line', turnId, at: this.deps.now(), parsed });
 						tracked?.onLine(parsed);
+						if (parsed.kind === 'event' && NOTICE_EVENTS.has(parsed.event.type)) {
+							this.publishLiveNotice(turnId, (parsed.event as { id: string }).id);
+						}
 					},
 					onStdout: (chunk) => raw?.write(chunk),
+					onStderrLine: (line) => {
+						// Notices zero prints only on stderr belong on the turn, not only in the log.
+						for (const notice of stderrNotices(line)) {
+							this.apply({
+								type: 'run/notice',
+								turnId,
+								code: `stderr:${notice.kind}`,
+								message: notice.message,
+							});
+						}
+					},
 				});
 				this.active = { turnId, launched, raw };
 				if (findTurn(this.transcript, turnId)?.run.stopRequested) {
@@ -349,6 +404,10 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 				}
 				const outcome = await launched.done;
 				raw?.end();
+				const modelRequests = await this.deps.traces.takeModelRequests(tracePath);
+				if (modelRequests !== undefined) {
+					this.apply({ type: 'run/trace', turnId, modelRequests });
+				}
 				this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
 				// Before the next queued turn can start: stamps must show how this turn left the files.
 				const turn = findTurn(this.transcript, turnId);
@@ -391,7 +450,9 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		this.active = undefined;
 		void this.flushSave().then(() => this.deps.store.prune(new Set([this.id])));
 		const turn = findTurn(this.transcript, turnId);
-		this.publishPermissionActions(turn);
+		if (turn) {
+			this.noticesEmitter.fire({ notices: this.turnNotices(turn), replace: true });
+		}
 		this.runStateEmitter.fire({ running: false, turn });
 		this.composerEmitter.fire();
 		if (this.disposed) {
@@ -411,9 +472,52 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		}
 	}
 
-	/** The permission actions offered for each blocked tool card of a finished turn. */
-	permissionActionViews(turn: Turn | undefined): Map<string, PermissionActionView[]> {
-		return this.followUps.views(this.transcript, turn, this.runContext());
+	/** The `--max-turns` the next run gets: the setting, else zero's own (`zero config --json`). */
+	private maxTurns(): number {
+		return (
+			this.deps.settings().maxTurns ?? this.deps.facts.current().maxTurns ?? ZERO_DEFAULT_MAX_TURNS
+		);
+	}
+
+	/** Every notice of a turn, with the follow-ups offered now. */
+	turnNotices(turn: Turn): TurnNotices {
+		return this.followUps.turnNotices(this.transcript, turn, this.runContext());
+	}
+
+	/** The notices of every turn that has any (for a view's snapshot). */
+	allNotices(): TurnNotices[] {
+		return this.transcript.turns
+			.map((turn) => this.turnNotices(turn))
+			.filter((notices) => Object.keys(notices.items).length > 0 || notices.run.length > 0);
+	}
+
+	/** Re-sends every ended turn's notices (zero's facts changed, so the offered actions may have). */
+	refreshNotices(): void {
+		for (const turn of this.transcript.turns) {
+			if (turn.run.phase === 'ended') {
+				this.noticesEmitter.fire({ notices: this.turnNotices(turn), replace: true });
+			}
+		}
+	}
+
+	private publishLiveNotice(turnId: string, callId: string): void {
+		const turn = findTurn(this.transcript, turnId);
+		const item = turn ? findToolItem(turn.run, callId) : undefined;
+		if (!turn || !item) {
+			return;
+		}
+		const notice: NoticeView | undefined = this.followUps.liveToolNotice(
+			this.transcript,
+			turn,
+			item,
+			this.runContext(),
+		);
+		if (notice) {
+			this.noticesEmitter.fire({
+				notices: { turnId, items: { [item.id]: notice }, run: [] },
+				replace: false,
+			});
+		}
 	}
 
 	private runContext(): ChatRunContext {
@@ -421,46 +525,50 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 			model: this.model,
 			addDirs: this.addDirs,
 			binaryForDisplay: this.binaryForDisplay,
+			maxTurns: this.maxTurns(),
+			tracePath: this.deps.traces.pathFor(this.transcript.id),
+			facts: this.deps.facts.current(),
 		};
 	}
 
-	private publishPermissionActions(turn: Turn | undefined): void {
-		for (const [key, actions] of this.permissionActionViews(turn)) {
-			this.permissionEmitter.fire({ key, actions });
-		}
-	}
-
-	/** Runs a permission follow-up chosen on a tool card: confirm if risky, grant if asked, then re-run. */
-	async runPermissionAction(turnId: string, itemId: string, actionId: string): Promise<void> {
+	/**
+	 * Runs a notice's action: a tool card's follow-up (with `itemId`) or the run's (Continue).
+	 * Confirms if needed, stores or revokes a grant if asked, then re-runs in the same zero session.
+	 */
+	async runNoticeAction(
+		turnId: string,
+		itemId: string | undefined,
+		actionId: string,
+	): Promise<void> {
 		const turn = findTurn(this.transcript, turnId);
-		const item = turn?.run.items.find(
-			(candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.id === itemId,
-		);
-		if (!turn || !item) {
+		if (!turn) {
 			return;
 		}
 		if (this.busy) {
-			this.deps.showError('Wait for the current run to finish (or stop it) before re-running.');
+			this.deps.messages.show(
+				'error',
+				'Wait for the current run to finish (or stop it) before re-running.',
+			);
 			return;
 		}
 		const rerun = await this.followUps.prepare(
 			this.transcript,
 			turn,
-			item,
+			itemId,
 			actionId,
 			this.runContext(),
 		);
-		if (!rerun) {
+		if (!rerun || this.active) {
 			return;
 		}
-		if (rerun.spec.id === 'rerun-add-dir') {
-			this.addDirs = rerun.addDirs;
+		if (rerun.keepDir) {
+			this.setAddDirs([...this.addDirs, rerun.keepDir]);
 		}
 		if (rerun.spec.id === 'rerun-mode' && rerun.spec.mode !== 'unsafe') {
 			this.permissionMode = rerun.spec.mode;
 		}
 		this.startTurn({
-			kind: 'rerun',
+			kind: rerun.spec.id === 'continue' ? 'continue' : 'rerun',
 			message: rerun.message,
 			displayText: rerun.message,
 			context: [],
@@ -508,7 +616,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		void this.flushSave();
 		this.actionsEmitter.dispose();
 		this.composerEmitter.dispose();
-		this.permissionEmitter.dispose();
+		this.noticesEmitter.dispose();
 		this.runStateEmitter.dispose();
 	}
 }

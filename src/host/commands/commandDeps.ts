@@ -5,6 +5,7 @@ import type { ChatService } from '../chat/chatService';
 import type { ChatStore } from '../chat/chatStore';
 import type { InspectionDeps } from '../inspection/inspection';
 import type { ReportStore } from '../inspection/reportStore';
+import type { Messages, Prompts } from '../platform/confirmations';
 import type { Logger } from '../platform/log';
 import type { ZeroSettings } from '../platform/settings';
 import type { ZeroBinaryLocator } from '../platform/zeroBinary';
@@ -26,6 +27,8 @@ export interface CommandDeps {
 	readiness: ReadinessService;
 	locator: ZeroBinaryLocator;
 	zeroCli: ZeroCli;
+	prompts: Prompts;
+	messages: Messages;
 	settings(): ZeroSettings;
 	log: vscode.LogOutputChannel & Logger;
 	documents: ReadOnlyDocuments;

@@ -1,8 +1,8 @@
 /** Setup and zero's own configuration: the setup check, the walkthrough, the binary, grants, provider. */
 import * as vscode from 'vscode';
-import { GrantsListSchema, cliFailure, readCliJson } from '../../zero/cliAnswers';
 import { setupReportMarkdown } from '../setup/setupReport';
 import type { CommandDeps, Handlers } from './commandDeps';
+import { manageSandboxGrants } from './sandboxGrants';
 
 type SetupCommand =
 	| 'zero.showLog'
@@ -41,57 +41,13 @@ export function setupCommands(deps: CommandDeps): Handlers<SetupCommand> {
 			deps.locator.invalidate();
 			deps.readiness.refresh();
 		},
-		'zero.manageGrants': async () => {
-			const result = await deps.zeroCli.run(['sandbox', 'grants', 'list', '--json']);
-			if (!result.found) {
-				void vscode.window.showErrorMessage(result.message);
-				return;
-			}
-			const answer = readCliJson(result, GrantsListSchema, 'zero sandbox grants list --json');
-			if (!answer.ok) {
-				void vscode.window.showErrorMessage(answer.problem);
-				return;
-			}
-			const grants = answer.value.grants.items;
-			if (grants.length === 0) {
-				void vscode.window.showInformationMessage('zero has no stored sandbox grants.');
-				return;
-			}
-			const choice = await vscode.window.showQuickPick(
-				grants.map((grant) => ({
-					label: `${grant.decision} ${grant.toolName}`,
-					description: grant.scope ?? 'any path',
-					detail: [grant.reason, grant.approvedAt].filter(Boolean).join(' \u00b7 '),
-					grant,
-				})),
-				{ title: 'Zero: stored sandbox grants (pick one to revoke)' },
-			);
-			if (!choice) {
-				return;
-			}
-			const args = [
-				'sandbox',
-				'grants',
-				'revoke',
-				choice.grant.toolName,
-				...(choice.grant.scope ? [`--path=${choice.grant.scope}`] : []),
-			];
-			const confirm = await vscode.window.showWarningMessage(
-				`Revoke "${choice.label}"${choice.grant.scope ? ` for ${choice.grant.scope}` : ''}?`,
-				{ modal: true, detail: `Zero will run: zero ${args.join(' ')}` },
-				'Revoke',
-			);
-			if (confirm === 'Revoke') {
-				const revoke = await deps.zeroCli.run(args);
-				if (revoke.found && revoke.exitCode === 0) {
-					void vscode.window.showInformationMessage(`Revoked ${choice.label}.`);
-				} else {
-					void vscode.window.showErrorMessage(
-						`Revoking failed: ${revoke.found ? cliFailure(revoke) : revoke.message}`,
-					);
-				}
-			}
-		},
+		'zero.manageGrants': () =>
+			manageSandboxGrants({
+				zeroCli: deps.zeroCli,
+				prompts: deps.prompts,
+				messages: deps.messages,
+				workspaceFolder: () => deps.workspaceFolder()?.uri.fsPath,
+			}),
 		'zero.connectProvider': async () => {
 			if (!deps.isTrusted()) {
 				void vscode.window.showWarningMessage(

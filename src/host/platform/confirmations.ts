@@ -1,9 +1,37 @@
 import * as vscode from 'vscode';
 
-/** Modal confirmations for risky actions; tests can answer the next one instead of a person. */
-export class Confirmations {
+/** An item of a quick pick, carrying the value picking it returns. */
+export interface PickItem<T> {
+	label: string;
+	description?: string;
+	detail?: string;
+	value: T;
+}
+
+/** Asking the user: modal confirmations and choices, quick picks. What follow-ups and commands use. */
+export interface Prompts {
+	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
+	/** A modal with several buttons; the label picked, or undefined when cancelled. */
+	choose(message: string, detail: string, labels: readonly string[]): Promise<string | undefined>;
+	pick<T>(items: readonly PickItem<T>[], title: string): Promise<T | undefined>;
+}
+
+export type MessageLevel = 'info' | 'warning' | 'error';
+
+/** Non-modal messages (notifications); the test API can read the ones shown. */
+export interface Messages {
+	show(level: MessageLevel, message: string): void;
+}
+
+/**
+ * Modal confirmations for risky actions and the pickers commands use; tests can answer the next
+ * one instead of a person (`answerNext*`). Unanswered, the real VS Code dialog is shown.
+ */
+export class Confirmations implements Prompts, Messages {
 	private nextAnswer: boolean | undefined;
-	private nextChoice: { option: string | undefined } | undefined;
+	private nextChoice: { label: string | undefined } | undefined;
+	private nextPick: { label: string | undefined } | undefined;
+	private readonly shown: { level: MessageLevel; message: string }[] = [];
 
 	async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
 		if (this.nextAnswer !== undefined) {
@@ -17,22 +45,62 @@ export class Confirmations {
 		);
 	}
 
+	async choose(
+		message: string,
+		detail: string,
+		labels: readonly string[],
+	): Promise<string | undefined> {
+		if (this.nextChoice) {
+			const { label } = this.nextChoice;
+			this.nextChoice = undefined;
+			return label !== undefined && labels.includes(label) ? label : undefined;
+		}
+		return vscode.window.showWarningMessage(message, { modal: true, detail }, ...labels);
+	}
+
+	async pick<T>(items: readonly PickItem<T>[], title: string): Promise<T | undefined> {
+		if (this.nextPick) {
+			const { label } = this.nextPick;
+			this.nextPick = undefined;
+			return items.find((item) => item.label === label)?.value;
+		}
+		const picked = await vscode.window.showQuickPick(
+			items.map((item) => ({ ...item })),
+			{ title, matchOnDescription: true, matchOnDetail: true },
+		);
+		return picked?.value;
+	}
+
+	show(level: MessageLevel, message: string): void {
+		this.shown.push({ level, message });
+		if (this.shown.length > 50) {
+			this.shown.shift();
+		}
+		const show =
+			level === 'error'
+				? vscode.window.showErrorMessage
+				: level === 'warning'
+					? vscode.window.showWarningMessage
+					: vscode.window.showInformationMessage;
+		void show(message);
+	}
+
 	answerNext(accept: boolean): void {
 		this.nextAnswer = accept;
 	}
 
-	/** A modal choice between `options` (Cancel is always offered); undefined when cancelled. */
-	async choose(message: string, detail: string, options: string[]): Promise<string | undefined> {
-		if (this.nextChoice !== undefined) {
-			const { option } = this.nextChoice;
-			this.nextChoice = undefined;
-			return option;
-		}
-		return vscode.window.showWarningMessage(message, { modal: true, detail }, ...options);
+	/** The button the next `choose` returns (undefined: as if cancelled). */
+	answerNextChoice(label: string | undefined): void {
+		this.nextChoice = { label };
 	}
 
-	/** Answers the next modal choice with `option` (undefined: Cancel). */
-	answerNextChoice(option: string | undefined): void {
-		this.nextChoice = { option };
+	/** The item (by label) the next `pick` returns (undefined: as if dismissed). */
+	answerNextPick(label: string | undefined): void {
+		this.nextPick = { label };
+	}
+
+	/** Messages shown so far, oldest first (the last 50). */
+	messages(): { level: MessageLevel; message: string }[] {
+		return [...this.shown];
 	}
 }

@@ -16,6 +16,8 @@ export interface LaunchRequest {
 	onLine(parsed: ParsedLine): void;
 	/** Receives zero's stdout bytes unchanged. */
 	onStdout?(chunk: Buffer): void;
+	/** Receives each stderr line (after it is logged). */
+	onStderrLine?(line: string): void;
 	label: string;
 }
 
@@ -51,6 +53,7 @@ export class RunLauncher implements vscode.Disposable {
 				if (line.trim() !== '') {
 					this.log.info(`[${request.label}] stderr: ${line}`);
 				}
+				request.onStderrLine?.(line);
 			},
 		};
 		const run = new ZeroRun(

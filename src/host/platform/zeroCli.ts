@@ -24,7 +24,10 @@ export class ZeroCli {
 		private readonly isTrusted: () => boolean,
 	) {}
 
-	async run(args: readonly string[], options: { cwd?: string } = {}): Promise<ZeroCliResult> {
+	async run(
+		args: readonly string[],
+		options: { cwd?: string; timeoutMs?: number } = {},
+	): Promise<ZeroCliResult> {
 		if (!this.isTrusted()) {
 			return {
 				found: false,
@@ -40,7 +43,7 @@ export class ZeroCli {
 		const result = await runZeroCli(located.path, args, {
 			env: zeroProcessEnv(settings),
 			cwd: options.cwd,
-			timeoutMs: CLI_TIMEOUT_MS,
+			timeoutMs: options.timeoutMs ?? CLI_TIMEOUT_MS,
 		});
 		this.log.info(
 			`${formatCommandLine(located.path, args)} -> ${result.error ?? `exit ${result.exitCode ?? 'none'}`}`,
@@ -52,4 +55,9 @@ export class ZeroCli {
 			stderr: redactSecrets(result.stderr, Object.values(settings.env)),
 		};
 	}
+}
+
+/** A not-started subcommand as a plain result (for readers of zero's answers that need one). */
+export function asCliResult(result: ZeroCliResult): CliResult {
+	return result.found ? result : { exitCode: null, stdout: '', stderr: '', error: result.message };
 }

@@ -8,8 +8,8 @@ import { probeZero, type ProbeResult } from '../../zero/setupProbe';
 import { setContext } from '../platform/contextKeys';
 import { CHECKING, noProviderView, readinessView } from './readinessView';
 import type { Logger } from '../platform/log';
-import type { ZeroSettings } from '../platform/settings';
-import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
+import type { ZeroBinaryLocator } from '../platform/zeroBinary';
+import { asCliResult, type ZeroCli } from '../platform/zeroCli';
 
 /** Readiness as the chat shows it. */
 export interface ReadinessProvider {
@@ -41,7 +41,7 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 
 	constructor(
 		private readonly locator: ZeroBinaryLocator,
-		private readonly settings: () => ZeroSettings,
+		private readonly zeroCli: ZeroCli,
 		private readonly workspaceFolder: () => string | undefined,
 		private readonly log: Logger,
 	) {}
@@ -135,10 +135,10 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 		let probe: ProbeResult | undefined;
 		if (located.found) {
 			try {
+				const cwd = this.workspaceFolder() ?? os.tmpdir();
 				probe = await probeZero(
-					located.path,
-					zeroProcessEnv(this.settings()),
-					this.workspaceFolder() ?? os.tmpdir(),
+					async (args, timeoutMs) => asCliResult(await this.zeroCli.run(args, { cwd, timeoutMs })),
+					cwd,
 				);
 			} catch (error) {
 				this.log.error(`Checking zero failed: ${(error as Error).message}`);

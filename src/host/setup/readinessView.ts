@@ -1,7 +1,12 @@
 /** The one setup state the chat shows for what was learned about zero, with one primary action. */
 import type { ReadinessView } from '../../shared/protocol';
 import type { DiscoveryResult } from '../../zero/discovery';
-import { MINIMUM_ZERO_VERSION, type ProbeResult } from '../../zero/setupProbe';
+import {
+	MINIMUM_ZERO_VERSION,
+	type ProbeResult,
+	type ProviderProbe,
+	type SandboxInfo,
+} from '../../zero/setupProbe';
 
 export const INSTALL_COMMANDS = [
 	{ label: 'npm', command: 'npm install -g @gitlawb/zero' },
@@ -84,29 +89,85 @@ export function readinessView(
 			commands: [{ label: 'Upgrade', command: 'zero upgrade' }],
 		};
 	}
-	if (probe.provider?.kind === 'none') {
-		return noProviderView(base, probe.provider.detail);
+	if (probe.protocol?.kind === 'failed') {
+		return {
+			...base,
+			state: 'zero_error',
+			title: 'zero cannot start a run here',
+			detail: `A test run (zero exec --list-tools in plan mode) failed${probe.protocol.code ? ` (${probe.protocol.code})` : ''}: ${probe.protocol.detail} Fix zero’s configuration, then check again.`,
+			primaryAction: { label: 'Check Again', command: 'zero.checkSetup' },
+			secondaryActions: [{ label: 'Show Log', command: 'zero.showLog' }],
+		};
 	}
+	const provider = probe.provider;
+	const notReady = provider ? providerProblem(provider) : undefined;
+	if (notReady) {
+		return noProviderView(base, notReady.detail, notReady.title);
+	}
+	const current = provider?.current;
+	const parts = [
+		current ? `${current.name ?? 'provider'} \u00b7 ${current.model ?? 'default model'}` : '',
+		provider?.confirmedOnline ? 'no API key needed' : '',
+		probe.sandbox ? shellSummary(probe.sandbox) : '',
+	].filter(Boolean);
 	return {
 		...base,
 		state: 'ready',
 		title: 'Ready',
-		detail:
-			probe.provider?.kind === 'ok'
-				? `${probe.provider.provider.name ?? 'provider'} \u00b7 ${probe.provider.provider.model ?? 'default model'}`
-				: undefined,
+		detail: parts.length > 0 ? parts.join(' \u00b7 ') : undefined,
 	};
+}
+
+/** What the chat says about shell commands, from the sandbox policy (never promised blindly). */
+export function shellSummary(sandbox: SandboxInfo): string {
+	if (sandbox.mode === 'disabled') {
+		return 'zero\u2019s sandbox is disabled: tools that need approval run only with unsafe permissions';
+	}
+	return sandbox.shellSandboxed
+		? 'shell commands run in zero\u2019s sandbox'
+		: 'shell commands need approval (no native sandbox)';
+}
+
+/** Why the provider cannot answer yet, from `zero providers check`; undefined when it can. */
+function providerProblem(provider: ProviderProbe): { title?: string; detail: string } | undefined {
+	const { check, current } = provider;
+	const said = check.message ? `zero said: ${check.message}` : '';
+	switch (check.state) {
+		case 'ready':
+			return undefined;
+		case 'no-provider':
+			return { detail: said || 'zero has no model provider configured.' };
+		case 'missing-key':
+			return {
+				detail: said || `zero\u2019s provider ${current?.name ?? ''} has no API key.`,
+			};
+		case 'key-rejected':
+			return {
+				detail: `The provider rejected zero\u2019s API key${check.message ? ` (${check.message})` : ''}.`,
+			};
+		case 'unreachable':
+			return {
+				title: 'zero cannot reach its model provider',
+				detail: `${said || 'The provider\u2019s endpoint did not answer.'} Start the server or fix its address in zero\u2019s setup.`,
+			};
+		case 'unknown':
+			// An answer zero has not given before: decide from the active provider alone.
+			return current === undefined && /no active provider/i.test(check.message ?? '')
+				? { detail: said }
+				: undefined;
+	}
 }
 
 export function noProviderView(
 	base: { binaryPath?: string; version?: string },
 	detail: string,
+	title = 'Connect a model provider',
 ): ReadinessView {
 	const sentence = /[.!?]$/.test(detail.trim()) ? detail.trim() : `${detail.trim()}.`;
 	return {
 		...base,
 		state: 'no_provider',
-		title: 'Connect a model provider',
+		title,
 		detail: `${sentence} zero sets this up itself (Zero never asks for or stores API keys): run its setup in a terminal, or set a provider key such as OPENAI_API_KEY in "zero.env".`,
 		primaryAction: { label: 'Run zero setup in a Terminal', command: 'zero.connectProvider' },
 		secondaryActions: [{ label: 'Check Again', command: 'zero.checkSetup' }],

@@ -58,14 +58,32 @@ export function setupReportMarkdown(
 	const provider = probe?.provider;
 	if (!provider) {
 		lines.push('- Not checked.');
-	} else if (provider.kind === 'ok') {
-		lines.push(
-			`- Provider: ${provider.provider.name ?? 'unnamed'} (${provider.provider.providerKind ?? 'unknown kind'})`,
-			`- Model: ${provider.provider.model ?? 'default'}${provider.provider.apiModel && provider.provider.apiModel !== provider.provider.model ? ` (sent as ${provider.provider.apiModel})` : ''}`,
-			`- Credentials: ${provider.provider.apiKeySet ? 'configured (zero keeps them; not shown here)' : 'none set'}`,
-		);
 	} else {
-		lines.push(`- ${provider.detail}`);
+		const current = provider.current;
+		if (current) {
+			lines.push(
+				`- Provider: ${current.name ?? 'unnamed'} (${current.providerKind ?? 'unknown kind'})`,
+				`- Model: ${current.model ?? 'default'}${current.apiModel && current.apiModel !== current.model ? ` (sent as ${current.apiModel})` : ''}`,
+				`- API key: ${current.apiKeySet ? 'set (zero keeps it; not shown here)' : 'none set'}`,
+			);
+		}
+		const check = provider.check;
+		const verdict: Record<typeof check.state, string> = {
+			ready: 'ready',
+			'no-provider': 'no provider configured',
+			'missing-key': 'missing an API key',
+			'key-rejected': 'the API key was rejected',
+			unreachable: 'the endpoint cannot be reached',
+			unknown: 'unclear answer',
+		};
+		lines.push(
+			`- \`zero providers check --json${provider.confirmedOnline ? ' --connectivity' : ''}\`: ${verdict[check.state]}${check.message ? ` (zero: ${check.message})` : ''}`,
+		);
+		if (provider.confirmedOnline) {
+			lines.push(
+				'- A custom endpoint reported as missing a key was checked online (`--connectivity`): some need no key.',
+			);
+		}
 	}
 	lines.push(
 		'',
@@ -74,14 +92,20 @@ export function setupReportMarkdown(
 		`- Chat permission mode (\`zero.permissionMode\`): ${settings.permissionMode}; inspections always use plan (read-only).`,
 	);
 	const sandbox = probe?.sandbox;
-	if (sandbox) {
+	if (!sandbox) {
+		lines.push('- Sandbox: unknown.');
+	} else if (sandbox.mode === 'disabled') {
 		lines.push(
-			sandbox.available
-				? `- Native sandbox: available (${sandbox.backend}). Shell commands run inside it and are allowed automatically in member mode.`
-				: `- Native sandbox: not available${sandbox.message ? ` (${sandbox.message})` : ''}. zero refuses shell commands headlessly unless a run uses unsafe permissions; Zero shows each refusal with a "Re-run with unsafe permissions" action.`,
+			'- Sandbox: **disabled** in zero\u2019s user config (`"sandbox": {"enabled": false}`). zero then consults no stored grants and allows nothing that needs approval automatically: such tools run only in a run with unsafe permissions.',
+		);
+	} else if (sandbox.shellSandboxed) {
+		lines.push(
+			`- Native sandbox: available (${sandbox.backend}). Shell commands run inside it and are allowed automatically in member mode.`,
 		);
 	} else {
-		lines.push('- Native sandbox: unknown.');
+		lines.push(
+			`- Native sandbox: not available${sandbox.message ? ` (${sandbox.message})` : ''}. zero refuses shell commands headlessly unless a run uses unsafe permissions or a stored grant allows them; Zero shows each refusal with the follow-ups that work.`,
+		);
 	}
 	lines.push(
 		'',

@@ -1,3 +1,4 @@
+import type { TurnNotices } from '../../shared/notices';
 import type { ReadinessView } from '../../shared/protocol';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { ZeroSettings } from '../platform/settings';
@@ -23,14 +24,22 @@ export interface ZeroTestApi {
 	attention(): { state: string; text: string; visible: boolean };
 	/** Sends a chat message as the webview would (images as the composer attaches them). */
 	send(text: string, images?: { name: string; mediaType: string; data: string }[]): boolean;
-	runPermissionAction(turnId: string, itemId: string, actionId: string): Promise<void>;
-	permissionActionIds(turnId: string, itemId: string): string[];
+	/** Runs a notice's action, as its button does: a tool card's (with `itemId`) or the run's. */
+	runNoticeAction(turnId: string, itemId: string | undefined, actionId: string): Promise<void>;
+	/** The ids of the actions a notice offers, the primary one first. */
+	noticeActionIds(turnId: string, itemId?: string): string[];
+	/** Every notice of a turn, as the host sends it to the chat view. */
+	notices(turnId: string): TurnNotices | undefined;
 	/** Answers the next modal confirmation (re-run unsafe, grants) instead of showing it. */
 	answerNextConfirmation(accept: boolean): void;
+	/** Picks the button with this label in the next modal choice (undefined: cancel). */
+	answerNextChoice(label: string | undefined): void;
+	/** Picks the item with this label in the next quick pick (undefined: dismiss). */
+	answerNextPick(label: string | undefined): void;
+	/** Notifications shown so far (the last 50). */
+	messages(): { level: string; message: string }[];
 	storagePath(): string;
 	activeProcessCount(): number;
-	/** Answers the next modal choice (the undo confirmation) with `option`; undefined cancels. */
-	answerNextChoice(option: string | undefined): void;
 	/** Review and undo of what zero changed, as the chat view's buttons ask for them. */
 	changes: {
 		review(

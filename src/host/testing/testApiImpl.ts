@@ -8,7 +8,8 @@ import type { ReadinessService } from '../setup/readiness';
 import type { RunLauncher } from '../platform/runLauncher';
 import type { SettingsWatcher } from '../platform/settingsWatcher';
 import type { ZeroTestApi } from './testApi';
-import { findTurn, itemKey } from '../../shared/transcript';
+import { findTurn } from '../../shared/transcript';
+import type { Confirmations } from '../platform/confirmations';
 
 export interface TestApiParts {
 	view: ChatViewProvider;
@@ -20,8 +21,7 @@ export interface TestApiParts {
 	storageRoot: string;
 	changes: ChangeService;
 	changesStatus: ChangesStatusBar;
-	answerNextConfirmation(accept: boolean): void;
-	answerNextChoice(option: string | undefined): void;
+	confirmations: Confirmations;
 }
 
 /**
@@ -98,18 +98,28 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		},
 		attention: () => parts.attention.describe(),
 		send: (text, images) => parts.chats.active.send(text, images),
-		runPermissionAction: (turnId, itemId, actionId) =>
-			parts.chats.active.runPermissionAction(turnId, itemId, actionId),
-		permissionActionIds: (turnId, itemId) => {
+		runNoticeAction: (turnId, itemId, actionId) =>
+			parts.chats.active.runNoticeAction(turnId, itemId, actionId),
+		noticeActionIds: (turnId, itemId) => {
 			const turn = findTurn(parts.chats.active.transcript, turnId);
-			return (
-				parts.chats.active.permissionActionViews(turn).get(itemKey(turnId, itemId)) ?? []
-			).map((action) => action.id);
+			const notices = turn ? parts.chats.active.turnNotices(turn) : undefined;
+			const notice = itemId === undefined ? notices?.run[0] : notices?.items[itemId];
+			return notice
+				? [notice.primaryAction, ...notice.secondaryActions]
+						.filter((action) => action !== undefined)
+						.map((action) => action.id)
+				: [];
 		},
-		answerNextConfirmation: parts.answerNextConfirmation,
+		notices: (turnId) => {
+			const turn = findTurn(parts.chats.active.transcript, turnId);
+			return turn ? parts.chats.active.turnNotices(turn) : undefined;
+		},
+		answerNextConfirmation: (accept) => parts.confirmations.answerNext(accept),
+		answerNextChoice: (label) => parts.confirmations.answerNextChoice(label),
+		answerNextPick: (label) => parts.confirmations.answerNextPick(label),
+		messages: () => parts.confirmations.messages(),
 		storagePath: () => parts.storageRoot,
 		activeProcessCount: () => parts.launcher.activeCount,
-		answerNextChoice: parts.answerNextChoice,
 		changes: {
 			review: (turnId) => parts.changes.review(parts.chats.active, turnId),
 			openFile: (turnId, path) => parts.changes.openFile(parts.chats.active, turnId, path),

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../../shared/protocol';
 import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
 import type { Transcript } from '../../shared/transcriptSchema';
+import type { TurnNotices } from '../../shared/notices';
 import { handleViewRequest, type ChatViewActions } from './viewActions';
 import { ChatWebviewHost, type ChatSource } from './chatWebviewHost';
 import type { Logger } from '../platform/log';
@@ -19,6 +20,7 @@ class TranscriptFileSource implements ChatSource {
 		readonly transcript: Transcript,
 		readonly file: string,
 		private readonly commands: Omit<ChatViewActions, 'execute'>,
+		private readonly notices: TurnNotices[],
 	) {}
 
 	ready(): Promise<void> {
@@ -36,10 +38,11 @@ class TranscriptFileSource implements ChatSource {
 				running: false,
 				queue: [],
 				context: [],
+				addDirs: [],
 				history: [],
 			},
 			readiness: { state: 'ready', title: `Transcript ${path.basename(this.file)}` },
-			permissionActions: {},
+			notices: this.notices,
 		};
 	}
 
@@ -62,6 +65,8 @@ export class TranscriptViewer implements vscode.Disposable {
 		private readonly extensionUri: vscode.Uri,
 		private readonly log: Logger,
 		private readonly commands: Omit<ChatViewActions, 'execute'>,
+		/** The notices a transcript shows (read-only: without follow-ups). */
+		private readonly noticesOf: (transcript: Transcript) => TurnNotices[],
 	) {}
 
 	/** The file behind the transcript tab the user looked at last, if any. */
@@ -76,7 +81,12 @@ export class TranscriptViewer implements vscode.Disposable {
 		this.log.info(
 			`Opened transcript ${file}: ${transcript.turns.length} run(s), ${items} items in ${Date.now() - started} ms.`,
 		);
-		const source = new TranscriptFileSource(transcript, file, this.commands);
+		const source = new TranscriptFileSource(
+			transcript,
+			file,
+			this.commands,
+			this.noticesOf(transcript),
+		);
 		const panel = vscode.window.createWebviewPanel(
 			TRANSCRIPT_PANEL_TYPE,
 			`${path.basename(file)} (transcript)`,

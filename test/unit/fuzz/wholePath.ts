@@ -15,13 +15,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { decodeTranscript } from '../../../src/host/chat/chatFiles';
 import { ChatStore } from '../../../src/host/chat/chatStore';
-import { PermissionFollowUps } from '../../../src/host/chat/permissionFollowUps';
+import {
+	PermissionFollowUps,
+	type ChatRunContext,
+} from '../../../src/host/chat/permissionFollowUps';
 import { inspectionStep } from '../../../src/host/inspection/inspectionReport';
 import type { ZeroSettings } from '../../../src/host/platform/settings';
 import type { ZeroCli } from '../../../src/host/platform/zeroCli';
+import type { TurnNotices } from '../../../src/shared/notices';
 import { HostToWebviewSchema, type HostToWebview } from '../../../src/shared/protocol';
 import { blockedTools, describeRunEnd } from '../../../src/shared/runOutcome';
-import { applyAction, createTranscript, itemKey } from '../../../src/shared/transcript';
+import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import { collectFileTouches, touchedPaths } from '../../../src/shared/turnChanges';
 import type { Transcript, TranscriptAction } from '../../../src/shared/transcriptSchema';
 import { findToolDetails, toolDetails, toViewTranscript } from '../../../src/shared/viewTranscript';
@@ -123,9 +127,22 @@ const followUps = new PermissionFollowUps({
 	workspaceFolder: () => '/workspace',
 	zeroCli: {} as ZeroCli,
 	log: silent,
-	confirm: async () => false,
-	showError: () => undefined,
+	prompts: {
+		confirm: async () => false,
+		choose: async () => undefined,
+		pick: async () => undefined,
+	},
+	messages: { show: () => undefined },
 });
+
+/** The chat's context for notices: a machine where no path is a directory. */
+const chatContext: ChatRunContext = {
+	model: '',
+	addDirs: [],
+	binaryForDisplay: 'zero',
+	maxTurns: 80,
+	facts: { homeDir: '/home/fuzz', platform: 'linux', isDirectory: () => false },
+};
 
 function randomOutcome(rand: Rand): Extract<TranscriptAction, { type: 'run/exit' }>['outcome'] {
 	const roll = rand();
@@ -282,16 +299,13 @@ function runCase(
 	const snapshotAt = Math.floor(rand() * (actions.length + 1));
 	let webview: Transcript | undefined;
 	const snapshot = (): Transcript => {
-		const permissionActions: Record<
-			string,
-			ReturnType<typeof followUps.views> extends Map<string, infer V> ? V : never
-		> = {};
+		const notices: TurnNotices[] = [];
 		for (const turn of transcript.turns) {
-			for (const [key, views] of boundary('permission follow-ups', () =>
-				followUps.views(transcript, turn, { model: '', addDirs: [], binaryForDisplay: 'zero' }),
-			)) {
-				permissionActions[key] = views;
-			}
+			notices.push(
+				boundary('notices and follow-ups', () =>
+					followUps.turnNotices(transcript, turn, chatContext),
+				),
+			);
 			boundary('run outcome', () => {
 				describeRunEnd(turn.run);
 				blockedTools(turn.run);
@@ -311,10 +325,11 @@ function runCase(
 				running: false,
 				queue: [],
 				context: [],
+				addDirs: [],
 				history: [],
 			},
 			readiness: { state: 'ready', title: 'Ready' },
-			permissionActions,
+			notices,
 		});
 		check('the view accepts the snapshot');
 		assert.ok(message.type === 'state/snapshot');
@@ -378,18 +393,14 @@ function runCase(
 			item.detailsOmitted
 				? (findToolDetails(transcript, turn.id, item.id) ?? 'unavailable')
 				: toolDetails(item),
-		permissionActions: (turnId, itemId) =>
-			followUps
-				.views(
-					transcript,
-					transcript.turns.find((turn) => turn.id === turnId),
-					{
-						model: '',
-						addDirs: [],
-						binaryForDisplay: 'zero',
-					},
-				)
-				.get(itemKey(turnId, itemId)) ?? [],
+		turnNotices: (turnId) => {
+			const turn = transcript.turns.find((candidate) => candidate.id === turnId);
+			return turn ? followUps.turnNotices(transcript, turn, chatContext) : undefined;
+		},
+		toolNotice: (turnId, itemId) => {
+			const turn = transcript.turns.find((candidate) => candidate.id === turnId);
+			return turn ? followUps.turnNotices(transcript, turn, chatContext).items[itemId] : undefined;
+		},
 		isReadOnly: () => false,
 		now: () => 5_000,
 	};

@@ -10,4 +10,12 @@ describe('permission mode texts', () => {
 			assert.ok(info.label.length > 0 && info.explanation.length > 20);
 		}
 	});
+
+	it("say what unsafe really does: it never widens where zero may write (zero's engine.go)", () => {
+		const unsafe = PERMISSION_MODE_INFO.unsafe.explanation;
+		assert.doesNotMatch(unsafe, /everything runs|outside the sandbox, except/i);
+		assert.match(unsafe, /--add-dir/);
+		assert.match(unsafe, /apply_patch stays inside the workspace/);
+		assert.match(unsafe, /stored deny grants and hooks still refuse/);
+	});
 });

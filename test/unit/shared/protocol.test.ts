@@ -7,8 +7,24 @@ import {
 	WebviewToHostSchema,
 	type HostToWebview,
 } from '../../../src/shared/protocol';
+import type { NoticeView } from '../../../src/shared/notices';
 import { toViewTranscript } from '../../../src/shared/viewTranscript';
 import { SCENARIOS, exited, replay } from '../helpers';
+
+const NOTICE: NoticeView = {
+	kind: 'needs_approval',
+	tone: 'block',
+	headline: 'Blocked: bash needs approval',
+	subject: 'npm test',
+	facts: ['shell'],
+	primaryAction: {
+		id: 'rerun-unsafe',
+		label: 'Re-run with unsafe permissions',
+		commandLine: 'zero exec ... --skip-permissions-unsafe',
+		needsConfirmation: true,
+	},
+	secondaryActions: [],
+};
 
 function snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
 	return {
@@ -21,18 +37,24 @@ function snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
 			running: false,
 			queue: [],
 			context: [{ id: 'c1', kind: 'selection', label: 'a.ts#L1-L2', path: 'a.ts' }],
+			addDirs: ['/var/tmp/shared'],
 			history: ['earlier'],
 		},
 		readiness: { state: 'ready', title: 'Ready' },
-		permissionActions: {},
+		notices: [{ turnId: 't1', items: { c1: NOTICE }, run: [] }],
 	};
 }
 
 describe('host/webview protocol', () => {
 	it('accepts what the host sends: a snapshot of a real transcript, actions, updates', () => {
 		const frames: HostToWebview[] = [
-			{ type: 'hello/ack', protocolMajor: 1 },
+			{ type: 'hello/ack', protocolMajor: 2 },
 			snapshot(),
+			{
+				type: 'notices/update',
+				notices: { turnId: 't1', items: {}, run: [{ ...NOTICE, kind: 'turn_limit' }] },
+				replace: true,
+			},
 			{ type: 'transcript/actions', actions: [{ type: 'run/stopping', turnId: 't1' }] },
 			{
 				type: 'readiness/update',
@@ -51,6 +73,16 @@ describe('host/webview protocol', () => {
 			{ type: 'composer/focus' },
 			{ ...snapshot(), readiness: { state: 'error', title: 'x' } },
 			{ type: 'tool/details', id: 1.5 },
+			// Notices always come whole: a host that forgets the actions list is refused.
+			{
+				type: 'notices/update',
+				notices: {
+					turnId: 't1',
+					items: { c1: { ...NOTICE, secondaryActions: undefined } },
+					run: [],
+				},
+				replace: false,
+			},
 		]) {
 			assert.equal(
 				HostToWebviewSchema.safeParse(frame).success,
@@ -92,5 +124,29 @@ describe('host/webview protocol', () => {
 			false,
 		);
 		assert.equal(WebviewToHostSchema.safeParse({ type: 'queue/remove', index: -1 }).success, false);
+		assert.equal(
+			WebviewToHostSchema.safeParse({ type: 'addDir/remove', dir: 'x'.repeat(5000) }).success,
+			false,
+		);
+	});
+
+	it('carries notice actions of tool cards and of the run (no item id)', () => {
+		for (const message of [
+			{ type: 'notice/action', turnId: 't1', itemId: 'c1', actionId: 'rerun-unsafe' },
+			{ type: 'notice/action', turnId: 't1', actionId: 'continue' },
+			{ type: 'addDir/remove', dir: '/var/tmp/shared' },
+		]) {
+			assert.equal(WebviewToHostSchema.safeParse(message).success, true, JSON.stringify(message));
+		}
+		assert.equal(
+			WebviewToHostSchema.safeParse({
+				type: 'permission/action',
+				turnId: 't',
+				itemId: 'c',
+				actionId: 'x',
+			}).success,
+			false,
+			'protocol 1 messages are gone',
+		);
 	});
 });

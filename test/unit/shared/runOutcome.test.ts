@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { blockedTools, describeRunEnd } from '../../../src/shared/runOutcome';
+import { blockedTools, describeRunEnd, describeTurnEnd } from '../../../src/shared/runOutcome';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import { parseLine } from '../../../src/zero/parseLine';
 import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
@@ -74,5 +74,26 @@ describe('run outcomes', () => {
 			message: 'VS Code closed',
 		}).turns[0].run;
 		assert.equal(describeRunEnd(abandoned)?.title, 'Cut off');
+	});
+
+	it('a run stopped at the turn limit says so, though zero reports it as a success', () => {
+		const transcript = replay(path.join(RECORDED, 'p10a-max-turns-no-gate.jsonl'), exited(0));
+		const turn = transcript.turns[0];
+		assert.equal(describeRunEnd(turn.run)?.title, 'Finished');
+		turn.command = { kind: 'chat', display: '', permissionMode: 'member', maxTurns: 2 };
+		assert.deepEqual(describeTurnEnd(turn), {
+			tone: 'warning',
+			title: 'Stopped at the turn limit',
+			detail: 'zero used its 2 model turns before the task was done.',
+		});
+		// zero's trace counts the requests when the provider sends no usage (p10h).
+		const traced = replay(path.join(RECORDED, 'p10h-max-turns-trace.jsonl'), exited(0)).turns[0];
+		traced.command = { kind: 'chat', display: '', permissionMode: 'member', maxTurns: 2 };
+		assert.equal(describeTurnEnd(traced)?.title, 'Finished', 'no usage events, no trace yet');
+		traced.run.modelRequests = 3;
+		assert.equal(describeTurnEnd(traced)?.title, 'Stopped at the turn limit');
+		const normal = replay(path.join(RECORDED, '02-read-file.jsonl'), exited(0)).turns[0];
+		normal.command = { kind: 'chat', display: '', permissionMode: 'member', maxTurns: 80 };
+		assert.equal(describeTurnEnd(normal)?.title, 'Finished');
 	});
 });

@@ -131,6 +131,79 @@ describe('transcript reducer', () => {
 	});
 });
 
+describe("zero's final answer", () => {
+	function texts(name: string): string[] {
+		return replay(path.join(RECORDED, `${name}.jsonl`), exited(0))
+			.turns[0].run.items.filter((item) => item.kind === 'text')
+			.map((item) => (item.kind === 'text' ? item.text : ''));
+	}
+
+	it('is shown when it differs from what streamed: the turn-limit answer after earlier text', () => {
+		// p10c: two tool turns streamed "Reading again.", then zero's own answer arrives only in final.
+		const shown = texts('p10c-max-turns-no-gate-empty-final');
+		assert.equal(
+			shown[shown.length - 1],
+			'Agent reached maximum number of turns without a final answer.',
+		);
+	});
+
+	it('is not shown twice when the last response streamed it', () => {
+		for (const name of ['01-answer', '02-read-file', 'p10a-max-turns-no-gate']) {
+			const shown = texts(name);
+			const run = replay(path.join(RECORDED, `${name}.jsonl`), exited(0)).turns[0].run;
+			assert.equal(
+				shown.filter((text) => text.trim() === run.finalText?.trim()).length,
+				1,
+				`${name}: the final answer appears once`,
+			);
+		}
+	});
+
+	it('is shown when nothing streamed at all', () => {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't' });
+		for (const line of [
+			'{"schemaVersion":2,"type":"run_start","runId":"r","sessionId":"s"}',
+			'{"schemaVersion":2,"type":"final","runId":"r","text":"Only here."}',
+		]) {
+			applyAction(transcript, { type: 'run/line', turnId: 't', parsed: parseLine(line) });
+		}
+		assert.deepEqual(
+			transcript.turns[0].run.items.map((item) => (item.kind === 'text' ? item.text : item.kind)),
+			['Only here.'],
+		);
+	});
+});
+
+describe('what the host adds to a turn', () => {
+	it("zero's stderr notices become notice items; the trace count and kept directories are recorded", () => {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't' });
+		applyAction(transcript, {
+			type: 'run/notice',
+			turnId: 't',
+			code: 'stderr:model_replaced',
+			message: 'gpt-4-turbo is deprecated; using gpt-4.1 instead',
+		});
+		applyAction(transcript, { type: 'run/trace', turnId: 't', modelRequests: 3 });
+		applyAction(transcript, { type: 'chat/addDirs', dirs: ['/var/tmp/x'] });
+		const run = transcript.turns[0].run;
+		assert.deepEqual(run.items, [
+			{
+				kind: 'notice',
+				id: 'n1',
+				code: 'stderr:model_replaced',
+				message: 'gpt-4-turbo is deprecated; using gpt-4.1 instead',
+			},
+		]);
+		assert.equal(run.modelRequests, 3);
+		assert.deepEqual(transcript.addDirs, ['/var/tmp/x']);
+		applyAction(transcript, { type: 'chat/addDirs', dirs: [] });
+		assert.equal(transcript.addDirs, undefined);
+		applyAction(transcript, { type: 'run/trace', turnId: 'nope', modelRequests: 1 });
+	});
+});
+
 describe('transcript lookups', () => {
 	it('key an item the same way for every view and the host', () => {
 		assert.equal(itemKey('t1', 'c3'), 't1:c3');

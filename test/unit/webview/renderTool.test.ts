@@ -9,7 +9,8 @@ import { renderTool } from '../../../src/webview/renderTool';
 const context: RenderContext = {
 	isExpanded: () => true,
 	toolDetails: () => ({ args: '{}', output: '', argsLength: 2, outputLength: 0 }),
-	permissionActions: () => [],
+	toolNotice: () => undefined,
+	turnNotices: () => undefined,
 	isReadOnly: () => false,
 	now: () => 0,
 };

@@ -82,4 +82,44 @@ describe('binary discovery', () => {
 		});
 		assert.ok(installLocations(win).includes('C:\\Users\\u\\go\\bin'));
 	});
+
+	it("finds zero where zero's Windows installer puts it: %LOCALAPPDATA%\\zero\\bin", async () => {
+		const win = host(['C:\\Users\\u\\AppData\\Local\\zero\\bin\\zero.exe'], {
+			platform: 'win32',
+			env: {
+				Path: 'C:\\Windows',
+				PATHEXT: '.EXE;.CMD',
+				LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local',
+			},
+			homedir: 'C:\\Users\\u',
+		});
+		assert.deepEqual(await discoverZero('', win), {
+			found: true,
+			path: 'C:\\Users\\u\\AppData\\Local\\zero\\bin\\zero.exe',
+			source: 'install location',
+		});
+	});
+
+	it('looks in ZERO_INSTALL_DIR first, as both install scripts honour it', async () => {
+		const custom = host(['/opt/tools/zero', '/home/u/.local/bin/zero'], {
+			env: { PATH: '/usr/bin', ZERO_INSTALL_DIR: '/opt/tools' },
+		});
+		assert.deepEqual(await discoverZero('', custom), {
+			found: true,
+			path: '/opt/tools/zero',
+			source: 'install location',
+		});
+		const win = host(['D:\\zero\\zero.exe'], {
+			platform: 'win32',
+			env: { Path: '', PATHEXT: '.EXE', ZERO_INSTALL_DIR: 'D:\\zero', LOCALAPPDATA: 'C:\\L' },
+			homedir: 'C:\\Users\\u',
+		});
+		assert.equal(installLocations(win)[0], 'D:\\zero');
+		assert.equal(installLocations(win)[1], 'C:\\L\\zero\\bin');
+		assert.deepEqual(await discoverZero('', win), {
+			found: true,
+			path: 'D:\\zero\\zero.exe',
+			source: 'install location',
+		});
+	});
 });

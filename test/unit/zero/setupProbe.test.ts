@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import {
 	checkProtocolOutput,
-	checkProviderOutput,
 	checkSandboxOutput,
 	checkVersionOutput,
+	probeProvider,
+	probeZero,
+	type ZeroCliRunner,
 } from '../../../src/zero/setupProbe';
+import { RECORDED, recordedCli } from '../helpers';
 
 describe('setup probe parsing', () => {
 	it('reads versions, including source builds and old releases', () => {
@@ -50,24 +55,7 @@ describe('setup probe parsing', () => {
 		);
 	});
 
-	it('reads providers current --json', () => {
-		assert.equal(
-			checkProviderOutput({ exitCode: 0, stdout: '{"provider":null}', stderr: '' }).kind,
-			'none',
-		);
-		const ok = checkProviderOutput({
-			exitCode: 0,
-			stdout: '{"provider":{"name":"openai","model":"gpt","apiKeySet":true,"status":"ok"}}',
-			stderr: '',
-		});
-		assert.equal(ok.kind === 'ok' && ok.provider.model, 'gpt');
-		assert.equal(
-			checkProviderOutput({ exitCode: 2, stdout: '', stderr: 'unknown command' }).kind,
-			'unknown',
-		);
-	});
-
-	it('reads sandbox policy --json', () => {
+	it('reads sandbox policy --json: the mode, and whether shell commands run sandboxed', () => {
 		assert.deepEqual(
 			checkSandboxOutput({
 				exitCode: 0,
@@ -76,11 +64,126 @@ describe('setup probe parsing', () => {
 				stderr: '',
 			}),
 			{
+				mode: undefined,
 				available: false,
 				backend: 'unavailable',
+				shellSandboxed: false,
 				message: 'Linux sandbox helper is not available',
 			},
 		);
 		assert.equal(checkSandboxOutput({ exitCode: 2, stdout: '', stderr: '' }), undefined);
+		const native = checkSandboxOutput({
+			exitCode: 0,
+			stdout: JSON.stringify({
+				policy: { mode: 'enforce' },
+				backend: { name: 'bwrap', available: true, commandWrapping: true, nativeIsolation: true },
+			}),
+			stderr: '',
+		});
+		assert.equal(native?.shellSandboxed, true);
+		// A sandbox disabled in zero's user config allows nothing automatically, backend or not.
+		const disabled = checkSandboxOutput({
+			exitCode: 0,
+			stdout: JSON.stringify({
+				policy: { mode: 'disabled' },
+				backend: { name: 'bwrap', available: true, commandWrapping: true, nativeIsolation: true },
+			}),
+			stderr: '',
+		});
+		assert.deepEqual([disabled?.mode, disabled?.shellSandboxed], ['disabled', false]);
 	});
 });
+
+describe('setup probe against the real zero v0.8.0 (recorded answers)', () => {
+	it('the sandbox policy zero reports without a native sandbox, and with the sandbox disabled', async () => {
+		const recorded = await recordedCli('fake-server')(['sandbox', 'policy', '--json']);
+		const info = checkSandboxOutput(recorded);
+		assert.deepEqual(
+			[info?.mode, info?.available, info?.shellSandboxed],
+			['enforce', false, false],
+		);
+		const disabled = checkSandboxOutput({
+			exitCode: 0,
+			stdout: readFileSync(
+				path.join(RECORDED, 'permissions-cli', 'p04-sandbox-policy.stdout.txt'),
+				'utf8',
+			),
+			stderr: '',
+		});
+		assert.equal(disabled?.mode, 'disabled');
+		assert.equal(disabled?.shellSandboxed, false);
+	});
+
+	it('the protocol probe runs in plan mode and passes on a working zero', async () => {
+		const result = await recordedCli('no-provider')(PROBE);
+		assert.deepEqual(checkProtocolOutput(result), { kind: 'ok' });
+	});
+
+	it('an error then run_end in the probe is a failure, not "protocol ok" (a user config zero cannot read)', async () => {
+		const result = await recordedCli('broken-config')(PROBE);
+		const check = checkProtocolOutput(result);
+		assert.equal(check.kind, 'failed');
+		assert.equal(check.kind === 'failed' && check.code, 'provider_error');
+		assert.match(check.kind === 'failed' ? check.detail : '', /invalid config JSON/);
+	});
+
+	const runner = (home: string): ZeroCliRunner => {
+		const cli = recordedCli(home);
+		return (args) => cli(args);
+	};
+
+	it('no provider: providers check says so', async () => {
+		const probe = await probeProvider(runner('no-provider'));
+		assert.equal(probe.check.state, 'no-provider');
+		assert.equal(probe.confirmedOnline, undefined);
+	});
+
+	it('no API key for OpenAI: "missing-key" although providers current says "ok"', async () => {
+		const probe = await probeProvider(runner('no-api-key-openai'));
+		assert.equal(probe.current?.status, 'ok');
+		assert.equal(probe.current?.apiKeySet, false);
+		assert.equal(probe.check.state, 'missing-key');
+		assert.match(probe.check.message ?? '', /requires API key; set OPENAI_API_KEY/);
+		assert.equal(probe.confirmedOnline, undefined, 'the official endpoint always needs a key');
+	});
+
+	it('a custom endpoint without a key is confirmed online (--connectivity) before "connect a provider"', async () => {
+		const asked: string[] = [];
+		const cli = recordedCli('no-api-key-compatible');
+		const probe = await probeProvider((args) => {
+			asked.push(args.join(' '));
+			return cli(args);
+		});
+		assert.ok(asked.includes('providers check --json --connectivity'));
+		assert.equal(probe.check.state, 'ready');
+		assert.equal(probe.confirmedOnline, true);
+	});
+
+	it('a configured provider is ready without any network request', async () => {
+		const asked: string[] = [];
+		const cli = recordedCli('fake-server');
+		const probe = await probeProvider((args) => {
+			asked.push(args.join(' '));
+			return cli(args);
+		});
+		assert.equal(probe.check.state, 'ready');
+		assert.ok(!asked.some((command) => command.includes('--connectivity')));
+	});
+
+	it('probeZero: version, the plan-mode protocol probe, then provider and sandbox', async () => {
+		const asked: string[] = [];
+		const cli = recordedCli('fake-server');
+		const probe = await probeZero((args) => {
+			asked.push(args.join(' '));
+			// Recorded in the workspace itself, without --cwd.
+			return cli(args.filter((arg) => !arg.startsWith('--cwd=')));
+		}, '/ws');
+		assert.equal(asked[0], '--version');
+		assert.equal(asked[1], 'exec -o stream-json --list-tools --permission-mode=plan --cwd=/ws');
+		assert.equal(probe.version.kind, 'ok');
+		assert.equal(probe.provider?.check.state, 'ready');
+		assert.equal(probe.sandbox?.shellSandboxed, false);
+	});
+});
+
+const PROBE = ['exec', '-o', 'stream-json', '--list-tools', '--permission-mode=plan'];

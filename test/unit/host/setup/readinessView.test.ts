@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { noProviderView, readinessView } from '../../../../src/host/setup/readinessView';
 import type { DiscoveryResult } from '../../../../src/zero/discovery';
-import type { ProbeResult } from '../../../../src/zero/setupProbe';
+import { probeZero, type ProbeResult } from '../../../../src/zero/setupProbe';
+import { recordedCli } from '../../helpers';
 
 const found: DiscoveryResult = { found: true, path: '/usr/local/bin/zero', source: 'PATH' };
 const version = { kind: 'ok', version: '0.8.0', comparable: true } as const;
@@ -25,7 +26,9 @@ describe('readiness view', () => {
 				readinessView(true, found, {
 					version,
 					protocol: { kind: 'ok' },
-					provider: { kind: 'none', detail: 'zero has no model provider configured.' },
+					provider: {
+						check: { state: 'no-provider', message: 'no active provider configured' },
+					},
 				}),
 			],
 			[
@@ -33,7 +36,10 @@ describe('readiness view', () => {
 				readinessView(true, found, {
 					version,
 					protocol: { kind: 'ok' },
-					provider: { kind: 'ok', provider: { name: 'openai', model: 'gpt' } },
+					provider: {
+						check: { state: 'ready' },
+						current: { name: 'openai', model: 'gpt' },
+					},
 				}),
 			],
 		];
@@ -74,5 +80,47 @@ describe('readiness view', () => {
 		assert.match(view.detail ?? '', /^zero said: auth error: 401\. /);
 		assert.match(view.detail ?? '', /never asks for or stores API keys/);
 		assert.equal(view.primaryAction?.command, 'zero.connectProvider');
+	});
+
+	// The provider and sandbox answers of the real zero v0.8.0, replayed from the recordings.
+	async function probeOf(home: string): Promise<ProbeResult> {
+		const cli = recordedCli(home);
+		return probeZero((args) => cli(args.filter((arg) => !arg.startsWith('--cwd='))), '/ws');
+	}
+
+	it('a new user whose provider has no API key sees "connect a provider", never "Ready"', async () => {
+		const view = readinessView(true, found, await probeOf('no-api-key-openai'));
+		assert.equal(view.state, 'no_provider');
+		assert.equal(view.title, 'Connect a model provider');
+		assert.match(
+			view.detail ?? '',
+			/zero said: provider openai requires API key; set OPENAI_API_KEY/,
+		);
+		assert.equal(view.primaryAction?.command, 'zero.connectProvider');
+	});
+
+	it('a custom endpoint that needs no key is ready once zero confirmed it online', async () => {
+		const view = readinessView(true, found, await probeOf('no-api-key-compatible'));
+		assert.equal(view.state, 'ready');
+		assert.match(view.detail ?? '', /no API key needed/);
+	});
+
+	it('no provider at all: "connect a provider"', async () => {
+		const view = readinessView(true, found, await probeOf('no-provider'));
+		assert.equal(view.state, 'no_provider');
+		assert.match(view.detail ?? '', /no active provider configured/);
+	});
+
+	it('a user config zero cannot read: "zero cannot start a run here", with zero\u2019s words', async () => {
+		const view = readinessView(true, found, await probeOf('broken-config'));
+		assert.equal(view.state, 'zero_error');
+		assert.match(view.detail ?? '', /invalid config JSON/);
+		assert.ok(view.primaryAction);
+	});
+
+	it('ready says what shell commands will do, from the sandbox policy', async () => {
+		const view = readinessView(true, found, await probeOf('fake-server'));
+		assert.equal(view.state, 'ready');
+		assert.match(view.detail ?? '', /shell commands need approval \(no native sandbox\)/);
 	});
 });

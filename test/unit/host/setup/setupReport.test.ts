@@ -5,6 +5,7 @@ import type { ReadinessReport } from '../../../../src/host/setup/readiness';
 import { readinessView } from '../../../../src/host/setup/readinessView';
 import { setupReportMarkdown } from '../../../../src/host/setup/setupReport';
 import type { DiscoveryResult } from '../../../../src/zero/discovery';
+import type { ProbeResult } from '../../../../src/zero/setupProbe';
 
 const settings: ZeroSettings = {
 	path: '',
@@ -20,12 +21,12 @@ const settings: ZeroSettings = {
 describe('setup report', () => {
 	it('says what was found and never prints zero.env values', () => {
 		const located = { found: true, path: '/usr/local/bin/zero', source: 'PATH' } as const;
-		const probe = {
+		const probe: ProbeResult = {
 			version: { kind: 'ok', version: 'dev', comparable: false },
 			protocol: { kind: 'ok' },
 			provider: {
-				kind: 'ok',
-				provider: {
+				check: { state: 'ready', providerKind: 'openai-compatible' },
+				current: {
 					name: 'openai',
 					providerKind: 'openai-compatible',
 					model: 'm',
@@ -33,11 +34,13 @@ describe('setup report', () => {
 				},
 			},
 			sandbox: {
+				mode: 'enforce',
 				available: false,
 				backend: 'unavailable',
+				shellSandboxed: false,
 				message: 'Linux sandbox helper is not available',
 			},
-		} as const;
+		};
 		const report: ReadinessReport = {
 			view: readinessView(true, located, probe),
 			located,
@@ -69,5 +72,22 @@ describe('setup report', () => {
 		assert.match(markdown, /- Not found\./);
 		assert.match(markdown, / {2}- `\/home\/u\/go\/bin\/zero`/);
 		assert.match(markdown, /## Model provider\n\n- Not checked\./);
+	});
+
+	it('says when zero\u2019s sandbox is disabled instead of promising shell commands run', () => {
+		const located = { found: true, path: '/z', source: 'PATH' } as const;
+		const probe: ProbeResult = {
+			version: { kind: 'ok', version: '0.8.0', comparable: true },
+			protocol: { kind: 'ok' },
+			provider: { check: { state: 'ready' } },
+			sandbox: { mode: 'disabled', available: true, backend: 'bwrap', shellSandboxed: false },
+		};
+		const markdown = setupReportMarkdown(
+			{ view: readinessView(true, located, probe), located, probe, checkedAt: 0 },
+			settings,
+			'/logs',
+		);
+		assert.match(markdown, /Sandbox: \*\*disabled\*\*/);
+		assert.doesNotMatch(markdown, /allowed automatically in member mode/);
 	});
 });
