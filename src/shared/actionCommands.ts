@@ -1,4 +1,4 @@
-import type { PermissionActionSpec } from './permissions';
+import type { PermissionActionSpec } from './permissionTypes';
 import type { RunPermissionMode } from '../zero/permissionModes';
 import { buildExecArgs, type ExecOptions } from '../zero/execArgs';
 import { isGrantableToolName, revokeGrantArgs } from '../zero/grants';

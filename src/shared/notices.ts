@@ -6,7 +6,8 @@
  * refusals, a run stopped at the turn limit and, later, other per-turn notices share this shape.
  */
 import { z } from 'zod';
-import type { PermissionNotice, TurnLimitNotice } from './permissions';
+import type { PermissionNotice } from './permissionTypes';
+import type { TurnLimitNotice } from './turnLimit';
 
 export const NoticeActionSchema = z.object({
 	id: z.string(),

@@ -1,5 +1,5 @@
 /** How a run ended, in words a user reads, and which of its tool calls were refused. */
-import { turnLimitOf } from './permissions';
+import { turnLimitOf } from './turnLimit';
 import type { PermissionInfo, RunState, ToolItem, TranscriptItem, Turn } from './transcriptSchema';
 
 /** True when a permission event means the tool was not run (blocked, needs approval, or denied). */

@@ -4,15 +4,10 @@
  * exact command lines they run, and preparing one (confirmation, a stored or revoked grant) before
  * its re-run.
  */
-import {
-	describePermission,
-	permissionActions,
-	rerunPrompt,
-	turnLimitActions,
-	turnLimitOf,
-	type PermissionActionSpec,
-	type RunContext,
-} from '../../shared/permissions';
+import { describePermission } from '../../shared/permissions';
+import { permissionActions, rerunPrompt } from '../../shared/permissionActions';
+import { turnLimitActions, turnLimitOf } from '../../shared/turnLimit';
+import { type PermissionActionSpec, type RunContext } from '../../shared/permissionTypes';
 import {
 	permissionNoticeView,
 	turnLimitNoticeView,

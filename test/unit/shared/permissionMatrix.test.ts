@@ -9,16 +9,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { describePermission } from '../../../src/shared/permissions';
+import { describeTurnLimit, turnLimitActions } from '../../../src/shared/turnLimit';
+import { permissionActions, rerunPrompt } from '../../../src/shared/permissionActions';
 import {
-	describePermission,
-	describeTurnLimit,
-	permissionActions,
-	rerunPrompt,
-	turnLimitActions,
 	type NoticeKind,
 	type PermissionActionSpec,
 	type RunContext,
-} from '../../../src/shared/permissions';
+} from '../../../src/shared/permissionTypes';
 import { actionCommands, type ActionCommands } from '../../../src/shared/actionCommands';
 import { reduceTranscript } from '../../../src/shared/transcript';
 import type { RunState, ToolItem, TranscriptAction } from '../../../src/shared/transcriptSchema';

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import {
-	describePermission,
-	permissionActions,
-	rerunPrompt,
-	type NoticeKind,
-} from '../../../src/shared/permissions';
+import { describePermission } from '../../../src/shared/permissions';
+import { permissionActions, rerunPrompt } from '../../../src/shared/permissionActions';
+import { type NoticeKind } from '../../../src/shared/permissionTypes';
 import type { RunPermissionMode } from '../../../src/zero/permissionModes';
 import { providerSetupProblem } from '../../../src/shared/runOutcome';
 import { reduceTranscript } from '../../../src/shared/transcript';
