@@ -4,6 +4,7 @@
  * needs it, zero is looked for when a check or a run needs it).
  */
 import * as vscode from 'vscode';
+import { AcpManager } from './host/acp/acpManager';
 import { AttentionController } from './host/chat/attention';
 import { trackChatContextKeys } from './host/chat/chatContextKeys';
 import { ChatService } from './host/chat/chatService';
@@ -51,6 +52,8 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const zeroCli = new ZeroCli(locator, settings, log, isTrusted);
 	const readiness = disposables.add(new ReadinessService(locator, settings, workspacePath, log));
 	const store = new ChatStore(storageRoot, log);
+	const acp = new AcpManager({ locator, settings, log });
+	disposables.add(acp);
 	const documents = disposables.add(new ReadOnlyDocuments());
 	const confirmations = new Confirmations();
 	const viewActions = createChatViewActions(
@@ -74,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 					confirmations.confirm(message, detail, confirmLabel),
 				showError: (message) => void vscode.window.showErrorMessage(message),
 				now: () => Date.now(),
+				acp,
 			},
 			context.workspaceState,
 			readiness,
@@ -162,6 +166,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		readiness,
 		attention,
 		launcher,
+		acp,
 		storageRoot,
 		answerNextConfirmation: (accept) => confirmations.answerNext(accept),
 	});

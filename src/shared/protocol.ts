@@ -5,7 +5,12 @@
  */
 import { z } from 'zod';
 import { ChatPermissionModeSchema } from '../zero/permissionModes';
-import { ContextChipSchema, TranscriptActionSchema, TranscriptSchema } from './transcriptSchema';
+import {
+	ChatBackendSchema,
+	ContextChipSchema,
+	TranscriptActionSchema,
+	TranscriptSchema,
+} from './transcriptSchema';
 import { ToolDetailsSchema } from './viewTranscript';
 
 export const WEBVIEW_PROTOCOL_MAJOR = 1;
@@ -49,6 +54,14 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('composer/setMode'), mode: ChatPermissionModeSchema }),
 	z.object({ type: z.literal('composer/setModel'), model: z.string().max(200) }),
 	z.object({ type: z.literal('context/remove'), chipId: z.string() }),
+	z.object({ type: z.literal('composer/setBackend'), backend: ChatBackendSchema }),
+	/** The answer to a permission request zero waits on (ACP chats); no optionId dismisses it. */
+	z.object({
+		type: z.literal('approval/answer'),
+		turnId: z.string(),
+		itemId: z.string(),
+		optionId: z.string().max(200).optional(),
+	}),
 	z.object({
 		type: z.literal('permission/action'),
 		turnId: z.string(),
@@ -101,6 +114,8 @@ export const ComposerView = z.object({
 	permissionMode: ChatPermissionModeSchema,
 	model: z.string(),
 	sendWithEnter: z.boolean(),
+	/** How the chat runs zero; absent means exec. */
+	backend: ChatBackendSchema.optional(),
 	running: z.boolean(),
 	queue: z.array(z.string()),
 	context: z.array(ContextChipSchema),

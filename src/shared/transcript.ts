@@ -431,6 +431,9 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 		case 'run/exit':
 			applyExit(turn.run, action.outcome);
 			return;
+		default:
+			// `acp/*` actions: `applyAcpAction` (acpTranscript.ts) reduces them before calling this.
+			return;
 	}
 }
 

@@ -5,6 +5,7 @@ import { itemKey, turnPermissionMode } from '../shared/transcript';
 import type { ToolItem, Turn } from '../shared/transcriptSchema';
 import { formatDuration, h, icon } from './dom';
 import { renderNotice } from './renderNotice';
+import { renderApproval } from './renderApproval';
 import type { RenderContext } from './renderContext';
 
 // A Map, not an object literal: zero passes on whatever side effect a tool call names.
@@ -22,6 +23,9 @@ function toolState(
 	item: ToolItem,
 	notice: PermissionNotice | undefined,
 ): { state: string; label: string; iconName: string } {
+	if (item.approval?.state === 'waiting') {
+		return { state: 'waiting', label: 'waiting for your approval', iconName: 'bell-dot' };
+	}
 	if (notice?.tone === 'block') {
 		return { state: 'blocked', label: 'blocked', iconName: 'shield' };
 	}
@@ -40,7 +44,8 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 	const key = itemKey(turn.id, item.id);
 	const expanded = context.isExpanded(key);
 	const mode = turnPermissionMode(turn);
-	const notice = describePermission(item, { permissionMode: mode });
+	// An ACP call was asked about live; exec's after-the-fact notice does not apply to it.
+	const notice = item.approval ? undefined : describePermission(item, { permissionMode: mode });
 	const state = toolState(turn, item, notice);
 	const summary = summarizeToolArgs(item.name, item.args);
 	const duration =
@@ -89,6 +94,9 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 	);
 	if (notice) {
 		card.append(renderNotice(turn, item, notice, context));
+	}
+	if (item.approval) {
+		card.append(renderApproval(turn, item, item.approval, summary));
 	}
 	if (item.result && item.result.changedFiles.length > 0) {
 		card.append(

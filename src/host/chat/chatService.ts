@@ -31,6 +31,9 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	private readonly messageEmitter = new vscode.EventEmitter<HostToWebview>();
 	private readonly runFinishedEmitter = new vscode.EventEmitter<RunFinished>();
 	private readonly runStartedEmitter = new vscode.EventEmitter<ChatSession>();
+	private readonly approvalsEmitter = new vscode.EventEmitter<number>();
+	/** The open chat's number of permission requests zero waits on (ACP chats). */
+	readonly onApprovalsChange = this.approvalsEmitter.event;
 	private readonly disposables: vscode.Disposable[] = [];
 	readonly onMessage = this.messageEmitter.event;
 	readonly onRunFinished = this.runFinishedEmitter.event;
@@ -179,6 +182,12 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'context/remove':
 				session.removeContext(message.chipId);
 				return;
+			case 'composer/setBackend':
+				session.setBackend(message.backend);
+				return;
+			case 'approval/answer':
+				session.answerApproval(message.turnId, message.itemId, message.optionId);
+				return;
 			case 'permission/action':
 				await session.runPermissionAction(message.turnId, message.itemId, message.actionId);
 				return;
@@ -239,6 +248,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 					composer: session.composerView(this.history()),
 				}),
 			),
+			session.onApprovalsChange((waiting) => this.approvalsEmitter.fire(waiting)),
 			session.onPermissionActions(({ key, actions }) =>
 				this.messageEmitter.fire({ type: 'permission/actions', key, actions }),
 			),
@@ -273,6 +283,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		this.messageEmitter.dispose();
 		this.runFinishedEmitter.dispose();
 		this.runStartedEmitter.dispose();
+		this.approvalsEmitter.dispose();
 		this.activeChangeEmitter.dispose();
 		for (const disposable of this.disposables) {
 			disposable.dispose();

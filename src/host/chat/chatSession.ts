@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissionModes';
 import type { ComposerView, ImageAttachment, PermissionActionView } from '../../shared/protocol';
 import { newId } from '../../shared/ids';
-import { applyAction, createTranscript, findTurn } from '../../shared/transcript';
+import { createTranscript, findTurn } from '../../shared/transcript';
 import type {
+	ChatBackend,
 	ContextChip,
 	RunKind,
 	ToolItem,
@@ -26,6 +27,8 @@ import type { LaunchedRun, RunLauncher } from '../platform/runLauncher';
 import type { ZeroSettings } from '../platform/settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 import type { ZeroCli } from '../platform/zeroCli';
+import { AcpChat, applyAcpAction } from '../acp/acpChat';
+import type { AcpManager } from '../acp/acpManager';
 
 /** What a chat needs from the rest of the extension. */
 export interface ChatDeps {
@@ -40,6 +43,8 @@ export interface ChatDeps {
 	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
 	showError(message: string): void;
 	now(): number;
+	/** The window's shared `zero acp` process (absent: ACP chats cannot run). */
+	acp?: AcpManager;
 }
 
 interface QueuedMessage {
@@ -53,6 +58,8 @@ interface ActiveRun {
 	/** Absent while the binary is being located. */
 	launched?: LaunchedRun;
 	raw: RawRunWriter | undefined;
+	/** Set for a turn on `zero acp`. */
+	acp?: AcpChat;
 }
 
 export interface TurnRequest {
@@ -94,6 +101,10 @@ export class ChatSession implements vscode.Disposable {
 		actions: PermissionActionView[];
 	}>();
 	private readonly runStateEmitter = new vscode.EventEmitter<{ running: boolean; turn?: Turn }>();
+	private readonly approvalEmitter = new vscode.EventEmitter<number>();
+	/** ACP chats: how many permission requests zero is waiting on. */
+	readonly onApprovalsChange = this.approvalEmitter.event;
+	private acpChat: AcpChat | undefined;
 	/** Every transcript action, in order, as it is applied. */
 	readonly onAction = this.actionsEmitter.event;
 	readonly onComposerChange = this.composerEmitter.event;
@@ -130,6 +141,7 @@ export class ChatSession implements vscode.Disposable {
 			permissionMode: this.permissionMode,
 			model: this.model,
 			sendWithEnter: this.deps.settings().sendWithEnter,
+			backend: this.backend,
 			running: this.running,
 			queue: this.queue.map((item) => item.text),
 			context: this.context.map((entry) => entry.chip),
@@ -145,6 +157,25 @@ export class ChatSession implements vscode.Disposable {
 	setPermissionMode(mode: ChatPermissionMode): void {
 		this.permissionMode = mode;
 		this.composerEmitter.fire();
+	}
+
+	get backend(): ChatBackend {
+		return this.transcript.backend ?? 'exec';
+	}
+
+	/** Chooses how the next turn runs; zero's session id carries the history across. */
+	setBackend(backend: ChatBackend): void {
+		this.transcript.backend = backend === 'exec' ? undefined : backend;
+		this.composerEmitter.fire();
+		this.scheduleSave();
+	}
+
+	/** Answers a permission request zero waits on (ACP chats); `undefined` dismisses it. */
+	answerApproval(turnId: string, itemId: string, optionId: string | undefined): void {
+		const problem = this.acpChat?.answer(turnId, itemId, optionId);
+		if (problem !== undefined || !this.acpChat) {
+			this.deps.showError(problem ?? 'zero is no longer waiting for this answer.');
+		}
 	}
 
 	setModel(model: string): void {
@@ -216,6 +247,7 @@ export class ChatSession implements vscode.Disposable {
 		this.queue = [];
 		this.apply({ type: 'run/stopping', turnId: this.active.turnId });
 		this.active.launched?.run.stop();
+		this.active.acp?.stop();
 		this.composerEmitter.fire();
 	}
 
@@ -228,6 +260,10 @@ export class ChatSession implements vscode.Disposable {
 		const turnId = newId('t', now);
 		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
 			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
+		}
+		if (this.backend === 'acp' && this.deps.acp) {
+			this.startAcpTurn(turnId, request, this.deps.acp);
+			return;
 		}
 		const binary = this.deps.locator.locate();
 		const settings = this.deps.settings();
@@ -331,6 +367,38 @@ export class ChatSession implements vscode.Disposable {
 			});
 	}
 
+	private startAcpTurn(turnId: string, request: TurnRequest, manager: AcpManager): void {
+		this.acpChat ??= new AcpChat(manager, {
+			transcript: this.transcript,
+			apply: (action) => this.apply(action),
+			now: () => this.deps.now(),
+			turnStarted: () => this.runStateEmitter.fire({ running: true, turn: this.lastTurn }),
+			approvalsChanged: (waiting) => this.approvalEmitter.fire(waiting),
+		});
+		const acp = this.acpChat;
+		this.active = { turnId, raw: undefined, acp };
+		this.composerEmitter.fire();
+		void acp
+			.runTurn(turnId, {
+				message: request.message,
+				images: request.images,
+				prompt: { text: request.displayText, context: request.context },
+				model: this.model || undefined,
+				cwd: this.deps.workspaceFolder(),
+				trusted: this.deps.isTrusted(),
+			})
+			.catch((error: Error) => {
+				this.deps.log.error(`The ACP turn failed: ${error.stack ?? error.message}`);
+				this.apply({
+					type: 'run/exit',
+					turnId,
+					at: this.deps.now(),
+					outcome: { kind: 'spawn_failed', reason: 'other', message: error.message },
+				});
+			})
+			.finally(() => this.afterRun(turnId));
+	}
+
 	private finishWithoutProcess(
 		turnId: string,
 		outcome: Extract<TranscriptAction, { type: 'run/exit' }>['outcome'],
@@ -358,6 +426,10 @@ export class ChatSession implements vscode.Disposable {
 
 	/** The permission actions offered for each blocked tool card of a finished turn. */
 	permissionActionViews(turn: Turn | undefined): Map<string, PermissionActionView[]> {
+		if (turn?.command?.backend === 'acp') {
+			// zero asked while it waited; an exec re-run would not apply.
+			return new Map();
+		}
 		return this.followUps.views(this.transcript, turn, this.runContext());
 	}
 
@@ -417,7 +489,7 @@ export class ChatSession implements vscode.Disposable {
 
 	/** Applies an action to the transcript, tells listeners, and schedules a save. */
 	apply(action: TranscriptAction): void {
-		applyAction(this.transcript, action);
+		applyAcpAction(this.transcript, action);
 		this.actionsEmitter.fire(action);
 		this.scheduleSave();
 	}
@@ -450,11 +522,13 @@ export class ChatSession implements vscode.Disposable {
 		this.disposed = true;
 		this.queue = [];
 		this.active?.launched?.run.kill();
+		this.acpChat?.dispose();
 		void this.flushSave();
 		this.actionsEmitter.dispose();
 		this.composerEmitter.dispose();
 		this.permissionEmitter.dispose();
 		this.runStateEmitter.dispose();
+		this.approvalEmitter.dispose();
 	}
 }
 

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { AcpManager } from '../acp/acpManager';
 import type { AttentionController } from '../chat/attention';
 import type { ChatService } from '../chat/chatService';
 import type { ChatViewProvider } from '../views/chatViews';
@@ -15,6 +16,7 @@ export interface TestApiParts {
 	readiness: ReadinessService;
 	attention: AttentionController;
 	launcher: RunLauncher;
+	acp: AcpManager;
 	storageRoot: string;
 	answerNextConfirmation(accept: boolean): void;
 }
@@ -104,5 +106,12 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		answerNextConfirmation: parts.answerNextConfirmation,
 		storagePath: () => parts.storageRoot,
 		activeProcessCount: () => parts.launcher.activeCount,
+		setBackend: (backend) => parts.chats.active.setBackend(backend),
+		answerApproval: (turnId, itemId, optionId) =>
+			parts.chats.active.answerApproval(turnId, itemId, optionId),
+		acpPid: () => parts.acp.process?.pid,
+		acpStartedPids: () => parts.acp.startedPids,
+		acpSessionIds: () => parts.acp.process?.sessionIds ?? [],
+		stopAcp: () => parts.acp.stop(),
 	};
 }
