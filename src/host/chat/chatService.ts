@@ -117,6 +117,11 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		this.replace(session);
 	}
 
+	/** True while a chat that is no longer open still finishes its run. */
+	isBackground(id: string): boolean {
+		return this.background.has(id);
+	}
+
 	addContext(entry: ContextEntry): void {
 		this.session.addContext(entry);
 	}

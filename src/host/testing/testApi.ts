@@ -41,4 +41,8 @@ export interface ZeroTestApi {
 	acpSessionIds(): string[];
 	/** Stops the shared `zero acp` process (as the idle policy and deactivate do). */
 	stopAcp(): Promise<void>;
+	/** Opens a saved chat by id, as the chat list does. */
+	openChat(id: string): Promise<boolean>;
+	/** True while a chat that is no longer open still finishes its run. */
+	isBackgroundChat(id: string): boolean;
 }

@@ -113,5 +113,7 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		acpStartedPids: () => parts.acp.startedPids,
 		acpSessionIds: () => parts.acp.process?.sessionIds ?? [],
 		stopAcp: () => parts.acp.stop(),
+		openChat: (id) => parts.chats.open(id),
+		isBackgroundChat: (id) => parts.chats.isBackground(id),
 	};
 }
