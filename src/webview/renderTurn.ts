@@ -158,7 +158,13 @@ export function renderStatus(turn: Turn): HTMLElement {
 					{ class: 'usage muted' },
 					`Tokens: ${formatTokens(run.usage.promptTokens)} in, ${formatTokens(run.usage.completionTokens)} out, ${formatTokens(run.usage.totalTokens)} total over ${run.usage.requests} request${run.usage.requests === 1 ? '' : 's'}`,
 				)
-			: undefined,
+			: turn.command?.backend === 'acp'
+				? h(
+						'div',
+						{ class: 'usage muted acp-gaps' },
+						'Live approvals (zero acp): zero reports no token usage here and saves no checkpoints, so this turn cannot be undone through zero.',
+					)
+				: undefined,
 	);
 	if (run.end?.kind === 'no_run_end' && run.end.stderrTail) {
 		element.append(
