@@ -181,6 +181,20 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		assert.ok(fake.wire().some((message) => message.method === 'session/load'));
 	});
 
+	it('leaving a chat while zero waits cancels the request, as Stop does', async () => {
+		await useFakeAcp(api);
+		const left = await newChat(api);
+		api.setBackend('acp');
+		await sendUntilApproval(api, 'run it [scenario:permission]');
+		await newChat(api);
+		await waitUntil(() => !api.isBackgroundChat(left), 10_000, 'the left chat to finish');
+		assert.ok(await api.openChat(left));
+		const ended = lastTurn(api.currentTranscript());
+		const tool = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');
+		assert.equal(tool?.approval?.state, 'withdrawn');
+		assert.equal(ended.run.end?.kind === 'run_end' && ended.run.end.status, 'interrupted');
+	});
+
 	it('shows an unknown notification as drift', async () => {
 		await useFakeAcp(api);
 		await newChat(api);

@@ -217,6 +217,11 @@ export class ChatService implements ChatSource, vscode.Disposable {
 
 	private replace(session: ChatSession): void {
 		const previous = this.session;
+		if (previous.running && previous.waitingApprovals > 0) {
+			// Nobody could answer zero in a chat that is not shown (it has no timeout): end the turn as
+			// Stop does, with the request answered "cancelled".
+			previous.stop();
+		}
 		this.session = this.bind(session);
 		if (!previous.running) {
 			void previous.flushSave();

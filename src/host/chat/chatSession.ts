@@ -170,6 +170,11 @@ export class ChatSession implements vscode.Disposable {
 		this.scheduleSave();
 	}
 
+	/** ACP chats: permission requests zero is waiting on. */
+	get waitingApprovals(): number {
+		return this.acpChat?.waitingCount ?? 0;
+	}
+
 	/** Answers a permission request zero waits on (ACP chats); `undefined` dismisses it. */
 	answerApproval(turnId: string, itemId: string, optionId: string | undefined): void {
 		const problem = this.acpChat?.answer(turnId, itemId, optionId);
