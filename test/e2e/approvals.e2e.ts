@@ -10,11 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { repoRoot } from '../harness/codeServer';
 import { screenshot } from '../harness/workbench';
 import { send, startFakeChat, step, waitForRunEnd, type FakeChatSession } from './fakeChat';
 
-const FAKE_ACP = path.join(repoRoot, 'test', 'fixtures', 'fake-acp', 'zero');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-acp-'));
 const wireLog = path.join(root, 'wire.log');
 
@@ -40,14 +38,8 @@ function repliesSent(): string[] {
 }
 
 before(async () => {
-	session = await startFakeChat(
-		'approvals',
-		{},
-		{
-			'zero.path': FAKE_ACP,
-			'zero.env': { FAKE_ACP_LOG: wireLog },
-		},
-	);
+	// The FAKE zero answers the setup check and hands `zero acp` to the FAKE ACP agent.
+	session = await startFakeChat('approvals', { FAKE_ACP_LOG: wireLog });
 	frame = await session.chat();
 });
 

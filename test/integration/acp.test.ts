@@ -72,6 +72,23 @@ function isAlive(pid: number): boolean {
 	}
 }
 
+/** A chat that finished in the background saves itself once more; waits for that save. */
+async function savedAndEnded(api: ZeroTestApi, chatId: string): Promise<void> {
+	const file = path.join(api.storagePath(), 'chats', chatId, 'transcript.json');
+	await waitUntil(
+		() => {
+			try {
+				const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { turns: Turn[] };
+				return saved.turns.at(-1)?.run.phase === 'ended';
+			} catch {
+				return false;
+			}
+		},
+		10_000,
+		`chat ${chatId} saved with its turn ended`,
+	);
+}
+
 function waitingTool(api: ZeroTestApi): { turn: Turn; tool: ToolItem } | undefined {
 	const turn = api.currentTranscript().turns.at(-1);
 	const tool = turn?.run.items.find(
@@ -188,6 +205,7 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		await sendUntilApproval(api, 'run it [scenario:permission]');
 		await newChat(api);
 		await waitUntil(() => !api.isBackgroundChat(left), 10_000, 'the left chat to finish');
+		await savedAndEnded(api, left);
 		assert.ok(await api.openChat(left));
 		const ended = lastTurn(api.currentTranscript());
 		const tool = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');
@@ -226,6 +244,7 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		assert.equal(api.acpStartedPids().length - startedBefore, 1, 'one process served both chats');
 		// The first chat finished in the background and saved itself: it opens as an ACP chat.
 		await waitUntil(() => !api.isBackgroundChat(first), 10_000, 'the first chat to finish');
+		await savedAndEnded(api, first);
 		assert.ok(await api.openChat(first));
 		assert.equal(api.currentTranscript().backend, 'acp');
 		const stopped = lastTurn(api.currentTranscript());
