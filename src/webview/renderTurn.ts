@@ -40,8 +40,13 @@ export function renderPrompt(turn: Turn): HTMLElement {
 						{},
 						h(
 							'span',
-							{ class: `mode-badge mode-${mode}` },
-							mode ? PERMISSION_MODE_INFO[mode].label : '',
+							{ class: `mode-badge mode-${command.backend === 'acp' ? 'acp' : mode}` },
+							// ACP turns have no permission mode: zero asks on the tool card instead.
+							command.backend === 'acp'
+								? 'Live approvals'
+								: mode
+									? PERMISSION_MODE_INFO[mode].label
+									: '',
 						),
 						command.model ? h('span', { class: 'muted' }, ` \u00b7 ${command.model}`) : undefined,
 						command.kind === 'rerun' ? h('span', { class: 'muted' }, ' \u00b7 re-run') : undefined,
