@@ -6,6 +6,7 @@ import { createTranscript } from '../../../src/shared/transcript';
 import type { ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { approvalKeyAnswer } from '../../../src/webview/renderApproval';
+import { buildRows, rowSignature } from '../../../src/webview/rows';
 import { renderTool } from '../../../src/webview/renderTool';
 
 const context: RenderContext = {
@@ -109,6 +110,34 @@ describe('the live approval on a tool card', () => {
 		assert.ok(answer);
 		assert.equal(answer.optionId, undefined);
 		assert.ok([...approval.querySelectorAll('button')].some((b) => b.textContent === 'Dismiss'));
+	});
+
+	it('a card already drawn is drawn again when zero asks and when the answer is given', () => {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
+		const apply = (actions: ReturnType<typeof mapper.start>) =>
+			actions.forEach((action) => applyAcpAction(transcript, action));
+		const toolCall = { toolCallId: 'c1', title: 'exec_command', kind: 'execute', rawInput: {} };
+		apply([{ type: 'turn/start', turnId: 't1' }, ...mapper.start()]);
+		apply(mapper.event({ kind: 'update', update: { sessionUpdate: 'tool_call', ...toolCall } }));
+		const signature = () =>
+			rowSignature(
+				buildRows(transcript).find((row) => row.kind === 'item')!,
+				false,
+				'',
+			);
+		const announced = signature();
+		apply(
+			mapper.permissionRequested(1, {
+				sessionId: 'S',
+				toolCall: { ...toolCall, status: 'pending' },
+				options: SHELL_OPTIONS,
+			}),
+		);
+		const asked = signature();
+		assert.notEqual(asked, announced);
+		apply(mapper.permissionSettled(1, { outcome: 'selected', optionId: 'allow' }, 'user'));
+		assert.notEqual(signature(), asked);
 	});
 
 	it('after the answer the card says what was chosen and offers no buttons', () => {
