@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { ChangeService } from './host/changes/changeService';
 import { ChangesStatusBar } from './host/changes/changesStatusBar';
+import { AcpManager } from './host/acp/acpManager';
 import { AttentionController } from './host/chat/attention';
 import { trackChatContextKeys } from './host/chat/chatContextKeys';
 import { ChatService } from './host/chat/chatService';
@@ -56,6 +57,8 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const zeroCli = new ZeroCli(locator, settings, log, isTrusted);
 	const readiness = disposables.add(new ReadinessService(locator, zeroCli, workspacePath, log));
 	const store = new ChatStore(storageRoot, log);
+	const acp = new AcpManager({ locator, settings, log });
+	disposables.add(acp);
 	const documents = disposables.add(new ReadOnlyDocuments());
 	const confirmations = new Confirmations();
 	const viewActions = createChatViewActions(
@@ -97,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				prompts: confirmations,
 				messages: confirmations,
 				now: () => Date.now(),
+				acp,
 			},
 			context.workspaceState,
 			readiness,
@@ -194,6 +198,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		readiness,
 		attention,
 		launcher,
+		acp,
 		storageRoot,
 		changes,
 		changesStatus,

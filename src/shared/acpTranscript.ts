@@ -16,18 +16,13 @@
  *
  * Pure: no clock (times arrive inside actions), no Node built-ins; only types from the ACP layer.
  */
-import { z } from 'zod';
 import {
-	PERMISSION_SETTLED_BY,
 	type AcpExit,
 	type AcpSessionEvent,
 	type PermissionSettledBy,
 	type PromptOutcome,
 } from '../zero/acp/outcomes';
 import {
-	PermissionOptionSchema,
-	PermissionOutcomeSchema,
-	PlanEntrySchema,
 	type PermissionOutcome,
 	type RequestPermissionParams,
 	type SessionUpdate,
@@ -38,7 +33,6 @@ import type { ParsedLine } from '../zero/parseLine';
 import type { ProcessOutcome } from '../zero/processOutcome';
 import { applyAction, findToolItem, findTurn } from './transcript';
 import {
-	ToolItemSchema,
 	type RunState,
 	type ToolItem,
 	type Transcript,
@@ -47,73 +41,15 @@ import {
 
 // ---- Additions to the transcript model ---------------------------------------------------------
 
-export const APPROVAL_STATES = ['waiting', 'answered', 'withdrawn'] as const;
+// The schemas live in transcriptSchema.ts (the one definition); these names stay for callers.
+export { APPROVAL_STATES, ToolApprovalSchema, type ToolApproval } from './transcriptSchema';
 
-/**
- * A permission request zero sent for a tool call, on the tool item. `waiting` until the user picks
- * one of zero's options (`answered`, with the outcome), or until Stop, closing the chat or the
- * process ending takes it away (`withdrawn`).
- */
-export const ToolApprovalSchema = z.object({
-	requestId: z.union([z.number(), z.string()]),
-	options: z.array(PermissionOptionSchema),
-	state: z.enum(APPROVAL_STATES),
-	outcome: PermissionOutcomeSchema.optional(),
-	settledBy: z.enum(PERMISSION_SETTLED_BY).optional(),
-	requestedAt: z.number().optional(),
-	settledAt: z.number().optional(),
-});
-export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
-
-export const AcpPermissionRequestedActionSchema = z.object({
-	type: z.literal('acp/permission-requested'),
-	turnId: z.string(),
-	at: z.number().optional(),
-	requestId: z.union([z.number(), z.string()]),
-	toolCallId: z.string(),
-	/** Used to create the tool card when zero asks before announcing the call. */
-	toolName: z.string(),
-	args: z.unknown().optional(),
-	sideEffect: z.string().optional(),
-	options: z.array(PermissionOptionSchema),
-});
-
-export const AcpPermissionSettledActionSchema = z.object({
-	type: z.literal('acp/permission-settled'),
-	turnId: z.string(),
-	at: z.number().optional(),
-	requestId: z.union([z.number(), z.string()]),
-	outcome: PermissionOutcomeSchema,
-	by: z.enum(PERMISSION_SETTLED_BY),
-});
-
-export const AcpPlanActionSchema = z.object({
-	type: z.literal('acp/plan'),
-	turnId: z.string(),
-	at: z.number().optional(),
-	entries: z.array(PlanEntrySchema),
-});
-
-/** The new actions, for the webview boundary and persisted action logs. */
-export const AcpOnlyActionSchema = z.discriminatedUnion('type', [
-	AcpPermissionRequestedActionSchema,
-	AcpPermissionSettledActionSchema,
-	AcpPlanActionSchema,
-]);
-export type AcpOnlyAction = z.infer<typeof AcpOnlyActionSchema>;
-export type AcpTranscriptAction = TranscriptAction | AcpOnlyAction;
-
-/**
- * The tool item with the two ACP fields. The proposed change to transcriptSchema.ts is exactly
- * this: `ToolItemSchema` gains `approval` and `plan`. Until it does, `TranscriptSchema` strips
- * them when a saved chat is read back.
- */
-export const AcpToolItemSchema = ToolItemSchema.extend({
-	approval: ToolApprovalSchema.optional(),
-	plan: z.array(PlanEntrySchema).optional(),
-});
-export type AcpToolItem = ToolItem &
-	Partial<Pick<z.infer<typeof AcpToolItemSchema>, 'approval' | 'plan'>>;
+export type AcpOnlyAction = Extract<
+	TranscriptAction,
+	{ type: 'acp/permission-requested' | 'acp/permission-settled' | 'acp/plan' }
+>;
+export type AcpTranscriptAction = TranscriptAction;
+export type AcpToolItem = ToolItem;
 
 // ---- The reducer for the additions ---------------------------------------------------------------
 

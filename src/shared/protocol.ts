@@ -6,7 +6,12 @@
 import { z } from 'zod';
 import { ChatPermissionModeSchema } from '../zero/permissionModes';
 import { TurnNoticesSchema } from './notices';
-import { ContextChipSchema, TranscriptActionSchema, TranscriptSchema } from './transcriptSchema';
+import {
+	ChatBackendSchema,
+	ContextChipSchema,
+	TranscriptActionSchema,
+	TranscriptSchema,
+} from './transcriptSchema';
 import { ToolDetailsSchema } from './viewTranscript';
 
 /** 2: notices (with their actions) come from the host; `notice/action` replaced `permission/action`. */
@@ -51,6 +56,14 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('composer/setMode'), mode: ChatPermissionModeSchema }),
 	z.object({ type: z.literal('composer/setModel'), model: z.string().max(200) }),
 	z.object({ type: z.literal('context/remove'), chipId: z.string() }),
+	z.object({ type: z.literal('composer/setBackend'), backend: ChatBackendSchema }),
+	/** The answer to a permission request zero waits on (ACP chats); no optionId dismisses it. */
+	z.object({
+		type: z.literal('approval/answer'),
+		turnId: z.string(),
+		itemId: z.string(),
+		optionId: z.string().max(200).optional(),
+	}),
 	/** An action of a notice: a tool card's (with `itemId`) or the run's (without). */
 	z.object({
 		type: z.literal('notice/action'),
@@ -113,6 +126,8 @@ export const ComposerView = z.object({
 	permissionMode: ChatPermissionModeSchema,
 	model: z.string(),
 	sendWithEnter: z.boolean(),
+	/** How the chat runs zero; absent means exec. */
+	backend: ChatBackendSchema.optional(),
 	running: z.boolean(),
 	queue: z.array(z.string()),
 	context: z.array(ContextChipSchema),

@@ -491,6 +491,9 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 		case 'turn/changes':
 			turn.changes = action.changes;
 			return;
+		default:
+			// `acp/*` actions: `applyAcpAction` (acpTranscript.ts) reduces them before calling this.
+			return;
 	}
 }
 

@@ -15,6 +15,12 @@ import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/parseLine';
 import { TurnChangeSummarySchema, TurnUndoneSchema } from './changeSchema';
 import { RunPermissionModeSchema } from '../zero/permissionModes';
 import { ProcessOutcomeSchema, SPAWN_FAILURE_REASONS } from '../zero/processOutcome';
+import { PERMISSION_SETTLED_BY } from '../zero/acp/outcomes';
+import {
+	PermissionOptionSchema,
+	PermissionOutcomeSchema,
+	PlanEntrySchema,
+} from '../zero/acp/schemas';
 
 export const TRANSCRIPT_FORMAT_VERSION = 1;
 
@@ -46,6 +52,11 @@ export type TurnPrompt = z.infer<typeof TurnPromptSchema>;
 export const RUN_KINDS = ['chat', 'rerun', 'continue', 'inspection', 'transcript'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
+/** How a chat runs zero: one `zero exec` per turn, or a long-lived `zero acp` (live approvals). */
+export const CHAT_BACKENDS = ['exec', 'acp'] as const;
+export const ChatBackendSchema = z.enum(CHAT_BACKENDS);
+export type ChatBackend = z.infer<typeof ChatBackendSchema>;
+
 /** The zero command line a turn ran, shown to the user as it was spawned. */
 export const TurnCommandSchema = z.object({
 	kind: z.enum(RUN_KINDS),
@@ -55,6 +66,8 @@ export const TurnCommandSchema = z.object({
 	addDirs: z.array(z.string()).optional(),
 	/** The `--max-turns` the run was started with (always passed since issue #13). */
 	maxTurns: z.number().int().positive().optional(),
+	/** Absent on exec turns (and on every turn saved before ACP chats existed). */
+	backend: ChatBackendSchema.optional(),
 });
 export type TurnCommand = z.infer<typeof TurnCommandSchema>;
 
@@ -95,6 +108,24 @@ export const ToolResultInfoSchema = z.object({
 });
 export type ToolResultInfo = z.infer<typeof ToolResultInfoSchema>;
 
+export const APPROVAL_STATES = ['waiting', 'answered', 'withdrawn'] as const;
+
+/**
+ * A permission request `zero acp` sent for a tool call and waits on. `waiting` until the user picks
+ * one of zero's options (`answered`, with the outcome: the chosen option's kind says allowed or
+ * denied), or until Stop, closing the chat or the process ending takes it away (`withdrawn`).
+ */
+export const ToolApprovalSchema = z.object({
+	requestId: z.union([z.number(), z.string()]),
+	options: z.array(PermissionOptionSchema),
+	state: z.enum(APPROVAL_STATES),
+	outcome: PermissionOutcomeSchema.optional(),
+	settledBy: z.enum(PERMISSION_SETTLED_BY).optional(),
+	requestedAt: z.number().optional(),
+	settledAt: z.number().optional(),
+});
+export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
+
 export const ToolItemSchema = z.object({
 	kind: z.literal('tool'),
 	id: z.string(),
@@ -109,6 +140,10 @@ export const ToolItemSchema = z.object({
 	checkpoint: CheckpointInfoSchema.optional(),
 	permission: PermissionInfoSchema.optional(),
 	result: ToolResultInfoSchema.optional(),
+	/** ACP chats only: the live approval zero asked for. */
+	approval: ToolApprovalSchema.optional(),
+	/** ACP chats only: zero's plan, on its update_plan call. */
+	plan: z.array(PlanEntrySchema).optional(),
 });
 export type ToolItem = z.infer<typeof ToolItemSchema>;
 
@@ -215,6 +250,8 @@ export const TranscriptSchema = z.object({
 	sessionId: z.string().optional(),
 	model: z.string().optional(),
 	provider: z.string().optional(),
+	/** How the chat runs zero; absent means `exec` (every chat saved before ACP chats existed). */
+	backend: ChatBackendSchema.optional(),
 	/** True for a transcript file opened for reading. */
 	readOnly: z.boolean(),
 	/** Directories outside the workspace the user chose to add to every run of this chat (`--add-dir`). */
@@ -272,6 +309,33 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		type: z.literal('run/trace'),
 		turnId: z.string(),
 		modelRequests: z.number().int().nonnegative(),
+	}),
+	// ACP chats (reduced by `applyAcpAction` in acpTranscript.ts).
+	z.object({
+		type: z.literal('acp/permission-requested'),
+		turnId: z.string(),
+		at: z.number().optional(),
+		requestId: z.union([z.number(), z.string()]),
+		toolCallId: z.string(),
+		/** Used to create the tool card when zero asks before announcing the call. */
+		toolName: z.string(),
+		args: z.unknown().optional(),
+		sideEffect: z.string().optional(),
+		options: z.array(PermissionOptionSchema),
+	}),
+	z.object({
+		type: z.literal('acp/permission-settled'),
+		turnId: z.string(),
+		at: z.number().optional(),
+		requestId: z.union([z.number(), z.string()]),
+		outcome: PermissionOutcomeSchema,
+		by: z.enum(PERMISSION_SETTLED_BY),
+	}),
+	z.object({
+		type: z.literal('acp/plan'),
+		turnId: z.string(),
+		at: z.number().optional(),
+		entries: z.array(PlanEntrySchema),
 	}),
 ]);
 export type TranscriptAction = z.infer<typeof TranscriptActionSchema>;

@@ -19,6 +19,7 @@ export class Composer {
 	private readonly sendButton: HTMLButtonElement;
 	private readonly stopButton: HTMLButtonElement;
 	private readonly modeSelect: HTMLSelectElement;
+	private readonly backendSelect: HTMLSelectElement;
 	private readonly modelButton: HTMLButtonElement;
 	private readonly chips: HTMLElement;
 	private readonly queueList: HTMLElement;
@@ -70,6 +71,28 @@ export class Composer {
 				),
 			);
 		}
+		this.backendSelect = h(
+			'select',
+			{
+				class: 'backend-select',
+				'aria-label': 'How this chat runs zero',
+				title: 'How this chat runs zero (from the next turn on)',
+			},
+			h(
+				'option',
+				{ value: 'exec', title: 'One zero exec per turn: token usage and checkpoints.' },
+				'zero exec',
+			),
+			h(
+				'option',
+				{
+					value: 'acp',
+					title:
+						'zero acp: approve or deny risky tool calls while zero waits. No token usage, no checkpoints.',
+				},
+				'Live approvals (zero acp)',
+			),
+		);
 		this.modelButton = h('button', {
 			type: 'button',
 			class: 'link-button model-button',
@@ -98,6 +121,7 @@ export class Composer {
 			h(
 				'div',
 				{ class: 'composer-bar' },
+				this.backendSelect,
 				this.modeSelect,
 				this.modelButton,
 				h('span', { class: 'spacer' }),
@@ -110,6 +134,12 @@ export class Composer {
 		this.stopButton.addEventListener('click', () => post({ type: 'chat/stop' }));
 		this.modeSelect.addEventListener('change', () =>
 			post({ type: 'composer/setMode', mode: this.modeSelect.value as ChatPermissionMode }),
+		);
+		this.backendSelect.addEventListener('change', () =>
+			post({
+				type: 'composer/setBackend',
+				backend: this.backendSelect.value === 'acp' ? 'acp' : 'exec',
+			}),
 		);
 		this.modelButton.addEventListener('click', () =>
 			post({ type: 'command/run', command: 'zero.selectModel' }),
@@ -154,8 +184,14 @@ export class Composer {
 
 	update(view: ComposerView): void {
 		this.view = view;
+		const acp = view.backend === 'acp';
+		this.backendSelect.value = acp ? 'acp' : 'exec';
 		this.modeSelect.value = view.permissionMode;
-		this.hint.textContent = PERMISSION_MODE_INFO[view.permissionMode].explanation;
+		// zero acp asks on the tool card instead; exec's permission modes do not apply to it.
+		this.modeSelect.hidden = acp;
+		this.hint.textContent = acp
+			? 'Live approvals: zero asks on the tool card and waits for your answer. No token usage or checkpoints in this mode.'
+			: PERMISSION_MODE_INFO[view.permissionMode].explanation;
 		this.modelButton.replaceChildren(icon('sparkle'), ` ${view.model || 'default model'}`);
 		this.stopButton.hidden = !view.running;
 		this.sendButton.replaceChildren(

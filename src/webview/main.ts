@@ -12,7 +12,9 @@ import {
 	type ReadinessView,
 } from '../shared/protocol';
 import type { TurnNotices } from '../shared/notices';
-import { applyAction, itemKey } from '../shared/transcript';
+import { itemKey } from '../shared/transcript';
+import { applyAcpAction } from '../shared/acpTranscript';
+import { approvalKeyAnswer } from './renderApproval';
 import { toolDetails as toolDetailsOf, type ToolDetails } from '../shared/viewTranscript';
 import type { ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
 import { Composer } from './composer';
@@ -107,6 +109,14 @@ class ChatApp {
 		});
 		root.replaceChildren(this.header, this.banner, this.scroller, this.footer);
 		root.addEventListener('click', (event) => this.onClick(event));
+		root.addEventListener('keydown', (event) => {
+			// Enter allows once, Escape denies, while a waiting approval card has the focus.
+			const answer = approvalKeyAnswer(event);
+			if (answer) {
+				event.preventDefault();
+				post({ type: 'approval/answer', ...answer });
+			}
+		});
 		window.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));
 		document.addEventListener('visibilitychange', () => {
 			if (document.visibilityState === 'visible') {
@@ -146,7 +156,7 @@ class ChatApp {
 			case 'transcript/actions':
 				if (this.transcript) {
 					for (const action of message.actions) {
-						applyAction(this.transcript, action);
+						applyAcpAction(this.transcript, action);
 						if (
 							action.type === 'run/line' &&
 							action.parsed.kind === 'event' &&
@@ -389,6 +399,14 @@ class ChatApp {
 				return;
 			case 'open-output':
 				post({ type: 'open/toolOutput', turnId: data.turn ?? '', itemId: data.item ?? '' });
+				return;
+			case 'approval':
+				post({
+					type: 'approval/answer',
+					turnId: data.turn ?? '',
+					itemId: data.item ?? '',
+					...(data.optionId ? { optionId: data.optionId } : {}),
+				});
 				return;
 			case 'notice':
 				post({

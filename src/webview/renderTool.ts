@@ -5,6 +5,7 @@ import { itemKey } from '../shared/transcript';
 import type { ToolItem, Turn } from '../shared/transcriptSchema';
 import { formatDuration, h, icon } from './dom';
 import { renderNotice } from './renderNotice';
+import { renderApproval } from './renderApproval';
 import type { RenderContext } from './renderContext';
 
 // A Map, not an object literal: zero passes on whatever side effect a tool call names.
@@ -22,6 +23,9 @@ function toolState(
 	item: ToolItem,
 	notice: NoticeView | undefined,
 ): { state: string; label: string; iconName: string } {
+	if (item.approval?.state === 'waiting') {
+		return { state: 'waiting', label: 'waiting for your approval', iconName: 'bell-dot' };
+	}
 	if (notice?.tone === 'block') {
 		return { state: 'blocked', label: 'blocked', iconName: 'shield' };
 	}
@@ -39,8 +43,9 @@ function toolState(
 export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLElement {
 	const key = itemKey(turn.id, item.id);
 	const expanded = context.isExpanded(key);
-	// The host's notice, built with everything it knows (never recomputed here with less).
-	const notice = context.toolNotice(turn.id, item.id);
+	// The host's notice, built with everything it knows (never recomputed here with less). An ACP
+	// call was asked about live; exec's after-the-fact notice does not apply to it.
+	const notice = item.approval ? undefined : context.toolNotice(turn.id, item.id);
 	const state = toolState(turn, item, notice);
 	const summary = summarizeToolArgs(item.name, item.args);
 	const duration =
@@ -95,6 +100,9 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 				context,
 			),
 		);
+	}
+	if (item.approval) {
+		card.append(renderApproval(turn, item, item.approval, summary));
 	}
 	if (item.result && item.result.changedFiles.length > 0) {
 		card.append(

@@ -43,8 +43,13 @@ export function renderPrompt(turn: Turn): HTMLElement {
 						{},
 						h(
 							'span',
-							{ class: `mode-badge mode-${mode}` },
-							mode ? PERMISSION_MODE_INFO[mode].label : '',
+							{ class: `mode-badge mode-${command.backend === 'acp' ? 'acp' : mode}` },
+							// ACP turns have no permission mode: zero asks on the tool card instead.
+							command.backend === 'acp'
+								? 'Live approvals'
+								: mode
+									? PERMISSION_MODE_INFO[mode].label
+									: '',
 						),
 						command.model ? h('span', { class: 'muted' }, ` \u00b7 ${command.model}`) : undefined,
 						command.kind === 'rerun' ? h('span', { class: 'muted' }, ' \u00b7 re-run') : undefined,
@@ -173,7 +178,13 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 					{ class: 'usage muted' },
 					`Tokens: ${formatTokens(run.usage.promptTokens)} in, ${formatTokens(run.usage.completionTokens)} out, ${formatTokens(run.usage.totalTokens)} total over ${run.usage.requests} request${run.usage.requests === 1 ? '' : 's'}`,
 				)
-			: undefined,
+			: turn.command?.backend === 'acp'
+				? h(
+						'div',
+						{ class: 'usage muted acp-gaps' },
+						'Live approvals (zero acp): zero reports no token usage here and saves no checkpoints, so this turn cannot be undone through zero.',
+					)
+				: undefined,
 	);
 	if (run.end?.kind === 'no_run_end' && run.end.stderrTail) {
 		element.append(

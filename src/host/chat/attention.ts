@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatService, RunFinished } from './chatService';
 import type { ChatViewProvider } from '../views/chatViews';
 
-type AttentionState = 'idle' | 'working' | 'blocked' | 'done' | 'failed';
+type AttentionState = 'idle' | 'working' | 'approval' | 'blocked' | 'done' | 'failed';
 
 /**
  * Tells the user what zero is doing without making them watch: a status bar item while it works,
@@ -29,6 +29,7 @@ export class AttentionController implements vscode.Disposable {
 			this.item,
 			chats.onRunStarted(() => this.set('working')),
 			chats.onRunFinished((finished) => this.finished(finished)),
+			chats.onApprovalsChange((waiting) => this.approvals(waiting)),
 			view.onDidChangeVisibility((visible) => {
 				if (visible) {
 					this.seen();
@@ -62,8 +63,29 @@ export class AttentionController implements vscode.Disposable {
 		this.set(runSucceeded ? 'done' : 'failed');
 	}
 
+	/** zero waits for an answer (it has no timeout): say so until the answer is given. */
+	private approvals(waiting: number): void {
+		if (waiting === 0) {
+			if (this.state === 'approval') {
+				this.set('working');
+			}
+			return;
+		}
+		const first = this.state !== 'approval';
+		this.set('approval');
+		if (first && !this.chatVisible()) {
+			void vscode.window
+				.showWarningMessage('zero is waiting for your approval to run a tool.', 'Review')
+				.then((choice) => {
+					if (choice === 'Review') {
+						void this.view.reveal();
+					}
+				});
+		}
+	}
+
 	private seen(): void {
-		if (this.state !== 'working') {
+		if (this.state !== 'working' && this.state !== 'approval') {
 			this.set('idle');
 		}
 	}
@@ -81,6 +103,13 @@ export class AttentionController implements vscode.Disposable {
 				this.item.tooltip = 'zero is working';
 				this.item.backgroundColor = undefined;
 				this.item.show();
+				return;
+			case 'approval':
+				this.item.text = '$(bell-dot) Zero: approval needed';
+				this.item.tooltip = 'zero is waiting for your answer on a tool card';
+				this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+				this.item.show();
+				this.view.setBadge(badge('zero is waiting for your approval'));
 				return;
 			case 'blocked':
 				this.item.text = '$(warning) Zero: blocked';

@@ -29,6 +29,9 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	private readonly messageEmitter = new vscode.EventEmitter<HostToWebview>();
 	private readonly runFinishedEmitter = new vscode.EventEmitter<RunFinished>();
 	private readonly runStartedEmitter = new vscode.EventEmitter<ChatSession>();
+	private readonly approvalsEmitter = new vscode.EventEmitter<number>();
+	/** The open chat's number of permission requests zero waits on (ACP chats). */
+	readonly onApprovalsChange = this.approvalsEmitter.event;
 	private readonly disposables: vscode.Disposable[] = [];
 	readonly onMessage = this.messageEmitter.event;
 	readonly onRunFinished = this.runFinishedEmitter.event;
@@ -113,6 +116,11 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		this.replace(session);
 	}
 
+	/** True while a chat that is no longer open still finishes its run. */
+	isBackground(id: string): boolean {
+		return this.background.has(id);
+	}
+
 	addContext(entry: ContextEntry): void {
 		this.session.addContext(entry);
 	}
@@ -185,6 +193,12 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'context/remove':
 				session.removeContext(message.chipId);
 				return;
+			case 'composer/setBackend':
+				session.setBackend(message.backend);
+				return;
+			case 'approval/answer':
+				session.answerApproval(message.turnId, message.itemId, message.optionId);
+				return;
 			case 'notice/action':
 				await session.runNoticeAction(message.turnId, message.itemId, message.actionId);
 				return;
@@ -221,6 +235,11 @@ export class ChatService implements ChatSource, vscode.Disposable {
 
 	private replace(session: ChatSession): void {
 		const previous = this.session;
+		if (previous.running && previous.waitingApprovals > 0) {
+			// Nobody could answer zero in a chat that is not shown (it has no timeout): end the turn as
+			// Stop does, with the request answered "cancelled".
+			previous.stop();
+		}
 		this.session = this.bind(session);
 		if (!previous.running) {
 			void previous.flushSave();
@@ -257,6 +276,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 					composer: session.composerView(this.history()),
 				}),
 			),
+			session.onApprovalsChange((waiting) => this.approvalsEmitter.fire(waiting)),
 			session.onNotices(({ notices, replace }) =>
 				this.messageEmitter.fire({ type: 'notices/update', notices, replace }),
 			),
@@ -290,6 +310,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		this.messageEmitter.dispose();
 		this.runFinishedEmitter.dispose();
 		this.runStartedEmitter.dispose();
+		this.approvalsEmitter.dispose();
 		this.activeChangeEmitter.dispose();
 		for (const disposable of this.disposables) {
 			disposable.dispose();

@@ -3,8 +3,9 @@ import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissio
 import type { ComposerView, ImageAttachment } from '../../shared/protocol';
 import type { NoticeView, TurnNotices } from '../../shared/notices';
 import { newId } from '../../shared/ids';
-import { applyAction, createTranscript, findToolItem, findTurn } from '../../shared/transcript';
+import { createTranscript, findToolItem, findTurn } from '../../shared/transcript';
 import type {
+	ChatBackend,
 	ContextChip,
 	RunKind,
 	Transcript,
@@ -33,6 +34,8 @@ import type { LaunchedRun, RunLauncher } from '../platform/runLauncher';
 import type { ZeroSettings } from '../platform/settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 import type { ZeroCli } from '../platform/zeroCli';
+import { AcpChat, applyAcpAction } from '../acp/acpChat';
+import type { AcpManager } from '../acp/acpManager';
 
 /** What a chat needs from the rest of the extension. */
 export interface ChatDeps {
@@ -52,6 +55,8 @@ export interface ChatDeps {
 	prompts: Prompts;
 	messages: Messages;
 	now(): number;
+	/** The window's shared `zero acp` process (absent: ACP chats cannot run). */
+	acp?: AcpManager;
 }
 
 interface QueuedMessage {
@@ -65,6 +70,8 @@ interface ActiveRun {
 	/** Absent while the binary is being located. */
 	launched?: LaunchedRun;
 	raw: RawRunWriter | undefined;
+	/** Set for a turn on `zero acp`. */
+	acp?: AcpChat;
 }
 
 export interface TurnRequest {
@@ -115,6 +122,10 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		replace: boolean;
 	}>();
 	private readonly runStateEmitter = new vscode.EventEmitter<{ running: boolean; turn?: Turn }>();
+	private readonly approvalEmitter = new vscode.EventEmitter<number>();
+	/** ACP chats: how many permission requests zero is waiting on. */
+	readonly onApprovalsChange = this.approvalEmitter.event;
+	private acpChat: AcpChat | undefined;
 	/** Every transcript action, in order, as it is applied. */
 	readonly onAction = this.actionsEmitter.event;
 	readonly onComposerChange = this.composerEmitter.event;
@@ -170,6 +181,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 			permissionMode: this.permissionMode,
 			model: this.model,
 			sendWithEnter: this.deps.settings().sendWithEnter,
+			backend: this.backend,
 			running: this.running,
 			queue: this.queue.map((item) => item.text),
 			context: this.context.map((entry) => entry.chip),
@@ -186,6 +198,30 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 	setPermissionMode(mode: ChatPermissionMode): void {
 		this.permissionMode = mode;
 		this.composerEmitter.fire();
+	}
+
+	get backend(): ChatBackend {
+		return this.transcript.backend ?? 'exec';
+	}
+
+	/** Chooses how the next turn runs; zero's session id carries the history across. */
+	setBackend(backend: ChatBackend): void {
+		this.transcript.backend = backend === 'exec' ? undefined : backend;
+		this.composerEmitter.fire();
+		this.scheduleSave();
+	}
+
+	/** ACP chats: permission requests zero is waiting on. */
+	get waitingApprovals(): number {
+		return this.acpChat?.waitingCount ?? 0;
+	}
+
+	/** Answers a permission request zero waits on (ACP chats); `undefined` dismisses it. */
+	answerApproval(turnId: string, itemId: string, optionId: string | undefined): void {
+		const problem = this.acpChat?.answer(turnId, itemId, optionId);
+		if (problem !== undefined || !this.acpChat) {
+			this.deps.messages.show('error', problem ?? 'zero is no longer waiting for this answer.');
+		}
 	}
 
 	setModel(model: string): void {
@@ -274,6 +310,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		this.queue = [];
 		this.apply({ type: 'run/stopping', turnId: this.active.turnId });
 		this.active.launched?.run.stop();
+		this.active.acp?.stop();
 		this.composerEmitter.fire();
 	}
 
@@ -286,6 +323,10 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		const turnId = newId('t', now);
 		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
 			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
+		}
+		if (this.backend === 'acp' && this.deps.acp) {
+			this.startAcpTurn(turnId, request, this.deps.acp);
+			return;
 		}
 		const settings = this.deps.settings();
 		const cwd = this.deps.workspaceFolder();
@@ -438,6 +479,38 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 			});
 	}
 
+	private startAcpTurn(turnId: string, request: TurnRequest, manager: AcpManager): void {
+		this.acpChat ??= new AcpChat(manager, {
+			transcript: this.transcript,
+			apply: (action) => this.apply(action),
+			now: () => this.deps.now(),
+			turnStarted: () => this.runStateEmitter.fire({ running: true, turn: this.lastTurn }),
+			approvalsChanged: (waiting) => this.approvalEmitter.fire(waiting),
+		});
+		const acp = this.acpChat;
+		this.active = { turnId, raw: undefined, acp };
+		this.composerEmitter.fire();
+		void acp
+			.runTurn(turnId, {
+				message: request.message,
+				images: request.images,
+				prompt: { text: request.displayText, context: request.context },
+				model: this.model || undefined,
+				cwd: this.deps.workspaceFolder(),
+				trusted: this.deps.isTrusted(),
+			})
+			.catch((error: Error) => {
+				this.deps.log.error(`The ACP turn failed: ${error.stack ?? error.message}`);
+				this.apply({
+					type: 'run/exit',
+					turnId,
+					at: this.deps.now(),
+					outcome: { kind: 'spawn_failed', reason: 'other', message: error.message },
+				});
+			})
+			.finally(() => this.afterRun(turnId));
+	}
+
 	private finishWithoutProcess(
 		turnId: string,
 		outcome: Extract<TranscriptAction, { type: 'run/exit' }>['outcome'],
@@ -481,6 +554,10 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 
 	/** Every notice of a turn, with the follow-ups offered now. */
 	turnNotices(turn: Turn): TurnNotices {
+		if (turn.command?.backend === 'acp') {
+			// zero asked while it waited; an exec re-run would not apply.
+			return { turnId: turn.id, items: {}, run: [] };
+		}
 		return this.followUps.turnNotices(this.transcript, turn, this.runContext());
 	}
 
@@ -580,7 +657,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 
 	/** Applies an action to the transcript, tells listeners, and schedules a save. */
 	apply(action: TranscriptAction): void {
-		applyAction(this.transcript, action);
+		applyAcpAction(this.transcript, action);
 		this.actionsEmitter.fire(action);
 		this.scheduleSave();
 	}
@@ -613,11 +690,13 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		this.disposed = true;
 		this.queue = [];
 		this.active?.launched?.run.kill();
+		this.acpChat?.dispose();
 		void this.flushSave();
 		this.actionsEmitter.dispose();
 		this.composerEmitter.dispose();
 		this.noticesEmitter.dispose();
 		this.runStateEmitter.dispose();
+		this.approvalEmitter.dispose();
 	}
 }
 

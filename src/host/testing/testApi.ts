@@ -1,6 +1,6 @@
 import type { TurnNotices } from '../../shared/notices';
 import type { ReadinessView } from '../../shared/protocol';
-import type { Transcript } from '../../shared/transcriptSchema';
+import type { ChatBackend, Transcript } from '../../shared/transcriptSchema';
 import type { ZeroSettings } from '../platform/settings';
 
 /**
@@ -59,4 +59,20 @@ export interface ZeroTestApi {
 		statusBarText(): string;
 		recordsDir(): string | undefined;
 	};
+	/** ACP chats: choose the open chat's backend, as the composer's selector does. */
+	setBackend(backend: ChatBackend): void;
+	/** Answers a permission request on a tool card, as its buttons do (no optionId: dismiss). */
+	answerApproval(turnId: string, itemId: string, optionId?: string): void;
+	/** The pid of the window's `zero acp` process, if one runs. */
+	acpPid(): number | undefined;
+	/** Every `zero acp` pid started in this window, oldest first. */
+	acpStartedPids(): number[];
+	/** The ACP session ids the shared process serves. */
+	acpSessionIds(): string[];
+	/** Stops the shared `zero acp` process (as the idle policy and deactivate do). */
+	stopAcp(): Promise<void>;
+	/** Opens a saved chat by id, as the chat list does. */
+	openChat(id: string): Promise<boolean>;
+	/** True while a chat that is no longer open still finishes its run. */
+	isBackgroundChat(id: string): boolean;
 }

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { ChangeService } from '../changes/changeService';
 import type { ChangesStatusBar } from '../changes/changesStatusBar';
+import type { AcpManager } from '../acp/acpManager';
 import type { AttentionController } from '../chat/attention';
 import type { ChatService } from '../chat/chatService';
 import type { ChatViewProvider } from '../views/chatViews';
@@ -18,6 +19,7 @@ export interface TestApiParts {
 	readiness: ReadinessService;
 	attention: AttentionController;
 	launcher: RunLauncher;
+	acp: AcpManager;
 	storageRoot: string;
 	changes: ChangeService;
 	changesStatus: ChangesStatusBar;
@@ -133,5 +135,14 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 			statusBarText: () => parts.changesStatus.describe(),
 			recordsDir: () => parts.changes.recordsDir(parts.chats.active.id),
 		},
+		setBackend: (backend) => parts.chats.active.setBackend(backend),
+		answerApproval: (turnId, itemId, optionId) =>
+			parts.chats.active.answerApproval(turnId, itemId, optionId),
+		acpPid: () => parts.acp.process?.pid,
+		acpStartedPids: () => parts.acp.startedPids,
+		acpSessionIds: () => parts.acp.process?.sessionIds ?? [],
+		stopAcp: () => parts.acp.stop(),
+		openChat: (id) => parts.chats.open(id),
+		isBackgroundChat: (id) => parts.chats.isBackground(id),
 	};
 }

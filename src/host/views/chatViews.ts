@@ -40,7 +40,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
 	setBadge(badge: vscode.ViewBadge | undefined): void {
 		if (this.view) {
-			this.view.badge = badge;
+			// A webview view keeps its badge when set to undefined (a VS Code bug, fixed upstream in
+			// microsoft/vscode#331019); a zero count is not drawn, so that clears it.
+			this.view.badge = badge ?? { value: 0, tooltip: '' };
 		}
 	}
 

@@ -1,0 +1,121 @@
+/**
+ * Live approvals as a user meets them: a chat switched to "Live approvals (zero acp)", zero's
+ * question on the tool card while it waits, and the answer given with the mouse, the keyboard or
+ * Stop. Packaged extension in code-server, FAKE `zero acp` (test/fixtures/fake-acp; shapes
+ * recorded from zero v0.8.0).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { screenshot } from '../harness/workbench';
+import { send, startFakeChat, step, waitForRunEnd, type FakeChatSession } from './fakeChat';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-acp-'));
+const wireLog = path.join(root, 'wire.log');
+
+let session: FakeChatSession;
+let frame: Frame;
+
+/** Prompts the FAKE received (one per turn; a re-run would be a second). */
+function promptsSent(): number {
+	if (!fs.existsSync(wireLog)) {
+		return 0;
+	}
+	return fs
+		.readFileSync(wireLog, 'utf8')
+		.split('\n')
+		.filter((line) => line.startsWith('C> ') && line.includes('"method":"session/prompt"')).length;
+}
+
+function repliesSent(): string[] {
+	return fs
+		.readFileSync(wireLog, 'utf8')
+		.split('\n')
+		.filter((line) => line.startsWith('C> ') && line.includes('"outcome":{'));
+}
+
+before(async () => {
+	// The FAKE zero answers the setup check and hands `zero acp` to the FAKE ACP agent.
+	session = await startFakeChat('approvals', { FAKE_ACP_LOG: wireLog });
+	frame = await session.chat();
+});
+
+after(async () => {
+	await session?.close();
+	fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** A new chat switched to live approvals with the composer's selector, as a user does. */
+async function newAcpChat(): Promise<void> {
+	frame = await session.newChat();
+	const select = frame.locator('select.backend-select');
+	await select.selectOption('acp');
+	await frame
+		.locator('.mode-hint', { hasText: 'Live approvals' })
+		.waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+async function waitingApproval(): Promise<ReturnType<Frame['locator']>> {
+	const approval = frame.locator('[data-kind="tool"] .approval[data-approval="waiting"]').last();
+	await approval.waitFor({ state: 'visible', timeout: 20_000 });
+	return approval;
+}
+
+test('Allow once: the tool result appears in the same turn, with no re-run', async () => {
+	await step(session.page, 'approvals-allow', async () => {
+		await newAcpChat();
+		const before = promptsSent();
+		await send(frame, 'Run echo [scenario:permission]');
+		const approval = await waitingApproval();
+		assert.match(await approval.innerText(), /echo hello > out.txt && cat out.txt/);
+		const card = frame.locator('[data-kind="tool"]').last();
+		assert.equal(await card.getAttribute('data-status'), 'waiting');
+		await screenshot(session.page, 'approvals-1-waiting');
+		await approval.getByRole('button', { name: 'Allow once' }).click();
+		const status = await waitForRunEnd(frame, 'Run echo');
+		assert.equal(await status.getAttribute('data-status'), 'success');
+		assert.equal(await card.getAttribute('data-status'), 'ok');
+		assert.match(await card.locator('.approval.settled').innerText(), /Allow once: allowed/);
+		assert.equal(promptsSent() - before, 1, 'one prompt: no re-run');
+		assert.equal(await frame.locator('[data-kind="prompt"]').count(), 1);
+		await screenshot(session.page, 'approvals-2-allowed-once');
+	});
+});
+
+test('Deny with Escape on the focused card: the call fails and zero continues', async () => {
+	await step(session.page, 'approvals-deny', async () => {
+		await newAcpChat();
+		await send(frame, 'Run it again [scenario:permission]');
+		const approval = await waitingApproval();
+		await approval.focus();
+		await approval.press('Escape');
+		const status = await waitForRunEnd(frame, 'Run it again');
+		assert.equal(await status.getAttribute('data-status'), 'success');
+		const card = frame.locator('[data-kind="tool"]').last();
+		assert.equal(await card.getAttribute('data-status'), 'error');
+		assert.match(await card.locator('.approval.settled').innerText(), /Denied/);
+		await frame
+			.locator('[data-kind="text"]', { hasText: 'You denied it, so nothing ran.' })
+			.waitFor({ state: 'visible', timeout: 10_000 });
+		assert.match(repliesSent().at(-1) ?? '', /"optionId":"deny"/);
+		await screenshot(session.page, 'approvals-3-denied');
+	});
+});
+
+test('Stop while zero waits: the request is answered cancelled and the turn ends cancelled', async () => {
+	await step(session.page, 'approvals-stop', async () => {
+		await newAcpChat();
+		await send(frame, 'Run and stop [scenario:permission]');
+		await waitingApproval();
+		await frame.locator('button.stop').click();
+		const status = await waitForRunEnd(frame, 'Run and stop');
+		assert.equal(await status.getAttribute('data-status'), 'interrupted');
+		const card = frame.locator('[data-kind="tool"]').last();
+		assert.match(await card.locator('.approval.settled').innerText(), /Cancelled by Stop/);
+		assert.match(repliesSent().at(-1) ?? '', /"outcome":\{"outcome":"cancelled"\}/);
+		await screenshot(session.page, 'approvals-4-stopped');
+	});
+});

@@ -1,0 +1,301 @@
+/**
+ * ACP chats against the FAKE `zero acp` (test/fixtures/fake-acp; it plays shapes recorded from the
+ * real zero v0.8.0): the manager's shared process, the turn in the transcript, each answer to a
+ * permission request, Stop while zero waits, a crash mid-turn, drift, two chats in one process.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { AcpChat, type AcpTurnRequest } from '../../../../src/host/acp/acpChat';
+import { AcpManager } from '../../../../src/host/acp/acpManager';
+import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
+import type { ZeroSettings } from '../../../../src/host/platform/settings';
+import { applyAcpAction } from '../../../../src/shared/acpTranscript';
+import { createTranscript } from '../../../../src/shared/transcript';
+import {
+	TranscriptSchema,
+	type ToolItem,
+	type Transcript,
+	type TranscriptAction,
+	type Turn,
+} from '../../../../src/shared/transcriptSchema';
+import { waitUntil } from '../../../harness/wait';
+import { FAKE_ACP, wireMessages } from '../../zero/acp/acpHelpers';
+
+const silentLog = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+const managers: AcpManager[] = [];
+afterEach(async () => {
+	await Promise.all(managers.splice(0).map((manager) => manager.stop()));
+});
+
+function setup(env: Record<string, string> = {}, idleStopMs?: number) {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
+	const wireLog = path.join(dir, 'wire.log');
+	const pidFile = path.join(dir, 'pids');
+	const locator = {
+		locate: async () => ({ found: true, path: FAKE_ACP, source: 'setting' }),
+	} as unknown as ZeroBinaryLocator;
+	const settings = () =>
+		({
+			env: { FAKE_ACP_LOG: wireLog, FAKE_ACP_PID_FILE: pidFile, ...env },
+		}) as unknown as ZeroSettings;
+	const manager = new AcpManager({
+		locator,
+		settings,
+		log: silentLog,
+		idleStopMs,
+		shutdownTiming: { stdinGraceMs: 500, terminateGraceMs: 500 },
+	});
+	managers.push(manager);
+	const wire = () => (existsSync(wireLog) ? wireMessages(readFileSync(wireLog, 'utf8')) : []);
+	return { manager, wire, pidFile, cwd: dir };
+}
+
+function chatOn(manager: AcpManager) {
+	const transcript: Transcript = createTranscript({ id: 'c1', title: 't', createdAt: 0 });
+	const actions: TranscriptAction[] = [];
+	const waiting: number[] = [];
+	let clock = 1000;
+	const chat = new AcpChat(manager, {
+		transcript,
+		apply: (action) => {
+			actions.push(action);
+			applyAcpAction(transcript, action);
+		},
+		now: () => clock++,
+		turnStarted: () => undefined,
+		approvalsChanged: (count) => waiting.push(count),
+	});
+	return { chat, transcript, actions, waiting };
+}
+
+function request(cwd: string, message: string): AcpTurnRequest {
+	return { message, images: [], prompt: { text: message, context: [] }, cwd, trusted: true };
+}
+
+function toolsOf(turn: Turn): ToolItem[] {
+	return turn.run.items.filter((item): item is ToolItem => item.kind === 'tool');
+}
+
+/** Runs a turn and answers the first permission request with `answer` once it shows up. */
+async function turnAnswering(
+	chatSetup: ReturnType<typeof chatOn>,
+	cwd: string,
+	message: string,
+	answer: (turnId: string, itemId: string) => void,
+): Promise<Turn> {
+	const turnId = `t${chatSetup.transcript.turns.length + 1}`;
+	const done = chatSetup.chat.runTurn(turnId, request(cwd, message));
+	await waitUntil(
+		() => chatSetup.chat.waitingCount > 0,
+		10_000,
+		'the permission request to reach the chat',
+	);
+	const turn = chatSetup.transcript.turns.find((candidate) => candidate.id === turnId);
+	assert.ok(turn);
+	const [tool] = toolsOf(turn);
+	assert.equal(tool.approval?.state, 'waiting');
+	answer(turnId, tool.id);
+	await done;
+	return turn;
+}
+
+describe('AcpChat with the FAKE zero acp', () => {
+	it('starts no process before the first prompt, then one shared process', async () => {
+		const { manager, cwd } = setup();
+		const one = chatOn(manager);
+		assert.equal(manager.process, undefined);
+		assert.deepEqual(manager.startedPids, []);
+		await one.chat.runTurn('t1', request(cwd, 'hello [scenario:answer]'));
+		assert.equal(manager.startedPids.length, 1);
+		assert.ok(manager.process);
+		const [turn] = one.transcript.turns;
+		assert.equal(turn.command?.backend, 'acp');
+		assert.equal(turn.run.end?.kind, 'run_end');
+		assert.equal(one.transcript.sessionId, one.chat.sessionId);
+	});
+
+	it('Allow once: the tool result arrives in the same turn, with one prompt and no re-run', async () => {
+		const { manager, wire, cwd } = setup();
+		const chat = chatOn(manager);
+		const turn = await turnAnswering(chat, cwd, 'run echo [scenario:permission]', (t, i) =>
+			assert.equal(chat.chat.answer(t, i, 'allow'), undefined),
+		);
+		const [tool] = toolsOf(turn);
+		assert.equal(tool.result?.status, 'ok');
+		assert.match(tool.result?.output ?? '', /hello/);
+		assert.equal(tool.approval?.state, 'answered');
+		assert.deepEqual(tool.approval?.outcome, { outcome: 'selected', optionId: 'allow' });
+		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'success');
+		const prompts = wire().filter((entry) => entry.message?.method === 'session/prompt');
+		assert.equal(prompts.length, 1, 'one prompt: the call ran inside the same turn');
+		const reply = wire().find(
+			(entry) => entry.dir === 'C' && entry.message?.result !== undefined,
+		)?.message;
+		assert.deepEqual(reply?.result, { outcome: { outcome: 'selected', optionId: 'allow' } });
+		assert.deepEqual(chat.waiting, [1, 0]);
+	});
+
+	for (const optionId of ['allow_for_session', 'allow_prefix_for_session', 'always_allow_prefix']) {
+		it(`answers with zero's own optionId "${optionId}"`, async () => {
+			const { manager, wire, cwd } = setup();
+			const chat = chatOn(manager);
+			const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i) =>
+				assert.equal(chat.chat.answer(t, i, optionId), undefined),
+			);
+			assert.equal(toolsOf(turn)[0].result?.status, 'ok');
+			const replies = wire().filter(
+				(entry) => entry.dir === 'C' && entry.message?.result !== undefined,
+			);
+			assert.deepEqual(replies.at(-1)?.message?.result, {
+				outcome: { outcome: 'selected', optionId },
+			});
+		});
+	}
+
+	it('refuses an option zero did not offer (zero would deny it silently) and keeps waiting', async () => {
+		const { manager, cwd } = setup();
+		const chat = chatOn(manager);
+		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i) => {
+			assert.match(chat.chat.answer(t, i, 'allow_once') ?? '', /did not offer/);
+			assert.equal(chat.chat.waitingCount, 1);
+			assert.equal(chat.chat.answer(t, i, 'allow'), undefined);
+		});
+		assert.equal(toolsOf(turn)[0].result?.status, 'ok');
+	});
+
+	it('Deny: the call fails with zero\u2019s words and zero continues the turn', async () => {
+		const { manager, cwd } = setup();
+		const chat = chatOn(manager);
+		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i) =>
+			assert.equal(chat.chat.answer(t, i, 'deny'), undefined),
+		);
+		const [tool] = toolsOf(turn);
+		assert.equal(tool.result?.status, 'error');
+		assert.match(tool.result?.output ?? '', /Permission denied/);
+		assert.equal(tool.approval?.state, 'answered');
+		const texts = turn.run.items.filter((item) => item.kind === 'text');
+		assert.match(JSON.stringify(texts), /You denied it, so nothing ran/);
+		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'success');
+		assert.equal(
+			chat.chat.answer(turn.id, tool.id, 'allow'),
+			'zero is no longer waiting for this answer.',
+		);
+	});
+
+	it('Stop while a request waits: answers it "cancelled", and the turn ends cancelled', async () => {
+		const { manager, wire, cwd } = setup();
+		const chat = chatOn(manager);
+		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', () =>
+			chat.chat.stop(),
+		);
+		const [tool] = toolsOf(turn);
+		assert.equal(tool.approval?.state, 'withdrawn');
+		assert.equal(tool.approval?.settledBy, 'cancel');
+		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'interrupted');
+		const sent = wire().filter((entry) => entry.dir === 'C');
+		assert.ok(sent.some((entry) => entry.message?.method === 'session/cancel'));
+		assert.ok(
+			sent.some(
+				(entry) => JSON.stringify(entry.message?.result) === '{"outcome":{"outcome":"cancelled"}}',
+			),
+		);
+		assert.deepEqual(chat.waiting, [1, 0]);
+	});
+
+	it('a crash mid-turn ends the turn with zero\u2019s stderr, kills its process group, and the next turn continues the session in a new process', async () => {
+		const { manager, wire, pidFile, cwd } = setup();
+		const chat = chatOn(manager);
+		await chat.chat.runTurn('t1', request(cwd, 'first [scenario:answer]'));
+		const sessionId = chat.transcript.sessionId;
+		assert.ok(sessionId);
+		await chat.chat.runTurn('t2', request(cwd, 'crash [scenario:crash]'));
+		const crashed = chat.transcript.turns[1];
+		assert.equal(crashed.run.end?.kind, 'no_run_end');
+		assert.match(
+			crashed.run.end?.kind === 'no_run_end' ? crashed.run.end.stderrTail : '',
+			/panic: FAKE crash mid-turn/,
+		);
+		const orphans = readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+		assert.equal(orphans.length, 1);
+		await waitUntil(() => !isAlive(orphans[0]), 10_000, 'the tool child to be killed');
+		await chat.chat.runTurn('t3', request(cwd, 'again [scenario:answer]'));
+		assert.equal(manager.startedPids.length, 2);
+		assert.equal(chat.transcript.turns[2].run.end?.kind, 'run_end');
+		const loads = wire().filter((entry) => entry.message?.method === 'session/load');
+		assert.equal(loads.length, 1);
+		assert.equal((loads[0].message?.params as { sessionId: string }).sessionId, sessionId);
+	});
+
+	it('shows an unknown notification and an unknown update kind as drift in the turn', async () => {
+		const { manager, cwd } = setup();
+		const chat = chatOn(manager);
+		await chat.chat.runTurn('t1', request(cwd, 'drift [scenario:drift]'));
+		const drift = chat.transcript.turns[0].run.items.filter((item) => item.kind === 'unrecognized');
+		assert.deepEqual(
+			drift.map((item) => item.kind === 'unrecognized' && item.type),
+			['_zero/usage', 'session/update:usage_update'],
+		);
+		const text = chat.transcript.turns[0].run.items.map((item) =>
+			item.kind === 'text' ? item.text : '',
+		);
+		assert.equal(text.join(''), 'Before. After.');
+	});
+
+	it('two chats share one process, each with its own session, turns running side by side', async () => {
+		const { manager, cwd } = setup();
+		const one = chatOn(manager);
+		const two = chatOn(manager);
+		const first = one.chat.runTurn('t1', request(cwd, 'one [scenario:permission]'));
+		await waitUntil(() => one.chat.waitingCount === 1, 10_000, 'chat one to wait');
+		// Chat two runs a whole turn while chat one's request waits.
+		await two.chat.runTurn('t1', request(cwd, 'two [scenario:answer]'));
+		assert.equal(two.transcript.turns[0].run.end?.kind, 'run_end');
+		assert.equal(one.chat.waitingCount, 1);
+		const [tool] = toolsOf(one.transcript.turns[0]);
+		assert.equal(one.chat.answer('t1', tool.id, 'allow'), undefined);
+		await first;
+		assert.equal(manager.startedPids.length, 1);
+		assert.notEqual(one.chat.sessionId, two.chat.sessionId);
+		assert.deepEqual(
+			manager.process?.sessionIds.sort(),
+			[one.chat.sessionId, two.chat.sessionId].sort(),
+		);
+		assert.equal(toolsOf(one.transcript.turns[0])[0].result?.status, 'ok');
+	});
+
+	it('stops an idle process, leaves nothing running, and a saved ACP chat reads back', async () => {
+		const { manager, cwd } = setup({}, 200);
+		const chat = chatOn(manager);
+		await chat.chat.runTurn('t1', request(cwd, 'hello [scenario:answer]'));
+		const [pid] = manager.startedPids;
+		await waitUntil(() => !isAlive(pid), 10_000, 'the idle process to stop');
+		assert.equal(manager.process, undefined);
+		const saved = TranscriptSchema.parse(JSON.parse(JSON.stringify(chat.transcript)));
+		assert.equal(saved.turns[0].command?.backend, 'acp');
+	});
+
+	it('an untrusted workspace or no folder ends the turn without starting zero', async () => {
+		const { manager, cwd } = setup();
+		const chat = chatOn(manager);
+		await chat.chat.runTurn('t1', { ...request(cwd, 'x'), trusted: false });
+		await chat.chat.runTurn('t2', { ...request(cwd, 'x'), cwd: undefined });
+		assert.deepEqual(manager.startedPids, []);
+		assert.deepEqual(
+			chat.transcript.turns.map((turn) => turn.run.end?.kind),
+			['spawn_failed', 'spawn_failed'],
+		);
+	});
+});

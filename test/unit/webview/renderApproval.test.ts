@@ -1,0 +1,166 @@
+import './domEnv';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AcpTurnMapper, applyAcpAction } from '../../../src/shared/acpTranscript';
+import { createTranscript } from '../../../src/shared/transcript';
+import type { ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
+import type { RenderContext } from '../../../src/webview/renderContext';
+import { approvalKeyAnswer } from '../../../src/webview/renderApproval';
+import { buildRows, rowSignature } from '../../../src/webview/rows';
+import { renderTool } from '../../../src/webview/renderTool';
+
+const context: RenderContext = {
+	isExpanded: () => false,
+	toolDetails: () => 'loading',
+	toolNotice: () => undefined,
+	turnNotices: () => undefined,
+	isReadOnly: () => false,
+	now: () => 0,
+};
+
+/** The options zero v0.8.0 offered for `ls` (recorded: A06/A09). */
+const SHELL_OPTIONS = [
+	{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+	{ optionId: 'allow_for_session', name: 'Allow for this session', kind: 'allow_always' },
+	{
+		optionId: 'always_allow_prefix',
+		name: 'Always allow this command (runs outside the sandbox)',
+		kind: 'allow_always',
+	},
+	{ optionId: 'deny', name: 'Reject', kind: 'reject_once' },
+];
+
+function waitingCard(
+	command: string,
+	options = SHELL_OPTIONS,
+): { transcript: Transcript; card: HTMLElement } {
+	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
+	const toolCall = {
+		toolCallId: 'call_1',
+		title: 'exec_command',
+		kind: 'execute',
+		status: 'pending',
+		rawInput: { cmd: command },
+	};
+	for (const action of [
+		{ type: 'turn/start' as const, turnId: 't1' },
+		...mapper.start(),
+		...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options }),
+	]) {
+		applyAcpAction(transcript, action);
+	}
+	const turn = transcript.turns[0];
+	const card = renderTool(turn, turn.run.items[0] as ToolItem, context);
+	document.body.replaceChildren(card);
+	return { transcript, card };
+}
+
+/** What `approvalKeyAnswer` reads of a keydown: the key and where focus was. */
+function key(target: Element, name: string): KeyboardEvent {
+	return { key: name, target } as unknown as KeyboardEvent;
+}
+
+describe('the live approval on a tool card', () => {
+	it('shows what zero will run and zero\u2019s options, in words that match what they do', () => {
+		const { card } = waitingCard('rm -rf junk <img src=x onerror=alert(1)>');
+		assert.equal(card.dataset.status, 'waiting');
+		const approval = card.querySelector<HTMLElement>('.approval[data-approval="waiting"]');
+		assert.ok(approval);
+		assert.equal(approval.getAttribute('tabindex'), '0');
+		assert.match(approval.getAttribute('aria-label') ?? '', /Enter allows once, Escape denies/);
+		// The model's words are text, never markup.
+		assert.equal(
+			approval.querySelector('.approval-target')?.textContent,
+			'rm -rf junk <img src=x onerror=alert(1)>',
+		);
+		assert.equal(approval.querySelector('img'), null);
+		const buttons = [...approval.querySelectorAll<HTMLElement>('button')];
+		assert.deepEqual(
+			buttons.map((button) => [button.textContent, button.dataset.optionId]),
+			[
+				['Allow once', 'allow'],
+				['Allow for this turn', 'allow_for_session'],
+				['Always allow this command (runs outside the sandbox)', 'always_allow_prefix'],
+				['Deny', 'deny'],
+			],
+		);
+		assert.match(approval.textContent ?? '', /shared with the terminal and zero exec/);
+		assert.ok(approval.querySelector('[data-command="zero.manageGrants"]'));
+	});
+
+	it('Enter on the focused approval allows once, Escape denies; Enter on a button is left to it', () => {
+		const { card } = waitingCard('ls');
+		const approval = card.querySelector<HTMLElement>('.approval') as HTMLElement;
+		assert.deepEqual(approvalKeyAnswer(key(approval, 'Enter')), {
+			turnId: 't1',
+			itemId: (card.dataset.item ?? '') as string,
+			optionId: 'allow',
+		});
+		assert.equal(approvalKeyAnswer(key(approval, 'Escape'))?.optionId, 'deny');
+		const button = approval.querySelector('button') as HTMLElement;
+		assert.equal(approvalKeyAnswer(key(button, 'Enter')), undefined);
+		assert.equal(approvalKeyAnswer(key(button, 'Escape'))?.optionId, 'deny');
+		assert.equal(approvalKeyAnswer(key(approval, 'a')), undefined);
+	});
+
+	it('with no deny option (apply_patch), Escape dismisses and a Dismiss button is offered', () => {
+		const { card } = waitingCard('x', [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }]);
+		const approval = card.querySelector<HTMLElement>('.approval') as HTMLElement;
+		const answer = approvalKeyAnswer(key(approval, 'Escape'));
+		assert.ok(answer);
+		assert.equal(answer.optionId, undefined);
+		assert.ok([...approval.querySelectorAll('button')].some((b) => b.textContent === 'Dismiss'));
+	});
+
+	it('a card already drawn is drawn again when zero asks and when the answer is given', () => {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
+		const apply = (actions: ReturnType<typeof mapper.start>) =>
+			actions.forEach((action) => applyAcpAction(transcript, action));
+		const toolCall = { toolCallId: 'c1', title: 'exec_command', kind: 'execute', rawInput: {} };
+		apply([{ type: 'turn/start', turnId: 't1' }, ...mapper.start()]);
+		apply(mapper.event({ kind: 'update', update: { sessionUpdate: 'tool_call', ...toolCall } }));
+		const signature = () =>
+			rowSignature(
+				buildRows(transcript).find((row) => row.kind === 'item')!,
+				false,
+				'',
+			);
+		const announced = signature();
+		apply(
+			mapper.permissionRequested(1, {
+				sessionId: 'S',
+				toolCall: { ...toolCall, status: 'pending' },
+				options: SHELL_OPTIONS,
+			}),
+		);
+		const asked = signature();
+		assert.notEqual(asked, announced);
+		apply(mapper.permissionSettled(1, { outcome: 'selected', optionId: 'allow' }, 'user'));
+		assert.notEqual(signature(), asked);
+	});
+
+	it('after the answer the card says what was chosen and offers no buttons', () => {
+		const { transcript } = waitingCard('ls');
+		applyAcpAction(transcript, {
+			type: 'acp/permission-settled',
+			turnId: 't1',
+			requestId: 7,
+			outcome: { outcome: 'selected', optionId: 'deny' },
+			by: 'user',
+		});
+		const turn = transcript.turns[0];
+		const card = renderTool(turn, turn.run.items[0] as ToolItem, context);
+		assert.equal(card.querySelectorAll('.approval button').length, 0);
+		assert.match(card.querySelector('.approval')?.textContent ?? '', /Denied/);
+		applyAcpAction(transcript, {
+			type: 'acp/permission-settled',
+			turnId: 't1',
+			requestId: 7,
+			outcome: { outcome: 'cancelled' },
+			by: 'cancel',
+		});
+		assert.equal((turn.run.items[0] as ToolItem).approval?.outcome?.outcome, 'selected');
+	});
+});
