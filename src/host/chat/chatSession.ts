@@ -72,6 +72,8 @@ interface ActiveRun {
 	raw: RawRunWriter | undefined;
 	/** Set for a turn on `zero acp`. */
 	acp?: AcpChat;
+	/** Stop was pressed, perhaps before the turn or its process existed. */
+	stopRequested?: boolean;
 }
 
 export interface TurnRequest {
@@ -308,6 +310,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 			return;
 		}
 		this.queue = [];
+		this.active.stopRequested = true;
 		this.apply({ type: 'run/stopping', turnId: this.active.turnId });
 		this.active.launched?.run.stop();
 		this.active.acp?.stop();
@@ -439,8 +442,11 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 						}
 					},
 				});
-				this.active = { turnId, launched, raw };
-				if (findTurn(this.transcript, turnId)?.run.stopRequested) {
+				// Stop may have come while zero was located and its facts read, before the turn existed.
+				const stopRequested = this.active?.stopRequested === true;
+				this.active = { turnId, launched, raw, stopRequested };
+				if (stopRequested || findTurn(this.transcript, turnId)?.run.stopRequested) {
+					this.apply({ type: 'run/stopping', turnId });
 					launched.run.stop();
 				}
 				const outcome = await launched.done;
