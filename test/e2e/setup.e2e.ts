@@ -107,15 +107,25 @@ async function chatFrame(page: Page): Promise<Frame> {
 	return findWebviewFrame(page, '#app[data-state="ready"]', 60_000);
 }
 
-async function expectState(page: Page, state: string): Promise<Frame> {
+/**
+ * Waits for a readiness state; with `binary`, for that state about that binary (two tests in a row
+ * can show the same state for different binaries, and the old one must not pass for the new one).
+ */
+async function expectState(page: Page, state: string, binary?: string): Promise<Frame> {
 	let frame = await chatFrame(page);
 	await waitUntil(
 		async () => {
 			frame = await chatFrame(page);
-			return (await frame.locator('#app').getAttribute('data-readiness')) === state;
+			if ((await frame.locator('#app').getAttribute('data-readiness')) !== state) {
+				return false;
+			}
+			return (
+				binary === undefined ||
+				(await frame.locator(`[data-setup-state="${state}"]`).innerText()).includes(binary)
+			);
 		},
 		30_000,
-		`the "${state}" state`,
+		`the "${state}" state${binary ? ` for ${binary}` : ''}`,
 	);
 	return frame;
 }
@@ -217,7 +227,7 @@ test('a new user whose provider has no API key: "connect a provider", never "Rea
 		// (test/fixtures/recorded/readiness/no-api-key-openai): `providers current` says "ok",
 		// `providers check` says "requires API key".
 		await locateZero(wb.page, `${FAKE_ZERO}-no-api-key`);
-		const frame = await expectState(wb.page, 'no_provider');
+		const frame = await expectState(wb.page, 'no_provider', 'zero-no-api-key');
 		const section = frame.locator('[data-setup-state="no_provider"]');
 		assert.match(
 			await section.innerText(),

@@ -77,6 +77,22 @@ export async function waitForRunEnd(
 	await prompt.waitFor({ state: 'attached', timeout });
 	const turnId = await prompt.getAttribute('data-turn');
 	const status = frame.locator(`[data-kind="status"][data-turn="${turnId}"][data-phase="ended"]`);
-	await status.waitFor({ state: 'attached', timeout });
+	// The chat mounts only the rows near the viewport, and it stops following new output once the
+	// user scrolled or expanded something above; scroll to the end as that user would.
+	await waitUntil(
+		async () => {
+			if ((await status.count()) > 0) {
+				return true;
+			}
+			await frame
+				.locator('.transcript')
+				.evaluate((scroller) => scroller.scrollTo({ top: scroller.scrollHeight }))
+				.catch(() => undefined);
+			return false;
+		},
+		timeout,
+		`the run of "${promptText}" to end`,
+		{ intervalMs: 250 },
+	);
 	return status;
 }
