@@ -15,6 +15,9 @@
  * reduces them and hands every other action to `applyAction`.
  *
  * Pure: no clock (times arrive inside actions), no Node built-ins; only types from the ACP layer.
+ *
+ * Over 400 lines because the mapping and its mapper state belong together: each ACP update kind
+ * is turned into exec-shaped actions next to the state that tracks it.
  */
 import {
 	type AcpExit,

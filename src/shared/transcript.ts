@@ -7,6 +7,9 @@
  * `applyAction` updates the transcript it is given in place and does no I/O and reads no clock
  * (times arrive inside actions), so replaying the same actions always gives the same transcript.
  * In-place updates keep streaming O(1) per event; callers that need an immutable view copy it.
+ *
+ * Over 400 lines because it is one reducer: every action is handled in one place, so no action
+ * type can be reduced twice or differently for the host and the view.
  */
 import type { PermissionEventAny, ZeroEvent } from '../zero/events';
 import { SESSION_ID_PATTERN } from '../zero/execArgs';

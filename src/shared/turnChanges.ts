@@ -11,6 +11,9 @@
  * whatever is on disk without asking. See /work/shared/reference/zero-checkpoints-and-rewind.md.
  *
  * Everything here is pure: the caller reads the files and zero's store and passes the facts in.
+ *
+ * Over 400 lines because collecting a turn's file touches, restorability and the undo conflict
+ * check share one model of what zero saved; splitting them would spread that model.
  */
 import { z } from 'zod';
 import { DEFAULT_CHECKPOINT_MAX_BYTES, safeWorkspaceRelativePath } from '../zero/checkpointSchemas';

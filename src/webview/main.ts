@@ -1,6 +1,9 @@
 /**
  * The chat webview. It receives a transcript snapshot and then the same actions the host applies,
  * reduces them with the shared reducer, and renders rows through a virtual list once per frame.
+ *
+ * Over 400 lines because it is the view's one message switch and click dispatcher; the rendering
+ * itself lives in the render*.ts files.
  */
 import './zodConfig';
 import {

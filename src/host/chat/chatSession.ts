@@ -1,3 +1,11 @@
+/**
+ * One chat: its transcript, composer state, queue and the one run it may have at a time, over
+ * either backend (`zero exec` per turn, or a session of the shared `zero acp`).
+ *
+ * Longer than 400 lines on purpose for now: send, queue, re-run, Stop, notices and saving all read
+ * and change the same run state, and keeping them in one class keeps that state private. The exec
+ * launch in `startTurn` is the next part to move out.
+ */
 import * as vscode from 'vscode';
 import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissionModes';
 import type { ComposerView, ImageAttachment } from '../../shared/protocol';

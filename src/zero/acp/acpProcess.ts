@@ -12,6 +12,9 @@
  * then SIGTERM and SIGKILL of the group after grace periods. SIGTERM alone does not end an idle
  * `zero acp` (recorded: A18b, A18d). When to stop an idle process is the caller's policy: it sees
  * `busy` change through the observer.
+ *
+ * Over 400 lines because the process's life (start, routing, death, shutdown) is one state
+ * machine; its framing (jsonRpc.ts), schemas and outcomes live in their own files.
  */
 import type { ChildProcess } from 'node:child_process';
 import { planSpawn, signalTree, spawnTree } from '../processTree';

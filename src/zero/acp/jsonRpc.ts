@@ -7,6 +7,8 @@
  * over the line cap, or a response to an id we never used becomes a typed diagnostic and the
  * connection keeps going. Requests zero sends are answered by `onRequest`; an unknown method gets
  * -32601 and a failing handler -32603, which zero treats as a deny (fail closed).
+ *
+ * Just over 400 lines: the framing, the request table and the diagnostics are one connection.
  */
 import type { z } from 'zod';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../lineDecoder';
