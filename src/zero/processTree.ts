@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { ProcessOutcome } from './processOutcome';
 
 /** How to start a program without a shell, including Windows batch wrappers (npm's `zero.cmd`). */
 export interface SpawnPlan {
@@ -243,4 +244,30 @@ export function runBounded(
 			}, options.timeoutMs),
 		);
 	});
+}
+
+/** Why a zero binary could not be started, as the chat says it. */
+export function describeSpawnFailure(
+	error: NodeJS.ErrnoException,
+	binary: string,
+): Extract<ProcessOutcome, { kind: 'spawn_failed' }> {
+	if (error.code === 'ENOENT') {
+		return {
+			kind: 'spawn_failed',
+			reason: 'not_found',
+			message: `zero was not found at ${binary}. Install zero or set "zero.path" to the binary.`,
+		};
+	}
+	if (error.code === 'EACCES') {
+		return {
+			kind: 'spawn_failed',
+			reason: 'not_executable',
+			message: `${binary} is not executable (${error.message}).`,
+		};
+	}
+	return {
+		kind: 'spawn_failed',
+		reason: 'other',
+		message: `zero could not be started: ${error.message}`,
+	};
 }

@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import type { ProcessOutcome } from './processOutcome';
 import { parsedLineDecoder } from './lineDecoder';
 import type { ParsedLine } from './parseLine';
-import { planSpawn, signalTree, spawnTree } from './processTree';
-import { redactSecrets } from './redact';
+import { describeSpawnFailure,planSpawn,signalTree,spawnTree } from './processTree';
+import { StderrTail } from './stderrTail';
 
 /** Everything needed to start one `zero exec` run. */
 export interface RunSpec {
@@ -37,73 +37,8 @@ export interface StopTiming {
 export const DEFAULT_STOP_TIMING: StopTiming = { interruptGraceMs: 2000, terminateGraceMs: 1000 };
 
 /** Bytes of stderr kept for failure messages. */
-const STDERR_TAIL_BYTES = 16 * 1024;
-const STDERR_TAIL_LINES = 40;
 /** After the process exits, how long to wait for its pipes to drain. */
 const PIPE_DRAIN_MS = 1000;
-
-/** zero's stderr, split into lines and masked, with a bounded tail kept for failure messages. */
-class StderrTail {
-	private lines: string[] = [];
-	private partial = '';
-	private bytes = 0;
-
-	constructor(private readonly secrets: readonly string[]) {}
-
-	push(text: string, onLine?: (line: string) => void): void {
-		const parts = (this.partial + text).split('\n');
-		this.partial = parts.pop() ?? '';
-		if (this.partial.length > STDERR_TAIL_BYTES) {
-			this.partial = this.partial.slice(-STDERR_TAIL_BYTES);
-		}
-		for (const raw of parts) {
-			this.add(raw.replace(/\r$/, ''), onLine);
-		}
-	}
-
-	flush(onLine?: (line: string) => void): void {
-		if (this.partial !== '') {
-			this.add(this.partial, onLine);
-			this.partial = '';
-		}
-	}
-
-	text(): string {
-		return this.lines.join('\n');
-	}
-
-	private add(raw: string, onLine?: (line: string) => void): void {
-		const line = redactSecrets(raw, this.secrets);
-		onLine?.(line);
-		this.lines.push(line);
-		this.bytes += line.length + 1;
-		while (this.lines.length > STDERR_TAIL_LINES || this.bytes > STDERR_TAIL_BYTES) {
-			this.bytes -= (this.lines.shift()?.length ?? 0) + 1;
-		}
-	}
-}
-
-function spawnFailure(error: NodeJS.ErrnoException, binary: string): ProcessOutcome {
-	if (error.code === 'ENOENT') {
-		return {
-			kind: 'spawn_failed',
-			reason: 'not_found',
-			message: `zero was not found at ${binary}. Install zero or set "zero.path" to the binary.`,
-		};
-	}
-	if (error.code === 'EACCES') {
-		return {
-			kind: 'spawn_failed',
-			reason: 'not_executable',
-			message: `${binary} is not executable (${error.message}).`,
-		};
-	}
-	return {
-		kind: 'spawn_failed',
-		reason: 'other',
-		message: `zero could not be started: ${error.message}`,
-	};
-}
 
 /**
  * One running `zero exec` process. It owns the child: stdout is framed and parsed in order,
@@ -188,7 +123,7 @@ export class ZeroRun {
 					this.platform,
 				);
 			} catch (error) {
-				settle(spawnFailure(error as NodeJS.ErrnoException, spec.binary));
+				settle(describeSpawnFailure(error as NodeJS.ErrnoException, spec.binary));
 				return;
 			}
 			this.child = child;
@@ -214,7 +149,7 @@ export class ZeroRun {
 			child.on('error', (error: NodeJS.ErrnoException) => {
 				if (child.pid === undefined) {
 					this.exited = true;
-					settle(spawnFailure(error, spec.binary));
+					settle(describeSpawnFailure(error, spec.binary));
 				}
 			});
 			child.stdout?.on('data', (chunk: Buffer) => {

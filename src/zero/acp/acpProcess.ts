@@ -17,29 +17,29 @@
  * machine; its framing (jsonRpc.ts), schemas and outcomes live in their own files.
  */
 import type { ChildProcess } from 'node:child_process';
-import { planSpawn, signalTree, spawnTree } from '../processTree';
+import { describeSpawnFailure,planSpawn,signalTree,spawnTree } from '../processTree';
 import {
-	AcpSession,
-	resultSchemaOf,
-	type AcpExit,
-	type AcpSessionHost,
-	type AcpSessionObserver,
+AcpSession,
+resultSchemaOf,
+type AcpExit,
+type AcpSessionHost,
+type AcpSessionObserver,
 } from './acpSession';
-import { JsonRpcConnection, type AcpDiagnostic, type IncomingRequestReply } from './jsonRpc';
+import { JsonRpcConnection,type AcpDiagnostic,type IncomingRequestReply } from './jsonRpc';
 import {
-	ACP_PROTOCOL_VERSION,
-	JSON_RPC_ERROR_CODES,
-	RequestPermissionParamsSchema,
-	SESSION_UPDATE_SCHEMAS,
-	SessionNotificationSchema,
-	isSessionUpdateKind,
-	type ClientRequestMethod,
-	type ClientRequestParams,
-	type ClientRequestResult,
-	type InitializeResult,
-	type SessionUpdate,
+ACP_PROTOCOL_VERSION,
+JSON_RPC_ERROR_CODES,
+RequestPermissionParamsSchema,
+SESSION_UPDATE_SCHEMAS,
+SessionNotificationSchema,
+isSessionUpdateKind,
+type ClientRequestMethod,
+type ClientRequestParams,
+type ClientRequestResult,
+type InitializeResult,
+type SessionUpdate,
 } from './schemas';
-import { StderrTail } from './stderrTail';
+import { StderrTail } from '../stderrTail';
 import { excerptOf } from '../parseLine';
 
 export interface AcpProcessSpec {
@@ -105,28 +105,6 @@ export function describeAcpExit(exit: AcpExit): string {
 	const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.exitCode ?? '?'}`;
 	const tail = exit.stderrTail.trim();
 	return `zero acp ended (${how})${tail ? `: ${tail}` : '.'}`;
-}
-
-function spawnFailure(error: NodeJS.ErrnoException, binary: string): AcpExit {
-	if (error.code === 'ENOENT') {
-		return {
-			kind: 'spawn_failed',
-			reason: 'not_found',
-			message: `zero was not found at ${binary}. Install zero or set "zero.path" to the binary.`,
-		};
-	}
-	if (error.code === 'EACCES') {
-		return {
-			kind: 'spawn_failed',
-			reason: 'not_executable',
-			message: `${binary} is not executable (${error.message}).`,
-		};
-	}
-	return {
-		kind: 'spawn_failed',
-		reason: 'other',
-		message: `zero could not be started: ${error.message}`,
-	};
 }
 
 /** After the process exits, how long to wait for its pipes to drain. */
@@ -353,7 +331,7 @@ export class AcpProcess {
 				this.platform,
 			);
 		} catch (error) {
-			this.finish(spawnFailure(error as NodeJS.ErrnoException, this.spec.binary));
+			this.finish(describeSpawnFailure(error as NodeJS.ErrnoException, this.spec.binary));
 			return;
 		}
 		this.child = child;
@@ -377,7 +355,7 @@ export class AcpProcess {
 		child.on('error', (error: NodeJS.ErrnoException) => {
 			if (child.pid === undefined) {
 				this.childExited = true;
-				this.finish(spawnFailure(error, this.spec.binary));
+				this.finish(describeSpawnFailure(error, this.spec.binary));
 			}
 		});
 		child.stdout?.on('data', (chunk: Buffer) => this.connection.receive(chunk));
