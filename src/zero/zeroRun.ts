@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { ProcessOutcome } from './processOutcome';
 import { parsedLineDecoder } from './lineDecoder';
 import type { ParsedLine } from './parseLine';
-import { describeSpawnFailure,planSpawn,signalTree,spawnTree } from './processTree';
+import { describeSpawnFailure, planSpawn, signalTree, spawnTree } from './processTree';
 import { StderrTail } from './stderrTail';
 
 /** Everything needed to start one `zero exec` run. */

@@ -17,27 +17,27 @@
  * machine; its framing (jsonRpc.ts), schemas and outcomes live in their own files.
  */
 import type { ChildProcess } from 'node:child_process';
-import { describeSpawnFailure,planSpawn,signalTree,spawnTree } from '../processTree';
+import { describeSpawnFailure, planSpawn, signalTree, spawnTree } from '../processTree';
 import {
-AcpSession,
-resultSchemaOf,
-type AcpExit,
-type AcpSessionHost,
-type AcpSessionObserver,
+	AcpSession,
+	resultSchemaOf,
+	type AcpExit,
+	type AcpSessionHost,
+	type AcpSessionObserver,
 } from './acpSession';
-import { JsonRpcConnection,type AcpDiagnostic,type IncomingRequestReply } from './jsonRpc';
+import { JsonRpcConnection, type AcpDiagnostic, type IncomingRequestReply } from './jsonRpc';
 import {
-ACP_PROTOCOL_VERSION,
-JSON_RPC_ERROR_CODES,
-RequestPermissionParamsSchema,
-SESSION_UPDATE_SCHEMAS,
-SessionNotificationSchema,
-isSessionUpdateKind,
-type ClientRequestMethod,
-type ClientRequestParams,
-type ClientRequestResult,
-type InitializeResult,
-type SessionUpdate,
+	ACP_PROTOCOL_VERSION,
+	JSON_RPC_ERROR_CODES,
+	RequestPermissionParamsSchema,
+	SESSION_UPDATE_SCHEMAS,
+	SessionNotificationSchema,
+	isSessionUpdateKind,
+	type ClientRequestMethod,
+	type ClientRequestParams,
+	type ClientRequestResult,
+	type InitializeResult,
+	type SessionUpdate,
 } from './schemas';
 import { StderrTail } from '../stderrTail';
 import { excerptOf } from '../parseLine';
