@@ -90,7 +90,7 @@ describe('chat with the FAKE zero', function () {
 		await resetSettings();
 	});
 
-	it('stops a run: run_end interrupted within 2 s, no process left', async () => {
+	it('stops a run: run_end interrupted on SIGINT alone, no process left', async () => {
 		const api = await activate();
 		await useFakeZero();
 		await newChat(api);
@@ -101,12 +101,11 @@ describe('chat with the FAKE zero', function () {
 			10000,
 			'streaming text',
 		);
-		const stoppedAt = Date.now();
 		await vscode.commands.executeCommand('zero.stopRun');
-		await api.whenIdle(5000);
-		assert.ok(Date.now() - stoppedAt < 2000, `stop took ${Date.now() - stoppedAt} ms`);
+		await api.whenIdle(30_000);
 		const run = lastTurn(api.currentTranscript()).run;
 		assert.equal(run.end?.kind === 'run_end' && run.end.status, 'interrupted');
+		assert.equal(run.exit?.killed, false, 'zero answered SIGINT itself: no SIGTERM/SIGKILL');
 		assert.equal(api.activeProcessCount(), 0);
 	});
 

@@ -112,7 +112,6 @@ test('7. Stop during a slow stream: run_end interrupted (130), no zero process l
 		});
 		const events = rawRun(chat, turn).map((event) => event.type);
 		assert.deepEqual(events.slice(-2), ['error', 'run_end']);
-		assert.ok(stopMs < 5_000, `the run ended ${stopMs} ms after Stop`);
 	});
 });
 

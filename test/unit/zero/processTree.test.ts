@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -59,14 +59,39 @@ describe('spawn plan', () => {
 });
 
 describe('bounded runs', () => {
+	// Longer than any test may take: a run that settles at all did not wait for these to exit, so
+	// no test below needs to time anything. What is left over is killed by its marker afterwards.
+	const FOREVER_S = 100_000;
+	const markers: string[] = [];
+	let sleeps = 0;
+	/** A `sleep` duration of about FOREVER_S that no other process has in its command line. */
+	function sleepMarker(): string {
+		sleeps++;
+		return `${FOREVER_S}.${process.pid}${sleeps}`;
+	}
+	// A hang guard (a run that never settles fails instead of stalling the tier), not a speed check.
+	const HANG_GUARD = { timeout: 120_000 };
+	after(() => {
+		for (const marker of markers) {
+			for (const pid of alive(marker)) {
+				try {
+					process.kill(pid, 'SIGKILL');
+				} catch {
+					// already gone
+				}
+			}
+		}
+	});
+
 	/** A "shell" like a slow interactive bash: it ignores SIGTERM and its child keeps stdout open. */
 	function stubbornShell(): { file: string; marker: string } {
 		const dir = mkdtempSync(path.join(os.tmpdir(), 'zero-stubborn-'));
-		const marker = `zero-stubborn-${process.pid}-${Date.now()}`;
+		const marker = sleepMarker();
 		const file = path.join(dir, 'sh');
-		writeFileSync(file, `#!/bin/sh\ntrap '' TERM\nsleep 30 ${marker} &\nsleep 30\n`, {
+		writeFileSync(file, `#!/bin/sh\ntrap '' TERM\nsleep ${marker} &\nsleep ${marker}\n`, {
 			mode: 0o755,
 		});
+		markers.push(marker);
 		return { file, marker };
 	}
 
@@ -83,46 +108,55 @@ describe('bounded runs', () => {
 			.map(Number);
 	}
 
-	it('settles at its time limit even when the program ignores SIGTERM and a child holds stdout', async (context) => {
-		if (process.platform !== 'linux') {
-			context.skip('reads /proc');
-			return;
-		}
-		const { file, marker } = stubbornShell();
-		const started = Date.now();
-		const result = await runBounded(file, [], { env: process.env, timeoutMs: 300 });
-		assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
-		assert.equal(result.exitCode, null);
-		assert.match(result.error ?? '', /timed out after 300 ms/);
-		// The whole group is gone, the child holding stdout included.
-		await waitUntil(() => alive(marker).length === 0, 2000, 'the whole group to be gone', {
-			intervalMs: 20,
-			seen: () => alive(marker),
-		});
-	});
+	it(
+		'settles at its time limit even when the program ignores SIGTERM and a child holds stdout',
+		HANG_GUARD,
+		async (context) => {
+			if (process.platform !== 'linux') {
+				context.skip('reads /proc');
+				return;
+			}
+			const { file, marker } = stubbornShell();
+			const result = await runBounded(file, [], { env: process.env, timeoutMs: 300 });
+			assert.equal(result.exitCode, null);
+			assert.match(result.error ?? '', /timed out after 300 ms/);
+			// The whole group is gone, the child holding stdout included.
+			await waitUntil(() => alive(marker).length === 0, 20_000, 'the whole group to be gone', {
+				intervalMs: 20,
+				seen: () => alive(marker),
+			});
+		},
+	);
 
-	it("finds no login-shell PATH (instead of hanging) when the user's shell never finishes", async (context) => {
-		if (process.platform !== 'linux') {
-			context.skip('reads /proc');
-			return;
-		}
-		const { file } = stubbornShell();
-		const started = Date.now();
-		const found = await nodeDiscoveryHost({ ...process.env, SHELL: file }).loginShellPath();
-		assert.equal(found, undefined);
-		assert.ok(Date.now() - started < 8000, `took ${Date.now() - started} ms`);
-	});
+	it(
+		"finds no login-shell PATH (instead of hanging) when the user's shell never finishes",
+		HANG_GUARD,
+		async (context) => {
+			if (process.platform !== 'linux') {
+				context.skip('reads /proc');
+				return;
+			}
+			const { file } = stubbornShell();
+			const found = await nodeDiscoveryHost({ ...process.env, SHELL: file }).loginShellPath();
+			assert.equal(found, undefined);
+		},
+	);
 
-	it('returns the output of a program that exits even if it left a child holding stdout', async () => {
-		const started = Date.now();
-		const result = await runBounded('/bin/sh', ['-c', 'printf done; sleep 30 &'], {
-			env: process.env,
-			timeoutMs: 10_000,
-		});
-		assert.equal(result.stdout, 'done');
-		assert.equal(result.exitCode, 0);
-		assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
-	});
+	it(
+		'returns the output of a program that exits even if it left a child holding stdout',
+		HANG_GUARD,
+		async () => {
+			const marker = sleepMarker();
+			markers.push(marker);
+			// The time limit is longer than the test may take: only the program's own exit can settle it.
+			const result = await runBounded('/bin/sh', ['-c', `printf done; sleep ${marker} &`], {
+				env: process.env,
+				timeoutMs: FOREVER_S * 1000,
+			});
+			assert.equal(result.stdout, 'done');
+			assert.equal(result.exitCode, 0);
+		},
+	);
 });
 
 describe('stopping a process tree', () => {

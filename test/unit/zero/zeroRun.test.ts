@@ -134,14 +134,13 @@ describe('ZeroRun with the FAKE zero', () => {
 		}
 	});
 
-	it('stops on request: SIGINT gives run_end interrupted within 2 s', async () => {
+	it('stops on request: SIGINT alone gives run_end interrupted, no escalation', async () => {
 		const { run, lines } = start('slow');
 		await waitUntil(() => lines.length >= 5, 5000, 'five lines from zero', { intervalMs: 10 });
-		const stoppedAt = Date.now();
 		run.stop();
 		const outcome = await run.done;
-		const elapsed = Date.now() - stoppedAt;
-		assert.ok(elapsed < 2000, `took ${elapsed} ms`);
+		// zero answered the SIGINT itself: SIGTERM was never needed (`killed` is set when it is sent).
+		assert.equal(outcome.kind === 'exited' && outcome.killed, false);
 		const last = lines.at(-1);
 		assert.equal(
 			last?.kind === 'event' && last.event.type === 'run_end' && last.event.status,

@@ -582,12 +582,12 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 		await run.acp.initialize();
 		const pid = run.acp.pid;
 		assert.ok(pid);
-		const started = Date.now();
 		const exit = await run.acp.shutdown();
 		assert.equal(exit.kind, 'exited');
 		assert.equal(exit.kind === 'exited' && exit.signal, 'SIGKILL');
 		assert.equal(exit.kind === 'exited' && exit.killed, true);
-		assert.ok(Date.now() - started >= 700, 'both grace periods passed first');
+		// SIGTERM came (and was ignored) before SIGKILL: the escalation's order, not its timing.
+		assert.ok(run.stderr.includes('[fake-acp] ignored SIGTERM'), run.stderr.join('\n'));
 		await waitUntil(() => processGone(pid), 10_000, 'the process to be gone');
 	});
 
