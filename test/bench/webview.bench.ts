@@ -59,6 +59,11 @@ import { chromium, type Browser, type CDPSession, type Frame, type Page } from '
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../harness/workbench';
 import { waitForValue } from '../harness/wait';
 import { startWebviewPage, type WebviewPage } from '../harness/webviewPage';
+import {
+	HostToWebviewSchema,
+	WEBVIEW_PROTOCOL_MAJOR,
+	type HostToWebview,
+} from '../../src/shared/protocol';
 import { createTranscript, reduceTranscript } from '../../src/shared/transcript';
 import type { TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/parseLine';
@@ -87,8 +92,8 @@ const probeSource = fs.readFileSync(path.join(__dirname, 'webviewProbe.js'), 'ut
 type Renderer = 'ours' | 'naive';
 
 interface Frames {
-	handshake: unknown[];
-	stream: unknown[];
+	handshake: HostToWebview[];
+	stream: HostToWebview[];
 	events: number;
 	bytes: number;
 	rows: number;
@@ -187,7 +192,7 @@ function buildFrames(): Frames {
 		},
 	};
 	const all: TranscriptAction[] = [start];
-	const stream: unknown[] = [];
+	const stream: HostToWebview[] = [];
 	let batch: TranscriptAction[] = [start];
 	let linesInBatch = 0;
 	for (let i = 0; i < lines.length; i++) {
@@ -240,7 +245,7 @@ function buildFrames(): Frames {
 			'the corpus does not end the way the bench expects (text, a last item, run_end)',
 		);
 	}
-	const snapshot = {
+	const snapshot: HostToWebview = {
 		type: 'state/snapshot',
 		transcript: createTranscript({ id: 'bench-chat', title: 'New chat', createdAt: startedAt }),
 		composer: {
@@ -250,13 +255,23 @@ function buildFrames(): Frames {
 			running: true,
 			queue: [],
 			context: [],
+			addDirs: [],
 			history: [],
 		},
 		readiness: { state: 'ready', title: 'Ready' },
-		permissionActions: {},
+		notices: [],
 	};
+	const handshake: HostToWebview[] = [
+		{ type: 'hello/ack', protocolMajor: WEBVIEW_PROTOCOL_MAJOR },
+		snapshot,
+	];
+	// The webview drops a frame its schema refuses, and the bench would only time out waiting for
+	// the ready state: refuse it here, with zod's reason, before a browser starts.
+	for (const frame of [...handshake, ...stream]) {
+		HostToWebviewSchema.parse(frame);
+	}
 	return {
-		handshake: [{ type: 'hello/ack', protocolMajor: 1 }, snapshot],
+		handshake,
 		stream,
 		events: lines.length,
 		bytes: lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0),
@@ -637,9 +652,9 @@ async function runRenderer(
 			type?: string;
 			protocolMajor?: number;
 		};
-		if (hello?.type !== 'hello' || hello.protocolMajor !== 1) {
+		if (hello?.type !== 'hello' || hello.protocolMajor !== WEBVIEW_PROTOCOL_MAJOR) {
 			failures.push(
-				`the webview's first message is not hello with protocol 1: ${JSON.stringify(hello)}`,
+				`the webview's first message is not hello with protocol ${WEBVIEW_PROTOCOL_MAJOR}: ${JSON.stringify(hello)}`,
 			);
 		}
 		for (const message of frames.handshake) {
