@@ -273,5 +273,5 @@
 		}
 	});
 
-	vscode.postMessage({ type: 'hello', protocolMajor: 1 });
+	vscode.postMessage({ type: 'hello', protocolMajor: ZeroTranscript.WEBVIEW_PROTOCOL_MAJOR });
 })();

@@ -1,5 +1,6 @@
 /**
- * npm run bench: throughput of framing + parsing + validation + reduction over a 50+ MB transcript,
+ * npm run bench: throughput of framing + parsing + validation + reduction over a 50+ MB transcript
+ * (--mb N for another size, --rounds R),
  * as a ratio against plain split('\n') + JSON.parse over the same bytes in the same run.
  * Also checks that a 64 MiB line is skipped without memory growing past a small multiple of the cap.
  * npm run bench bundles this file with esbuild first, so it measures the code as dist/extension.js ships it.
@@ -10,7 +11,19 @@ import { parseLine } from '../../src/zero/parseLine';
 import { generateTranscriptLines } from './corpus';
 
 const CHUNK = 64 * 1024;
-const ROUNDS = 5;
+
+function option(name: string, fallback: number): number {
+	const index = process.argv.indexOf(`--${name}`);
+	const value = index === -1 ? fallback : Number(process.argv[index + 1]);
+	if (!Number.isInteger(value) || value < 1) {
+		throw new Error(`--${name} needs a positive whole number`);
+	}
+	return value;
+}
+
+/** --mb N: corpus size (default 50); --rounds R (default 5). The test tiers run a small form. */
+const CORPUS_MB = option('mb', 50);
+const ROUNDS = option('rounds', 5);
 
 function baseline(bytes: Buffer): number {
 	let count = 0;
@@ -82,7 +95,7 @@ function hugeLineCheck(): { peakMiB: number; capMiB: number } {
 }
 
 function main(): void {
-	const lines = generateTranscriptLines({ targetBytes: 50 * 1024 * 1024 + 1 });
+	const lines = generateTranscriptLines({ targetBytes: CORPUS_MB * 1024 * 1024 + 1 });
 	const bytes = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
 	const mb = bytes.length / 1e6;
 	console.log(`Corpus: ${lines.length} events, ${mb.toFixed(1)} MB`);

@@ -12,9 +12,15 @@ import { findWebviewFrame, screenshot } from '../harness/workbench';
 import { generateTranscriptLines } from './corpus';
 
 async function main(): Promise<void> {
+	// --mb N: transcript size (default 50); the test tiers run a small form.
+	const mbIndex = process.argv.indexOf('--mb');
+	const targetMb = mbIndex === -1 ? 50 : Number(process.argv[mbIndex + 1]);
+	if (!(targetMb > 0)) {
+		throw new Error('--mb needs a positive number');
+	}
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-transcript-bench-'));
 	const file = path.join(dir, 'big-run.jsonl');
-	const lines = generateTranscriptLines({ targetBytes: 50 * 1024 * 1024 + 1 });
+	const lines = generateTranscriptLines({ targetBytes: Math.round(targetMb * 1024 * 1024) + 1 });
 	fs.writeFileSync(file, `${lines.join('\n')}\n`);
 	const megabytes = fs.statSync(file).size / 1e6;
 	console.log(`transcript: ${lines.length} events, ${megabytes.toFixed(1)} MB`);

@@ -42,6 +42,7 @@
  *
  * Options:
  *   --only=ours|naive      one renderer
+ *   --events=N             corpus size (default 20,000; the test tiers run a small form)
  *   --repeat=N             N runs per renderer, interleaved; the table shows medians
  *   --dist=<dir>           bench another build of the webview (e.g. of a patched copy of src/)
  *   --profile[=ours|naive|both]  an extra, separate run under the V8 CPU profiler; writes
@@ -69,7 +70,6 @@ import type { TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/parseLine';
 import { generateTranscriptLines } from './corpus';
 
-const MAX_EVENTS = 20_000;
 const EVENTS_PER_BATCH = 50;
 const FLUSH_MS = 16;
 const VIEWPORT = { width: 420, height: 900 };
@@ -172,8 +172,8 @@ function strip(text: string): string {
 	return text.replace(/```[A-Za-z]*/g, '').replace(/\s+/g, '');
 }
 
-function buildFrames(): Frames {
-	const lines = generateTranscriptLines({ maxEvents: MAX_EVENTS });
+function buildFrames(maxEvents: number): Frames {
+	const lines = generateTranscriptLines({ maxEvents });
 	const turnId = 'turn-1';
 	const startedAt = Date.UTC(2026, 10, 29, 12, 0, 0);
 	const start: TranscriptAction = {
@@ -960,7 +960,13 @@ async function main(): Promise<void> {
 			throw new Error(`${path.join(distDir, file)} is missing: run npm run build`);
 		}
 	}
-	const frames = buildFrames();
+	const events = Number(
+		args.find((arg) => arg.startsWith('--events='))?.slice('--events='.length) ?? 20_000,
+	);
+	if (!Number.isInteger(events) || events < 100) {
+		throw new Error('--events needs a whole number of at least 100');
+	}
+	const frames = buildFrames(events);
 	const loadBefore = os.loadavg();
 	console.log(
 		`bench:webview: ${frames.events} events (${(frames.bytes / 1048576).toFixed(1)} MiB, ${frames.rows} rows) in ${frames.stream.length} frames of ${EVENTS_PER_BATCH} events every ${FLUSH_MS} ms; viewport ${VIEWPORT.width}x${VIEWPORT.height}; ${repeat} run(s) per renderer; ${os.cpus().length} CPUs, load ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`,

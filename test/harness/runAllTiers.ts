@@ -5,6 +5,7 @@
 //   unit         npm run test:unit          (node --test footer, or a TIER-SUMMARY line)
 //   integration  npm run test:integration   (TIER-SUMMARY)
 //   e2e          npm run test:e2e           (TIER-SUMMARY)
+//   bench        npm run bench:quick        (every benchmark once, small; TIER-SUMMARY)
 //   zero         npm run test:zero          (real zero; TIER-SUMMARY or node --test footer)
 //
 // A tier whose tests were ALL skipped (e.g. the real-zero suite without a `zero` binary), the
@@ -53,6 +54,7 @@ const TIERS: Tier[] = [
 	{ name: 'unit', script: 'test:unit', counts: true, timeoutMin: 10 },
 	{ name: 'integration', script: 'test:integration', counts: true, timeoutMin: 10 },
 	{ name: 'e2e', script: 'test:e2e', counts: true, timeoutMin: 15 },
+	{ name: 'bench', script: 'bench:quick', counts: true, timeoutMin: 15 },
 	{ name: 'zero', script: 'test:zero', counts: true, timeoutMin: 10, optional: true },
 ];
 

@@ -279,7 +279,17 @@ async function bundleTranscript(): Promise<string> {
 	transcriptBundle ??= (async () => {
 		const esbuild = await import('esbuild');
 		const result = await esbuild.build({
-			entryPoints: [path.join(repoRoot, 'src/shared/transcript.ts')],
+			// zod without eval (the CSP refuses it, as in the real webview), the reducer, and the
+			// protocol version the real webview says hello with.
+			stdin: {
+				contents: [
+					"import '../webview/zodConfig';",
+					"export * from './transcript';",
+					"export { WEBVIEW_PROTOCOL_MAJOR } from './protocol';",
+				].join('\n'),
+				resolveDir: path.join(repoRoot, 'src/shared'),
+				loader: 'ts',
+			},
 			bundle: true,
 			write: false,
 			platform: 'browser',
