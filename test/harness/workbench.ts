@@ -672,6 +672,9 @@ export async function openZeroView(
 		await expectVisible(page, item, 'the Zero icon in the activity bar', timeout);
 		if (!(await isViewContainerOpen(page, 'Zero'))) {
 			await item.click();
+			// A pointer left on the icon shows its hover whenever the view's badge changes (e.g.
+			// "zero is waiting for your approval"), and that hover lies over the side bar's buttons.
+			await parkMouse(page);
 		}
 		try {
 			await waitForViewContainer(page, 'Zero', { timeout: 5000 });
@@ -679,6 +682,14 @@ export async function openZeroView(
 			throw await moved(page, 'the side bar to show the Zero container after a click on its icon');
 		}
 	});
+}
+
+/** Moves the pointer to the middle of the editor area, where nothing shows a hover. */
+export async function parkMouse(page: Page): Promise<void> {
+	const box = await page.locator('.part.editor').boundingBox();
+	if (box) {
+		await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+	}
 }
 
 /** Closes the primary side bar (whatever it shows), through the driver. */
