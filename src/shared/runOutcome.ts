@@ -27,9 +27,13 @@ export type RunOutcomeSummary = {
 
 /**
  * How a turn ended: as `describeRunEnd`, except that a run stopped at the turn limit says so (with
- * `--no-completion-gate` zero reports it as a success).
+ * `--no-completion-gate` zero reports it as a success), and a `zero acp` process that died during
+ * the turn is told in ACP's words (ACP has no `run_end` and no SIGINT stop).
  */
 export function describeTurnEnd(turn: Turn): RunOutcomeSummary | undefined {
+	if (turn.command?.backend === 'acp' && turn.run.end?.kind === 'no_run_end') {
+		return describeAcpProcessEnd(turn.run.end);
+	}
 	const limit = turnLimitOf(turn);
 	if (limit) {
 		return {
@@ -115,6 +119,26 @@ export function describeRunEnd(run: RunState): RunOutcomeSummary | undefined {
 		case 'abandoned':
 			return { tone: 'warning', title: 'Cut off', detail: end.message };
 	}
+}
+
+type NoRunEnd = Extract<NonNullable<RunState['end']>, { kind: 'no_run_end' }>;
+
+/** The `zero acp` process ended before it answered the turn's `session/prompt`. */
+function describeAcpProcessEnd(end: NoRunEnd): RunOutcomeSummary {
+	const how = end.signal ? `signal ${end.signal}` : `exit code ${end.exitCode ?? '?'}`;
+	if (end.stopRequested || end.killed) {
+		// The extension shut the process down (VS Code closing, the setting changed); not a crash.
+		return {
+			tone: 'warning',
+			title: 'zero acp was shut down during the turn',
+			detail: `${end.killed ? 'It did not exit when asked and was killed' : 'It exited when asked'} (${how}). Your next message starts zero acp again.`,
+		};
+	}
+	return {
+		tone: 'error',
+		title: 'zero acp ended during the turn',
+		detail: `The zero acp process exited (${how}) before it answered the prompt.${end.stderrTail ? " zero's last stderr lines are below." : ''} Your next message starts zero acp again.`,
+	};
 }
 
 export function exitCodeMeaning(exitCode: number | undefined): string | undefined {

@@ -40,6 +40,17 @@ function toolState(
 	return { state: 'running', label: 'running', iconName: 'loading' };
 }
 
+/**
+ * zero's marks on a result: its output was cut (`truncated`) or had secrets masked (`redacted`).
+ * On the header, so a collapsed card says the output is not all there.
+ */
+function resultMarkers(item: ToolItem): { short: string; words: string }[] {
+	return [
+		item.result?.truncated ? { short: 'truncated', words: 'truncated by zero' } : undefined,
+		item.result?.redacted ? { short: 'redacted', words: 'secrets redacted by zero' } : undefined,
+	].filter((marker) => marker !== undefined);
+}
+
 export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): HTMLElement {
 	const key = itemKey(turn.id, item.id);
 	const expanded = context.isExpanded(key);
@@ -53,6 +64,7 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 			? formatDuration(item.endedAt - item.startedAt)
 			: undefined;
 	const sideEffect = item.sideEffect ?? 'unknown';
+	const markers = resultMarkers(item);
 	const stateIcon = icon(state.iconName);
 	if (state.state === 'running') {
 		stateIcon.classList.add('codicon-modifier-spin');
@@ -71,6 +83,9 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 		h('span', { class: 'tool-name' }, item.name),
 		h('span', { class: 'tool-summary' }, summary),
 		h('span', { class: `badge side-effect side-${sideEffect}` }, sideEffect),
+		...markers.map((marker) =>
+			h('span', { class: 'badge marker', title: `The output was ${marker.words}` }, marker.short),
+		),
 		h(
 			'span',
 			{ class: `tool-state state-${state.state}`, title: state.label, 'aria-label': state.label },
@@ -88,7 +103,9 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 			'data-tool': item.name,
 			'data-status': state.state,
 			role: 'group',
-			'aria-label': `${item.name} ${summary} ${state.label}`,
+			'aria-label': [item.name, summary, state.label, ...markers.map((marker) => marker.words)]
+				.filter(Boolean)
+				.join(' '),
 		},
 		header,
 	);
@@ -165,16 +182,12 @@ function renderToolDetails(turn: Turn, item: ToolItem, context: RenderContext): 
 		h('pre', { class: 'tool-args' }, details.args || '(none)'),
 	);
 	if (item.result) {
-		const markers = [
-			item.result.truncated ? 'truncated by zero' : '',
-			item.result.redacted ? 'secrets redacted by zero' : '',
-		].filter(Boolean);
 		container.append(
 			h(
 				'div',
 				{ class: 'section-label' },
 				'Output',
-				...markers.map((marker) => h('span', { class: 'badge marker' }, marker)),
+				...resultMarkers(item).map((marker) => h('span', { class: 'badge marker' }, marker.words)),
 			),
 			h(
 				'pre',

@@ -187,10 +187,12 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 				: undefined,
 	);
 	if (run.end?.kind === 'no_run_end' && run.end.stderrTail) {
+		// A crash is explained by zero's last words: open, so they are read without a click.
+		const crashed = !run.end.stopRequested && !run.end.killed;
 		element.append(
 			h(
 				'details',
-				{ class: 'stderr-tail' },
+				{ class: 'stderr-tail', open: crashed },
 				h('summary', {}, 'Last stderr lines'),
 				h('pre', {}, run.end.stderrTail),
 			),

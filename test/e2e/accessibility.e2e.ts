@@ -1,13 +1,16 @@
 /**
  * Notices a user can act on, and read: axe-core (from npm, injected into the chat webview's own
  * frame) over a finished run, a refused call with its notice and its details open, a run stopped
- * at the turn limit, and the setup states ("connect a provider" for a new user without an API key,
- * "zero is not installed"), in a light, a dark and a high-contrast theme. No serious or critical
- * violation may remain. Also the screenshots of the turn limit and of the new user's setup state.
- * Packaged extension in code-server, FAKE zero (the setup answers are the REAL zero's, recorded).
+ * at the turn limit, a finished run with its change card (the "unreviewed" badge), a `zero acp`
+ * crash with zero's last stderr lines open, and the setup states ("connect a provider" for a new
+ * user without an API key, "zero is not installed"), in a light, a dark and a high-contrast theme.
+ * No serious or critical violation may remain. Also the screenshots of the turn limit, the change
+ * card, the ACP crash and the new user's setup state. Packaged extension in code-server, FAKE zero
+ * and FAKE `zero acp` (the setup answers are the REAL zero's, recorded).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
@@ -40,17 +43,24 @@ interface Violation {
 
 /** One code-server per theme: the theme is in the user settings before the window opens. */
 let session: FakeChatSession | undefined;
+const dataDirs: string[] = [];
 
 after(async () => {
 	await session?.close();
+	for (const dir of dataDirs) {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
 });
 
 async function startInTheme(theme: (typeof THEMES)[number]): Promise<FakeChatSession> {
 	await session?.close();
 	// A turn limit of 2: the turn-limit scenario (recorded from the real zero) makes 3 requests.
+	// A session store like zero's (XDG_DATA_HOME), as for the change cards of changes.e2e.ts.
+	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-a11y-data-'));
+	dataDirs.push(dataDir);
 	session = await startFakeChat(
 		`accessibility-${theme.name}`,
-		{},
+		{ XDG_DATA_HOME: dataDir },
 		{ 'zero.maxTurns': 2, 'workbench.colorTheme': theme.id },
 	);
 	const current = session;
@@ -104,6 +114,45 @@ async function fillChat(current: FakeChatSession): Promise<{ frame: Frame; limit
 	await refused.locator('.notice-toggle').click();
 	await refused.locator('.notice-details').waitFor();
 	return { frame, limitStatus };
+}
+
+/** A finished run that changed two files: its change card, unreviewed, scrolled into view. */
+async function addChangeCard(frame: Frame): Promise<Locator> {
+	await send(frame, 'Fix average and note the rest [scenario:changes-edit]');
+	const status = await waitForRunEnd(frame, 'Fix average and note the rest');
+	assert.equal(await status.getAttribute('data-status'), 'success');
+	const card = frame.locator(
+		`[data-kind="changes"][data-turn="${await status.getAttribute('data-turn')}"]`,
+	);
+	await card.waitFor({ state: 'attached', timeout: 15_000 });
+	await card.scrollIntoViewIfNeeded();
+	assert.match(await card.locator('.changes-title').innerText(), /2 files changed/);
+	await card.locator('.badge.unreviewed').waitFor({ state: 'visible' });
+	return card;
+}
+
+/**
+ * A new chat on live approvals, and `zero acp` dying mid-turn (the FAKE's crash scenario: a stack
+ * trace on stderr, exit 2). Returns the chat's frame with the turn's status row in view.
+ */
+async function acpCrashChat(current: FakeChatSession): Promise<Frame> {
+	const frame = await current.newChat();
+	await frame.locator('select.backend-select').selectOption('acp');
+	await frame
+		.locator('.mode-hint', { hasText: 'Live approvals' })
+		.waitFor({ state: 'visible', timeout: 10_000 });
+	await send(frame, 'Crash mid-turn [scenario:crash]');
+	const status = await waitForRunEnd(frame, 'Crash mid-turn');
+	assert.equal(await status.getAttribute('data-end'), 'no_run_end');
+	const line = await status.locator('.status-line').innerText();
+	assert.match(line, /zero acp ended during the turn.*exit code 2/s);
+	assert.doesNotMatch(line, /run_end/);
+	// zero's last words are read without a click.
+	const tail = status.locator('details.stderr-tail');
+	assert.equal(await tail.getAttribute('open'), '');
+	assert.match(await tail.locator('pre').innerText(), /panic: FAKE crash mid-turn/);
+	await status.scrollIntoViewIfNeeded();
+	return frame;
 }
 
 /** Runs axe-core in the webview's document; returns every violation (and saves them). */
@@ -221,7 +270,7 @@ test('a run stopped at the turn limit says so and offers Continue', async () => 
 });
 
 for (const theme of THEMES) {
-	test(`axe: the chat and the setup states in the ${theme.name} theme have no serious or critical violation`, async () => {
+	test(`axe: the chat (with a change card and an ACP crash) and the setup states in the ${theme.name} theme have no serious or critical violation`, async () => {
 		const current = theme === THEMES[0] && session ? session : await startInTheme(theme);
 		await step(current.page, `accessibility-${theme.name}`, async () => {
 			let frame = await chatFrame(current.page);
@@ -231,6 +280,12 @@ for (const theme of THEMES) {
 			const found: Violation[] = [];
 			found.push(...(await axe(frame, `${theme.name}-chat`)));
 			await screenshot(current.page, `axe-${theme.name}-chat`);
+			await addChangeCard(frame);
+			found.push(...(await axe(frame, `${theme.name}-change-card`)));
+			await screenshot(current.page, `axe-${theme.name}-change-card`);
+			frame = await acpCrashChat(current);
+			found.push(...(await axe(frame, `${theme.name}-acp-crash`)));
+			await screenshot(current.page, `axe-${theme.name}-acp-crash`);
 			frame = await useBinary(current, `${FAKE_ZERO}-no-api-key`, 'no_provider');
 			assert.match(
 				await frame.locator('[data-setup-state="no_provider"]').innerText(),

@@ -82,6 +82,7 @@ export class AcpManager {
 				binary: located.path,
 				cwd: process.cwd(),
 				env: zeroProcessEnv(settings),
+				secrets: Object.values(settings.env),
 				clientInfo: { name: 'zero-vscode' },
 			},
 			{

@@ -53,6 +53,8 @@ export interface AcpProcessSpec {
 	clientInfo?: { name: string; version?: string };
 	/** How long `initialize` may take before the start counts as failed (default 20 s). */
 	initializeTimeoutMs?: number;
+	/** Values masked in zero's stderr before a line is logged or kept (the user's zero.env). */
+	secrets?: readonly string[];
 }
 
 export interface AcpShutdownTiming {
@@ -116,7 +118,7 @@ export class AcpProcess {
 	readonly exited: Promise<AcpExit>;
 	private readonly connection: JsonRpcConnection;
 	private readonly sessions = new Map<string, AcpSession>();
-	private readonly stderr = new StderrTail();
+	private readonly stderr: StderrTail;
 	private readonly timers: ReturnType<typeof setTimeout>[] = [];
 	private child: ChildProcess | undefined;
 	private exitOutcome: AcpExit | undefined;
@@ -134,6 +136,7 @@ export class AcpProcess {
 		private readonly platform: NodeJS.Platform,
 	) {
 		this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+		this.stderr = new StderrTail(spec.secrets);
 		this.connection = new JsonRpcConnection({
 			write: (text) => this.child?.stdin?.write(text),
 			maxLineBytes: spec.maxLineBytes,

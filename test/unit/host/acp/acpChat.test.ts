@@ -239,6 +239,18 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.equal((loads[0].message?.params as { sessionId: string }).sessionId, sessionId);
 	});
 
+	it('masks a zero.env value in zero acp\u2019s stderr before a crashed turn shows or keeps it', async () => {
+		// Not shaped like a key: only the zero.env value masking can catch it.
+		const value = 'hunter2-acp-value-5512';
+		const { manager, cwd } = setup({ ZERO_TEST_PROVIDER_KEY: value });
+		const chat = chatOn(manager);
+		await chat.chat.runTurn('t1', request(cwd, 'crash [scenario:crash-secret]'));
+		const end = chat.transcript.turns[0].run.end;
+		const tail = end?.kind === 'no_run_end' ? end.stderrTail : '';
+		assert.match(tail, /provider: using key \*\*\*\n[\s\S]*panic: FAKE crash mid-turn/);
+		assert.ok(!JSON.stringify(chat.transcript).includes(value), tail);
+	});
+
 	it('shows an unknown notification and an unknown update kind as drift in the turn', async () => {
 		const { manager, cwd } = setup();
 		const chat = chatOn(manager);

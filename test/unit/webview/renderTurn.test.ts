@@ -1,0 +1,96 @@
+import './domEnv';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { AcpTurnMapper, applyAcpAction } from '../../../src/shared/acpTranscript';
+import { createTranscript } from '../../../src/shared/transcript';
+import type { Turn } from '../../../src/shared/transcriptSchema';
+import type { AcpExit } from '../../../src/zero/acp/outcomes';
+import type { RenderContext } from '../../../src/webview/renderContext';
+import { renderStatus } from '../../../src/webview/renderTurn';
+import { SCENARIOS, exited, replay } from '../helpers';
+
+const context: RenderContext = {
+	isExpanded: () => false,
+	toolDetails: () => 'unavailable',
+	toolNotice: () => undefined,
+	turnNotices: () => undefined,
+	isReadOnly: () => false,
+	now: () => 0,
+};
+
+const STDERR = 'panic: FAKE crash mid-turn\n\ngoroutine 1 [running]:';
+
+/** An ACP turn that streamed a little, then lost its `zero acp` process. */
+function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Turn {
+	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+	applyAcpAction(transcript, {
+		type: 'turn/start',
+		turnId: 't1',
+		command: { kind: 'chat', display: 'zero acp', permissionMode: 'member', backend: 'acp' },
+	});
+	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 's1' });
+	const actions = [
+		...mapper.start(),
+		...mapper.event({
+			kind: 'update',
+			update: {
+				sessionUpdate: 'agent_message_chunk',
+				content: { type: 'text', text: 'Working on it' },
+			},
+		}),
+		...mapper.end({
+			kind: 'process_exited',
+			exit: {
+				kind: 'exited',
+				exitCode: 2,
+				signal: null,
+				stderrTail: STDERR,
+				shutdownRequested: false,
+				killed: false,
+				...exit,
+			},
+		}),
+	];
+	for (const action of actions) {
+		applyAcpAction(transcript, action);
+	}
+	return transcript.turns[0];
+}
+
+const text = (element: HTMLElement) => (element.textContent ?? '').replace(/\s+/g, ' ');
+
+describe('the status row of a turn whose process died', () => {
+	it('a zero acp crash says so in ACP words and shows the stderr lines open', () => {
+		const status = renderStatus(acpTurnEndedBy({}), context);
+		const line = text(status.querySelector('.status-line') as HTMLElement);
+		assert.match(line, /zero acp ended during the turn/);
+		assert.match(line, /exit code 2/);
+		assert.doesNotMatch(line, /run_end/);
+		const tail = status.querySelector('details.stderr-tail') as HTMLDetailsElement | null;
+		assert.ok(tail, 'the stderr tail is on the status row');
+		assert.equal(tail.open, true, 'the stderr tail is open');
+		assert.match(tail.querySelector('pre')?.textContent ?? '', /panic: FAKE crash mid-turn/);
+	});
+
+	it('a zero acp process shut down by the extension is not called a crash', () => {
+		const status = renderStatus(acpTurnEndedBy({ shutdownRequested: true }), context);
+		const line = text(status.querySelector('.status-line') as HTMLElement);
+		assert.doesNotMatch(line, /run_end|ended during the turn/);
+		assert.match(line, /zero acp was shut down/);
+		assert.equal(status.classList.contains('tone-error'), false);
+		assert.equal((status.querySelector('details.stderr-tail') as HTMLDetailsElement).open, false);
+	});
+
+	it('an exec crash shows its stderr lines open too', () => {
+		const turn = replay(
+			path.join(SCENARIOS, 'crash.jsonl'),
+			exited(1, { stderrTail: 'panic: runtime error' }),
+		).turns[0];
+		const status = renderStatus(turn, context);
+		assert.match(text(status), /zero ended without finishing the run/);
+		const tail = status.querySelector('details.stderr-tail') as HTMLDetailsElement;
+		assert.equal(tail.open, true);
+		assert.match(tail.textContent ?? '', /panic: runtime error/);
+	});
+});
