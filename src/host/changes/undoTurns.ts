@@ -147,7 +147,7 @@ export async function undoTurn(
 					continue;
 				}
 				try {
-					const content = await readWholeFile(absolute, KEEP_LIMIT_BYTES - held);
+					const content = await readWholeFile(absolute, KEEP_LIMIT_BYTES - held, [record.cwd]);
 					held += content === 'missing' ? 0 : content.bytes.length;
 					kept.set(conflict.path, content);
 				} catch (error) {
