@@ -174,6 +174,27 @@ describe('chat storage across windows', () => {
 		}
 	});
 
+	it('a lock or a lease left by a process that is gone holds nothing', async () => {
+		const gone = spawn(process.execPath, ['-e', '0']);
+		await new Promise((resolve) => gone.once('exit', resolve));
+		const root = tempRoot();
+		const store = new ChatStore(root, silent, { perChatBytes: 3000, totalBytes: 100 });
+		mkdirSync(path.join(root, 'chats', 'left', 'leases'), { recursive: true });
+		writeFileSync(path.join(root, 'chats', '.lock'), JSON.stringify({ pid: gone.pid }));
+		writeFileSync(
+			path.join(root, 'chats', 'left', 'leases', `${gone.pid}-x.lease`),
+			JSON.stringify({ pid: gone.pid }),
+		);
+		const left = createTranscript({ id: 'left', title: 'Left', createdAt: 1 });
+		addTurn(left, 't1', 1);
+		await store.save(left, 1);
+		assert.equal(onDisk(root, 'left').turns.length, 1, 'saved past the dead lock');
+		assert.deepEqual(
+			(await store.prune(new Set())).map((step) => `${step.kind} ${step.chatId}`),
+			['chat left'],
+		);
+	});
+
 	it('a chat folder whose transcript names another chat is not used and cannot overwrite it', async () => {
 		const root = tempRoot();
 		const store = new ChatStore(root, silent);
