@@ -133,6 +133,11 @@ export class ChatStore {
 		);
 	}
 
+	/** True while a run streams into the chat, in this window or another one (its lease). */
+	async isStreamedInto(chatId: string): Promise<boolean> {
+		return this.streaming.has(chatId) || (await hasLiveLease(this.leasesDir(chatId)));
+	}
+
 	async list(): Promise<ChatIndexEntry[]> {
 		return (await this.reconcile()).sort((a, b) => b.updatedAt - a.updatedAt);
 	}
