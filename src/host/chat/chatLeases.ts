@@ -11,6 +11,8 @@ import * as path from 'node:path';
 /** A lock older than this is a leftover (saves take milliseconds), even if its pid lives again. */
 const LOCK_STALE_MS = 30_000;
 const LOCK_RETRY_MS = 10;
+/** An empty or torn lock this old was left by a holder that died between creating and writing it. */
+const TORN_LOCK_MS = 2000;
 /** A lease's file is touched this often while its run streams... */
 const LEASE_HEARTBEAT_MS = 20_000;
 /** ...and one not touched for this long is a leftover of a process that stopped. */
@@ -29,13 +31,22 @@ export function processAlive(pid: number): boolean {
 	}
 }
 
+/** Who holds a lock or lease file, and how long ago it was touched; pid NaN when unreadable. */
 async function holderOf(file: string): Promise<{ pid: number; ageMs: number } | undefined> {
+	let text: string;
+	let ageMs: number;
 	try {
-		const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-		const pid = Number((JSON.parse(text) as { pid?: unknown }).pid);
-		return { pid, ageMs: Date.now() - stat.mtimeMs };
+		const [content, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
+		text = content;
+		ageMs = Date.now() - stat.mtimeMs;
 	} catch {
 		return undefined;
+	}
+	try {
+		return { pid: Number((JSON.parse(text) as { pid?: unknown }).pid), ageMs };
+	} catch {
+		// Empty or torn: a holder that died between creating and writing it, or is writing it now.
+		return { pid: Number.NaN, ageMs };
 	}
 }
 
@@ -56,7 +67,10 @@ export async function withLockFile<T>(lockFile: string, work: () => Promise<T>):
 			}
 		}
 		const holder = await holderOf(lockFile);
-		if (holder && (!processAlive(holder.pid) || holder.ageMs > LOCK_STALE_MS)) {
+		const unreadableAndOld =
+			holder !== undefined && Number.isNaN(holder.pid) && holder.ageMs > TORN_LOCK_MS;
+		const dead = holder !== undefined && !Number.isNaN(holder.pid) && !processAlive(holder.pid);
+		if (holder && (dead || unreadableAndOld || holder.ageMs > LOCK_STALE_MS)) {
 			// Moved aside first: of several windows breaking it, one wins and the rest retry.
 			const aside = `${lockFile}.${token}.stale`;
 			await fs.rename(lockFile, aside).catch(() => undefined);
@@ -114,7 +128,7 @@ export async function hasLiveLease(dir: string): Promise<boolean> {
 		const holder = await holderOf(file);
 		if (holder && processAlive(holder.pid) && holder.ageMs < LEASE_STALE_MS) {
 			live = true;
-		} else if (holder) {
+		} else if (holder && (!Number.isNaN(holder.pid) || holder.ageMs > LEASE_STALE_MS)) {
 			await fs.rm(file, { force: true });
 		}
 	}

@@ -246,9 +246,9 @@ export class ChatStore {
 			this.log.error(`Saving chat ${transcript.id} failed: ${(error as Error).message}`);
 			return this.writes;
 		}
-		const file = path.join(this.chatDir(transcript.id), 'transcript.json');
 		return this.queue(`Saving chat ${transcript.id}`, () =>
 			withLockFile(this.lockFile, async () => {
+				const file = path.join(this.chatDir(transcript.id), 'transcript.json');
 				const disk = await readForMerge(file, transcript.id, this.written.get(transcript.id));
 				const merged = mergeWithDisk(snapshot, disk, this.seen.get(transcript.id) ?? new Map());
 				await writeFileDurably(file, serializeSnapshot(merged));

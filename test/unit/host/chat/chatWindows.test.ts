@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -189,6 +189,14 @@ describe('chat storage across windows', () => {
 		addTurn(left, 't1', 1);
 		await store.save(left, 1);
 		assert.equal(onDisk(root, 'left').turns.length, 1, 'saved past the dead lock');
+		// A lock left empty (its holder died right after creating it), a minute old.
+		const lock = path.join(root, 'chats', '.lock');
+		writeFileSync(lock, '');
+		const minuteAgo = new Date(Date.now() - 60_000);
+		utimesSync(lock, minuteAgo, minuteAgo);
+		addTurn(left, 't2', 1);
+		await store.save(left, 2);
+		assert.equal(onDisk(root, 'left').turns.length, 2, 'saved past the empty lock');
 		assert.deepEqual(
 			(await store.prune(new Set())).map((step) => `${step.kind} ${step.chatId}`),
 			['chat left'],
