@@ -69,6 +69,39 @@ describe('workspace file reads are bounded and never follow links out', { skip: 
 		]);
 	});
 
+	it('"Undo, Keep Edited Files" with a file replaced by a link to /proc/self/pagemap undoes nothing and reads nothing through it', () => {
+		const outcome = runBounded(`
+			const { ChangeWorld } = await import(__repo + '/test/unit/host/changes/changeWorld.ts');
+			const { undoTurn } = await import(__repo + '/src/host/changes/undoTurns.ts');
+			const { symlinkSync, rmSync } = await import('node:fs');
+			const world = new ChangeWorld();
+			try {
+				const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+				rmSync(world.file('src/stats.js'));
+				symlinkSync('/proc/self/pagemap', world.file('src/stats.js'));
+				const outcome = await undoTurn(world.chat, turn.id, world.records,
+					world.undoDeps(() => 'Undo, Keep Edited Files'));
+				console.log(JSON.stringify({
+					outcome,
+					conflict: world.prompts[0]?.detail.match(/src\\/stats\\.js \\([^)]*\\)/)?.[0],
+					rewound: world.commands.some((args) => args[1] === 'rewind'),
+				}));
+			} finally {
+				world.dispose();
+			}
+		`);
+		assert.deepEqual(outcome, {
+			outcome: {
+				kind: 'failed',
+				message:
+					'Nothing was undone: src/stats.js could not be kept (stats.js is a link that leads out of the workspace).',
+				keptEdits: [],
+			},
+			conflict: 'src/stats.js (it cannot be read now)',
+			rewound: false,
+		});
+	});
+
 	it('refuses a FIFO without blocking, and follows a link that stays inside', async () => {
 		execFileSync('mkfifo', [path.join(workspace, 'pipe.txt')]);
 		assert.deepEqual(await readTouchedState(workspace, 'pipe.txt', []), {
