@@ -71,7 +71,10 @@ export async function openRegularFile(
 	}
 }
 
-/** Reads a whole file of at most `maxBytes` (one byte more is read to notice growth). */
+/**
+ * Reads a whole file of at most `maxBytes`, counting the bytes actually read (a /proc file says
+ * its size is 0): one byte more than the cap is read to notice a file over it or growing.
+ */
 export async function readBounded(
 	file: string,
 	maxBytes: number,
@@ -86,17 +89,23 @@ export async function readBounded(
 		if (size > maxBytes) {
 			return fail('too_large', `${path.basename(file)} has ${size} bytes, more than ${maxBytes}`);
 		}
-		const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+		let buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
 		let filled = 0;
-		while (filled < buffer.length) {
+		for (;;) {
+			if (filled === buffer.length) {
+				if (filled > maxBytes) {
+					return fail('too_large', `${path.basename(file)} grew past ${maxBytes} bytes while read`);
+				}
+				// The stat size was short: grow towards the cap, never past one byte over it.
+				const grown = Buffer.alloc(Math.min(Math.max(buffer.length * 2, 64 * 1024), maxBytes + 1));
+				buffer.copy(grown, 0, 0, filled);
+				buffer = grown;
+			}
 			const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
 			if (bytesRead === 0) {
 				break;
 			}
 			filled += bytesRead;
-		}
-		if (filled > maxBytes) {
-			return fail('too_large', `${path.basename(file)} grew past ${maxBytes} bytes while read`);
 		}
 		return { ok: true, value: new Uint8Array(buffer.buffer, buffer.byteOffset, filled) };
 	} catch (error) {

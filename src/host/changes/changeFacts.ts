@@ -157,7 +157,10 @@ export interface ComputedChanges {
 	copies: Map<string, CopiedFirst>;
 }
 
-/** Reads the state of a touched file on disk (absolute paths only under the run's --add-dir folders). */
+/**
+ * Reads the state of a touched file on disk (absolute paths only under the run's --add-dir
+ * folders; a link is followed only when it stays inside them or the workspace).
+ */
 export function readTouchedState(
 	cwd: string,
 	filePath: string,
@@ -169,7 +172,7 @@ export function readTouchedState(
 				kind: 'unknown',
 				reason: 'outside the workspace and the --add-dir folders, so it is not read',
 			})
-		: readFileState(absolute);
+		: readFileState(absolute, { within: [cwd, ...addDirs] });
 }
 
 /** The change list of these turns: before-content from the records, compared with disk now. */

@@ -36,6 +36,13 @@ import {
 
 export type { ChangeChat } from './undoTurns';
 
+/** Files open in an editor with changes not saved yet (an undo must not pull them from under it). */
+function unsavedFiles(): string[] {
+	return vscode.workspace.textDocuments
+		.filter((document) => document.isDirty && document.uri.scheme === 'file')
+		.map((document) => document.uri.fsPath);
+}
+
 /** A run being followed; `finish` never rejects. */
 export interface TrackedTurn {
 	onLine(parsed: ParsedLine): void;
@@ -255,6 +262,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 			},
 			isRunning: (candidate) => this.isRunning(candidate),
 			copiesDone: (chatId) => this.stateOf(chatId)?.queue.idle() ?? Promise.resolve(),
+			unsavedFiles,
 			log: this.deps.log,
 			now: () => this.deps.now(),
 		});
@@ -324,6 +332,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 			outcome = await undoSingleFile(chat, diff.parts.scope, diff.parts.path, state.records, {
 				confirm: (message, detail, label) => this.deps.confirm(message, detail, label),
 				isRunning: (candidate) => this.isRunning(candidate),
+				unsavedFiles,
 			});
 		} catch (error) {
 			outcome = {

@@ -16,7 +16,8 @@ import {
 } from '../../shared/turnChanges';
 import type { ChangeRecords, TurnChangeRecord } from './changeRecords';
 import { effectiveItems, firstCopies, readTouchedState, type ChangeSource } from './changeFacts';
-import type { ChangeChat } from './undoTurns';
+import { sameStamp } from './undoPlan';
+import { workspaceKeys, type ChangeChat } from './undoTurns';
 import { deleteWorkspaceFile, stampOf, writeWorkspaceFile } from './workspaceFiles';
 
 /** Turns of a review: one turn, or every turn of the chat that is not undone. */
@@ -65,6 +66,8 @@ export type FileActionOutcome =
 export interface FileActionDeps {
 	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
 	isRunning(chat: ChangeChat): boolean;
+	/** Absolute paths of the files open in an editor with unsaved changes. */
+	unsavedFiles(): readonly string[];
 }
 
 /** Writes one file back to how it was before the scope's turns (or deletes it if they created it). */
@@ -131,24 +134,35 @@ export async function undoSingleFile(
 		),
 	).get(filePath);
 	const current = stampOf(await readTouchedState(record.cwd, filePath, []));
-	const same = (a: FileStamp | undefined, b: FileStamp | undefined): boolean =>
-		a !== undefined &&
-		b !== undefined &&
-		a.exists === b.exists &&
-		(!a.exists || (b.exists && a.sha256 === b.sha256));
-	if (same(current, target)) {
+	const unsaved = () => workspaceKeys(record.cwd, deps.unsavedFiles()).has(filePath);
+	const wasUnsaved = unsaved();
+	const known = (a: FileStamp | undefined, b: FileStamp | undefined): boolean =>
+		a !== undefined && b !== undefined && sameStamp(a, b);
+	if (known(current, target) && !wasUnsaved) {
 		resolveInSummaries(chat, turns, filePath, 'reverted');
 		return { kind: 'done', message: `${filePath} is already as it was before.` };
 	}
-	if (!same(current, expected)) {
+	if (!known(current, expected) || wasUnsaved) {
 		const agreed = await deps.confirm(
-			`${filePath} changed after zero's turn. Undo zero's change anyway?`,
-			'Your later edits to this file are overwritten with its content from before the turn.',
+			wasUnsaved
+				? `${filePath} has unsaved changes in an editor. Undo zero's change anyway?`
+				: `${filePath} changed after zero's turn. Undo zero's change anyway?`,
+			wasUnsaved
+				? 'The file on disk is overwritten with its content from before the turn; the editor keeps your unsaved changes.'
+				: 'Your later edits to this file are overwritten with its content from before the turn.',
 			'Overwrite and Undo',
 		);
 		if (!agreed) {
 			return { kind: 'cancelled' };
 		}
+	}
+	// The question may have stood open a while: write only over the state it was asked about.
+	const now = stampOf(await readTouchedState(record.cwd, filePath, []));
+	if (!sameStamp(now, current) || (unsaved() && !wasUnsaved)) {
+		return {
+			kind: 'refused',
+			message: `${filePath} changed while the undo waited (${sameStamp(now, current) ? 'it has unsaved changes in an editor now' : 'on disk'}): nothing was written. Undo it again to see its state now.`,
+		};
 	}
 	if (bytes === undefined) {
 		await deleteWorkspaceFile(record.cwd, filePath);

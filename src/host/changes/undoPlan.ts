@@ -39,6 +39,19 @@ export interface UndoPlan {
 	conflicts: Conflict[];
 	/** Turns without a change record (cut off, or from an older version): zero undoes them blind. */
 	unrecorded: Turn[];
+	/** The state of every file zero's rewind writes or deletes, as read for this plan. */
+	seen: Map<string, FileStamp | undefined>;
+}
+
+/** The reason given for a file with unsaved changes in an editor. */
+export const UNSAVED_REASON = 'it has unsaved changes in an editor';
+
+/** True when two stamps say the same (two unreadable states count as the same). */
+export function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
+	if (a === undefined || b === undefined) {
+		return a === b;
+	}
+	return a.exists === b.exists && (!a.exists || (b.exists && a.sha256 === b.sha256));
 }
 
 function notRestorableReason(tools: readonly string[], outside: boolean): string {
@@ -51,10 +64,13 @@ function notRestorableReason(tools: readonly string[], outside: boolean): string
 		: `changed by ${tools.join(', ') || 'a tool'}: zero keeps no checkpoint`;
 }
 
-/** Works out what undoing `sources` (the chosen turn and later ones, oldest first) would do now. */
+/**
+ * Works out what undoing `sources` (the chosen turn and later ones, oldest first) would do now.
+ * `unsaved`: workspace-relative paths with unsaved editor changes (zero would write under them).
+ */
 export async function planUndo(
 	sources: readonly ChangeSource[],
-	context: { cwd: string; blobsDir: string },
+	context: { cwd: string; blobsDir: string; unsaved?: ReadonlySet<string> },
 ): Promise<UndoPlan> {
 	const touches = collectFileTouches(effectiveItems(sources));
 	const copies = firstCopies(sources, context.blobsDir);
@@ -67,6 +83,7 @@ export async function planUndo(
 		rewrittenUnchanged: [],
 		conflicts: [],
 		unrecorded: sources.filter((source) => !source.record).map((source) => source.turn),
+		seen: new Map(),
 	};
 	/** Paths zero's rewind will write or delete, with the stamp they get back (when known). */
 	const rewritten = new Map<string, FileStamp | undefined>();
@@ -123,7 +140,7 @@ export async function planUndo(
 		source.record?.stamps ? [source.record.stamps] : [],
 	);
 	const expected = expectedStamps(stamps);
-	const current = new Map<string, FileStamp | undefined>();
+	const current = plan.seen;
 	for (const filePath of rewritten.keys()) {
 		current.set(filePath, stampOf(await readTouchedState(context.cwd, filePath, [])));
 	}
@@ -132,15 +149,52 @@ export async function planUndo(
 	).filter((conflict) => {
 		// Already back to what zero would write: nothing of the user's would be lost.
 		const target = rewritten.get(conflict.path);
-		const actual = conflict.actual;
-		return !(
-			target &&
-			actual &&
-			target.exists === actual.exists &&
-			(!target.exists || (actual.exists && target.sha256 === actual.sha256))
-		);
+		return !(target && conflict.actual && sameStamp(target, conflict.actual));
 	});
+	// The disk may match, but an editor holds work zero's rewind would pull the file from under.
+	for (const filePath of rewritten.keys()) {
+		if (!context.unsaved?.has(filePath)) {
+			continue;
+		}
+		const conflict = plan.conflicts.find((entry) => entry.path === filePath);
+		if (conflict) {
+			conflict.reason = `${conflict.reason}; ${UNSAVED_REASON}`;
+		} else {
+			plan.conflicts.push({
+				path: filePath,
+				actual: current.get(filePath),
+				reason: UNSAVED_REASON,
+			});
+		}
+	}
 	return plan;
+}
+
+/**
+ * What changed since `plan` was made, checked right before zero's rewind acts: a file zero would
+ * write or delete that is not as the plan read it, or that got unsaved editor changes the plan did
+ * not show. Empty when the plan still holds.
+ */
+export async function changesSincePlan(
+	plan: UndoPlan,
+	cwd: string,
+	unsaved: ReadonlySet<string>,
+): Promise<string[]> {
+	const changed: string[] = [];
+	for (const [filePath, seen] of plan.seen) {
+		const now = stampOf(await readTouchedState(cwd, filePath, []));
+		if (!sameStamp(seen, now)) {
+			changed.push(`${filePath} (changed on disk)`);
+		} else if (
+			unsaved.has(filePath) &&
+			!plan.conflicts.some(
+				(conflict) => conflict.path === filePath && conflict.reason.includes(UNSAVED_REASON),
+			)
+		) {
+			changed.push(`${filePath} (now has unsaved changes in an editor)`);
+		}
+	}
+	return changed;
 }
 
 export const UNDO_CHOICES = {

@@ -13,15 +13,23 @@ import {
 	parseRewindPlanAnswer,
 	checkPlanUndoesTurn,
 } from '../../zero/rewindCommands';
+import * as path from 'node:path';
 import type { CliResult } from '../../zero/cli';
 import type { UndoReport } from '../../shared/changeSchema';
 import type { Transcript, TranscriptAction, Turn } from '../../shared/transcriptSchema';
 import type { Logger } from '../platform/log';
 import type { ChangeRecords } from './changeRecords';
 import type { ChangeSource } from './changeFacts';
-import { UNDO_CHOICES, describeUndo, planUndo, type UndoPrompt } from './undoPlan';
+import {
+	UNDO_CHOICES,
+	changesSincePlan,
+	describeUndo,
+	planUndo,
+	type UndoPrompt,
+} from './undoPlan';
 import {
 	deleteWorkspaceFile,
+	isInside,
 	readWholeFile,
 	resolveReportedPath,
 	writeWorkspaceFile,
@@ -49,6 +57,8 @@ export interface UndoDeps {
 	isRunning(chat: ChangeChat): boolean;
 	/** Resolves once every before-content copy queued for the chat is done. */
 	copiesDone(chatId: string): Promise<void>;
+	/** Absolute paths of the files open in an editor with unsaved changes. */
+	unsavedFiles(): readonly string[];
 	log: Pick<Logger, 'info' | 'warn'>;
 	now(): number;
 }
@@ -61,6 +71,17 @@ export type UndoOutcome =
 
 /** Most bytes of edited files held in memory to put them back after the rewind. */
 const KEEP_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** The workspace-relative keys (`/`-separated) of the absolute paths inside `cwd`. */
+export function workspaceKeys(cwd: string, absolutes: readonly string[]): Set<string> {
+	const keys = new Set<string>();
+	for (const absolute of absolutes) {
+		if (path.isAbsolute(absolute) && isInside(cwd, absolute) && absolute !== cwd) {
+			keys.add(path.relative(cwd, absolute).split(path.sep).join('/'));
+		}
+	}
+	return keys;
+}
 
 function cliResult(result: ZeroCommandResult): CliResult {
 	return result.found ? result : { exitCode: null, stdout: '', stderr: '', error: result.message };
@@ -111,7 +132,11 @@ export async function undoTurn(
 		for (const turn of turns) {
 			sources.push({ turn, record: await records.read(turn.id) });
 		}
-		const plan = await planUndo(sources, { cwd: record.cwd, blobsDir: records.blobsDir });
+		const plan = await planUndo(sources, {
+			cwd: record.cwd,
+			blobsDir: records.blobsDir,
+			unsaved: workspaceKeys(record.cwd, deps.unsavedFiles()),
+		});
 		const target = { sessionId: record.sessionId, sequence: record.userSequence };
 		const planned = parseRewindPlanAnswer(cliResult(await deps.runZero(rewindPlanArgs(target))));
 		if (!planned.ok) {
@@ -147,7 +172,7 @@ export async function undoTurn(
 					continue;
 				}
 				try {
-					const content = await readWholeFile(absolute, KEEP_LIMIT_BYTES - held);
+					const content = await readWholeFile(absolute, KEEP_LIMIT_BYTES - held, [record.cwd]);
 					held += content === 'missing' ? 0 : content.bytes.length;
 					kept.set(conflict.path, content);
 				} catch (error) {
@@ -158,6 +183,17 @@ export async function undoTurn(
 					};
 				}
 			}
+		}
+		// The plan was shown a while ago: act only if the files are still as it read them.
+		const changed = await changesSincePlan(
+			plan,
+			record.cwd,
+			workspaceKeys(record.cwd, deps.unsavedFiles()),
+		);
+		if (changed.length > 0) {
+			return refuse(
+				`Nothing was undone: files changed after the undo was shown: ${changed.join(', ')}. Undo again to see what it would do now.`,
+			);
 		}
 		deps.log.info(
 			`Undoing ${turns.length} turn(s) of chat ${chat.id} from session event ${record.userSequence}.`,

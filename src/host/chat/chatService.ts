@@ -96,6 +96,9 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		if (this.background.has(id) || (id === this.session.id && this.session.running)) {
 			return 'This chat is still running. Stop its run first, then delete it.';
 		}
+		if (await this.deps.store.isStreamedInto(id)) {
+			return 'This chat is running in another window. Stop its run there first, then delete it.';
+		}
 		if (id === this.session.id) {
 			this.newChat();
 		}

@@ -11,6 +11,18 @@ import {
 	syncDirectory,
 	writeFileDurably,
 } from './chatFiles';
+import { hasLiveLease, takeLease, withLockFile } from './chatLeases';
+import {
+	fileStamp,
+	mergeWithDisk,
+	readForMerge,
+	seenTurns,
+	seenTurnsOf,
+	serializeSnapshot,
+	snapshotOf,
+	type ChatSnapshot,
+	type WrittenChat,
+} from './chatMerge';
 import {
 	DEFAULT_STORAGE_LIMITS,
 	MIB,
@@ -39,13 +51,19 @@ const CHAT_ID = /^[A-Za-z0-9_-]{1,80}$/;
  * transcript) and `chats/<id>/runs/<turnId>.jsonl` (zero's stdout, byte for byte, appended as it
  * streams). The chat folders are the truth: the index is rebuilt from them when it is unreadable
  * and merged with them on every write, so several windows on one folder never lose each other's
- * chats.
+ * chats. Windows share the folder: a save merges with the chat on disk by turn id under a lock
+ * file (chatMerge.ts), a run being streamed holds a lease that pruning in any window respects
+ * (chatLeases.ts), and a folder whose transcript names another chat is never used.
  */
 export class ChatStore {
 	private writes = Promise.resolve();
 	private unreadableIndexReported = false;
 	/** Chats whose raw output is being written (never pruned). */
 	private readonly streaming = new Map<string, number>();
+	/** Per chat: what this window last read or wrote of each turn (for the merge on save). */
+	private readonly seen = new Map<string, Map<string, string>>();
+	/** Per chat: the file this window wrote last, to skip re-reading it when no one else wrote. */
+	private readonly written = new Map<string, WrittenChat>();
 
 	constructor(
 		private readonly root: string,
@@ -55,6 +73,15 @@ export class ChatStore {
 
 	private get chatsDir(): string {
 		return path.join(this.root, 'chats');
+	}
+
+	/** Held for each read-merge-write of the chats folder, by whichever window does it. */
+	private get lockFile(): string {
+		return path.join(this.chatsDir, '.lock');
+	}
+
+	private leasesDir(chatId: string): string {
+		return path.join(this.chatDir(chatId), 'leases');
 	}
 
 	private get indexFile(): string {
@@ -85,10 +112,13 @@ export class ChatStore {
 	async openRawRun(chatId: string, turnId: string): Promise<RawRunWriter> {
 		const file = this.rawRunPath(chatId, turnId);
 		await fs.mkdir(path.dirname(file), { recursive: true });
+		// Other windows' pruning sees this lease and leaves the chat alone while the run streams.
+		const lease = await takeLease(this.leasesDir(chatId));
 		const stream = createWriteStream(file, { flags: 'a' });
 		stream.on('error', (error) => this.log.warn(`Could not write ${file}: ${error.message}`));
 		this.streaming.set(chatId, (this.streaming.get(chatId) ?? 0) + 1);
 		stream.on('close', () => {
+			void lease.release();
 			const open = (this.streaming.get(chatId) ?? 1) - 1;
 			if (open > 0) {
 				this.streaming.set(chatId, open);
@@ -101,6 +131,11 @@ export class ChatStore {
 				`zero's raw output of this run is over ${Math.round(this.limits.perChatBytes / MIB)} MiB; the rest is shown but not kept for the protocol trace and export.`,
 			),
 		);
+	}
+
+	/** True while a run streams into the chat, in this window or another one (its lease). */
+	async isStreamedInto(chatId: string): Promise<boolean> {
+		return this.streaming.has(chatId) || (await hasLiveLease(this.leasesDir(chatId)));
 	}
 
 	async list(): Promise<ChatIndexEntry[]> {
@@ -152,6 +187,9 @@ export class ChatStore {
 				return undefined;
 			}
 			const transcript = decoded.transcript;
+			if (transcript.id !== id) {
+				return undefined;
+			}
 			return {
 				id,
 				title: transcript.title,
@@ -195,30 +233,43 @@ export class ChatStore {
 		return this.writes;
 	}
 
-	/** Saves the transcript and its index entry, merged with what other windows wrote. */
+	/**
+	 * Saves the transcript and its index entry, merged with what other windows wrote: the chat on
+	 * disk is read again under the lock, and its turns this window lacks or did not change are kept.
+	 */
 	save(transcript: Transcript, updatedAt: number): Promise<void> {
-		let json: string;
+		let snapshot: ChatSnapshot;
 		try {
-			json = JSON.stringify(transcript);
+			snapshot = snapshotOf(transcript);
 		} catch (error) {
 			// Never throw into a run's bookkeeping: a chat that cannot be saved must still end.
 			this.log.error(`Saving chat ${transcript.id} failed: ${(error as Error).message}`);
 			return this.writes;
 		}
-		const entry: ChatIndexEntry = {
-			id: transcript.id,
-			title: transcript.title,
-			createdAt: transcript.createdAt,
-			updatedAt,
-			sessionId: transcript.sessionId,
-			turns: transcript.turns.length,
-		};
-		return this.queue(`Saving chat ${transcript.id}`, async () => {
-			await writeFileDurably(path.join(this.chatDir(transcript.id), 'transcript.json'), json);
-			const index = (await this.reconcile()).filter((item) => item.id !== entry.id);
-			index.push(entry);
-			await writeFileDurably(this.indexFile, JSON.stringify(index));
-		});
+		return this.queue(`Saving chat ${transcript.id}`, () =>
+			withLockFile(this.lockFile, async () => {
+				const file = path.join(this.chatDir(transcript.id), 'transcript.json');
+				const disk = await readForMerge(file, transcript.id, this.written.get(transcript.id));
+				const merged = mergeWithDisk(snapshot, disk, this.seen.get(transcript.id) ?? new Map());
+				await writeFileDurably(file, serializeSnapshot(merged));
+				this.seen.set(transcript.id, seenTurns(merged));
+				const stamp = await fileStamp(file);
+				if (stamp) {
+					this.written.set(transcript.id, { stamp, snapshot: merged });
+				}
+				const entry: ChatIndexEntry = {
+					id: merged.id,
+					title: merged.title,
+					createdAt: merged.createdAt,
+					updatedAt,
+					sessionId: merged.sessionId,
+					turns: merged.turns.length,
+				};
+				const index = (await this.reconcile()).filter((item) => item.id !== entry.id);
+				index.push(entry);
+				await writeFileDurably(this.indexFile, JSON.stringify(index));
+			}),
+		);
 	}
 
 	/** Loads a chat; a run that was still streaming when VS Code stopped is rebuilt from its raw output. */
@@ -236,12 +287,21 @@ export class ChatStore {
 			return undefined;
 		}
 		const transcript = decoded.transcript;
+		if (transcript.id !== id) {
+			// Used, it would save over the chat it names: leave both alone.
+			this.log.warn(
+				`Chat folder ${id} holds the transcript of another chat (${JSON.stringify(transcript.id.slice(0, 80))}); it was left untouched.`,
+			);
+			return undefined;
+		}
 		for (const turn of transcript.turns) {
 			if (turn.run.phase === 'ended') {
 				continue;
 			}
 			await this.rebuildCutOffRun(transcript, turn.id);
 		}
+		// A rebuilt run counts as seen: when its window is still streaming, a save takes that one.
+		this.seen.set(id, seenTurnsOf(transcript));
 		return transcript;
 	}
 
@@ -266,14 +326,18 @@ export class ChatStore {
 	/** Deletes a chat with zero's raw output of its runs; other windows drop it from their lists. */
 	delete(id: string): Promise<void> {
 		const dir = this.chatDir(id);
-		return this.queue(`Deleting chat ${id}`, async () => {
-			await fs.rm(dir, { recursive: true, force: true });
-			await syncDirectory(this.chatsDir);
-			await writeFileDurably(this.indexFile, JSON.stringify(await this.reconcile()));
-			if ((await this.readCurrentChatId()) === id) {
-				await fs.rm(path.join(this.chatsDir, 'current.json'), { force: true });
-			}
-		});
+		return this.queue(`Deleting chat ${id}`, () =>
+			withLockFile(this.lockFile, async () => {
+				this.seen.delete(id);
+				this.written.delete(id);
+				await fs.rm(dir, { recursive: true, force: true });
+				await syncDirectory(this.chatsDir);
+				await writeFileDurably(this.indexFile, JSON.stringify(await this.reconcile()));
+				if ((await this.readCurrentChatId()) === id) {
+					await fs.rm(path.join(this.chatsDir, 'current.json'), { force: true });
+				}
+			}),
+		);
 	}
 
 	async readRaw(chatId: string, turnId: string): Promise<Buffer | undefined> {
@@ -318,32 +382,40 @@ export class ChatStore {
 	 */
 	prune(keep: ReadonlySet<string>): Promise<PruneStep[]> {
 		let steps: PruneStep[] = [];
-		return this.queue('Pruning chats', async () => {
-			const current = await this.readCurrentChatId();
-			const protectedIds = new Set([...keep, ...this.streaming.keys()]);
-			if (current) {
-				protectedIds.add(current);
-			}
-			const sizes = await Promise.all((await this.reconcile()).map((entry) => this.sizeOf(entry)));
-			steps = planPrune(sizes, this.limits, protectedIds);
-			for (const step of steps) {
-				if (step.kind === 'raw') {
-					await fs.rm(this.rawRunPath(step.chatId, step.turnId), { force: true });
-					this.log.info(
-						`Chat ${step.chatId} is over ${Math.round(this.limits.perChatBytes / MIB)} MiB: removed zero's raw output of its run ${step.turnId}.`,
-					);
-				} else {
-					await fs.rm(this.chatDir(step.chatId), { recursive: true, force: true });
-					this.log.info(
-						`The chats are over ${Math.round(this.limits.totalBytes / MIB)} MiB: removed the least recently used chat ${step.chatId}.`,
-					);
+		return this.queue('Pruning chats', () =>
+			withLockFile(this.lockFile, async () => {
+				const current = await this.readCurrentChatId();
+				const protectedIds = new Set([...keep, ...this.streaming.keys()]);
+				if (current) {
+					protectedIds.add(current);
 				}
-			}
-			if (steps.some((step) => step.kind === 'chat')) {
-				await syncDirectory(this.chatsDir);
-				await writeFileDurably(this.indexFile, JSON.stringify(await this.reconcile()));
-			}
-		}).then(() => steps);
+				const entries = await this.reconcile();
+				for (const entry of entries) {
+					if (!protectedIds.has(entry.id) && (await hasLiveLease(this.leasesDir(entry.id)))) {
+						protectedIds.add(entry.id);
+					}
+				}
+				const sizes = await Promise.all(entries.map((entry) => this.sizeOf(entry)));
+				steps = planPrune(sizes, this.limits, protectedIds);
+				for (const step of steps) {
+					if (step.kind === 'raw') {
+						await fs.rm(this.rawRunPath(step.chatId, step.turnId), { force: true });
+						this.log.info(
+							`Chat ${step.chatId} is over ${Math.round(this.limits.perChatBytes / MIB)} MiB: removed zero's raw output of its run ${step.turnId}.`,
+						);
+					} else {
+						await fs.rm(this.chatDir(step.chatId), { recursive: true, force: true });
+						this.log.info(
+							`The chats are over ${Math.round(this.limits.totalBytes / MIB)} MiB: removed the least recently used chat ${step.chatId}.`,
+						);
+					}
+				}
+				if (steps.some((step) => step.kind === 'chat')) {
+					await syncDirectory(this.chatsDir);
+					await writeFileDurably(this.indexFile, JSON.stringify(await this.reconcile()));
+				}
+			}),
+		).then(() => steps);
 	}
 
 	private async rebuildCutOffRun(transcript: Transcript, turnId: string): Promise<void> {

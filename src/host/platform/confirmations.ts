@@ -29,7 +29,8 @@ export interface Messages {
  */
 export class Confirmations implements Prompts, Messages {
 	private nextAnswer: boolean | undefined;
-	private nextChoice: { label: string | undefined } | undefined;
+	private nextChoice:
+		{ label: string | undefined; whileShown?: () => void | Promise<void> } | undefined;
 	private nextPick: { label: string | undefined } | undefined;
 	private readonly shown: { level: MessageLevel; message: string }[] = [];
 
@@ -51,8 +52,9 @@ export class Confirmations implements Prompts, Messages {
 		labels: readonly string[],
 	): Promise<string | undefined> {
 		if (this.nextChoice) {
-			const { label } = this.nextChoice;
+			const { label, whileShown } = this.nextChoice;
 			this.nextChoice = undefined;
+			await whileShown?.();
 			return label !== undefined && labels.includes(label) ? label : undefined;
 		}
 		return vscode.window.showWarningMessage(message, { modal: true, detail }, ...labels);
@@ -89,9 +91,12 @@ export class Confirmations implements Prompts, Messages {
 		this.nextAnswer = accept;
 	}
 
-	/** The button the next `choose` returns (undefined: as if cancelled). */
-	answerNextChoice(label: string | undefined): void {
-		this.nextChoice = { label };
+	/**
+	 * The button the next `choose` returns (undefined: as if cancelled); `whileShown` runs first,
+	 * as what the user does while the dialog is open.
+	 */
+	answerNextChoice(label: string | undefined, whileShown?: () => void | Promise<void>): void {
+		this.nextChoice = { label, whileShown };
 	}
 
 	/** The item (by label) the next `pick` returns (undefined: as if dismissed). */

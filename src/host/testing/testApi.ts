@@ -32,8 +32,11 @@ export interface ZeroTestApi {
 	notices(turnId: string): TurnNotices | undefined;
 	/** Answers the next modal confirmation (re-run unsafe, grants) instead of showing it. */
 	answerNextConfirmation(accept: boolean): void;
-	/** Picks the button with this label in the next modal choice (undefined: cancel). */
-	answerNextChoice(label: string | undefined): void;
+	/**
+	 * Picks the button with this label in the next modal choice (undefined: cancel), after running
+	 * `whileShown` as what the user does while the dialog is open.
+	 */
+	answerNextChoice(label: string | undefined, whileShown?: () => void | Promise<void>): void;
 	/** Picks the item with this label in the next quick pick (undefined: dismiss). */
 	answerNextPick(label: string | undefined): void;
 	/** Notifications shown so far (the last 50). */

@@ -117,7 +117,8 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 			return turn ? parts.chats.active.turnNotices(turn) : undefined;
 		},
 		answerNextConfirmation: (accept) => parts.confirmations.answerNext(accept),
-		answerNextChoice: (label) => parts.confirmations.answerNextChoice(label),
+		answerNextChoice: (label, whileShown) =>
+			parts.confirmations.answerNextChoice(label, whileShown),
 		answerNextPick: (label) => parts.confirmations.answerNextPick(label),
 		messages: () => parts.confirmations.messages(),
 		storagePath: () => parts.storageRoot,

@@ -425,6 +425,8 @@ function runCase(
 		return undefined;
 	}
 	return (async () => {
+		// Every case is chat 'fuzz': drop the last case's, or the save would merge its turns in.
+		await store.delete(transcript.id);
 		await store.save(transcript, 2);
 		const loaded = await store.load(transcript.id);
 		if (!loaded) {

@@ -24,6 +24,20 @@ describe("bounded reads in zero's store", { timeout: 10_000 }, () => {
 		assert.deepEqual(read.ok ? undefined : read.code, 'too_large');
 	});
 
+	it(
+		'counts the bytes actually read, not the size stat reports (0 for a /proc file)',
+		{
+			skip: process.platform !== 'linux',
+		},
+		async () => {
+			const whole = await readBounded('/proc/self/status', 1024 * 1024, false);
+			assert.ok(whole.ok, whole.ok ? '' : whole.reason);
+			assert.match(Buffer.from(whole.value).toString(), /^Name:.*\n[\s\S]*VmRSS:/);
+			const capped = await readBounded('/proc/self/status', 64, false);
+			assert.deepEqual(capped.ok ? undefined : capped.code, 'too_large');
+		},
+	);
+
 	it('says a missing file is not found', async () => {
 		const read = await readBounded(path.join(await scratch(), 'missing'), 10, false);
 		assert.equal(read.ok ? undefined : read.code, 'not_found');

@@ -65,6 +65,8 @@ export class ChangeWorld {
 	/** Every zero subcommand the undo ran. */
 	readonly commands: string[][] = [];
 	prompts: UndoPrompt[] = [];
+	/** Absolute paths the undo is told have unsaved editor changes. */
+	unsaved: string[] = [];
 
 	constructor() {
 		cpSync(path.join(SCENARIOS, '..', 'workspace'), this.workspace, { recursive: true });
@@ -141,6 +143,7 @@ export class ChangeWorld {
 			},
 			isRunning: (chat) => chat.running,
 			copiesDone: () => this.queue.idle(),
+			unsavedFiles: () => this.unsaved,
 			log: silent,
 			now: () => 42,
 		};

@@ -214,9 +214,16 @@ describe('undoing one file', () => {
 	});
 	afterEach(() => world.dispose());
 
-	const deps = (answer: boolean) => ({
-		confirm: async () => answer,
+	const deps = (
+		answer: boolean,
+		options: { unsaved?: () => string[]; whileAsked?: () => void } = {},
+	) => ({
+		confirm: async () => {
+			options.whileAsked?.();
+			return answer;
+		},
 		isRunning: () => false,
+		unsavedFiles: options.unsaved ?? (() => []),
 	});
 
 	it('restores one file from the copy, leaves the rest, and a later turn undo sees no conflict there', async () => {

@@ -1,0 +1,35 @@
+/**
+ * Chats shared with other windows on the same workspace storage (real extension host, FAKE zero):
+ * a chat another window is streaming into (it holds a lease) is not deleted from this one.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { activate, newChat, resetSettings, sendAndWait, useFakeZero } from './support';
+
+describe('chats shared with other windows (FAKE zero)', function () {
+	this.timeout(60_000);
+	after(resetSettings);
+
+	it('Delete Chat refuses a chat another window is streaming into, and deletes it once that run ends', async () => {
+		const api = await activate();
+		await useFakeZero();
+		const chatId = await newChat(api);
+		await sendAndWait(api, 'shared [scenario:answer]');
+		const dir = path.join(api.storagePath(), 'chats', chatId);
+		// What another window's run leaves while it streams: a lease naming a live process.
+		const lease = path.join(dir, 'leases', `${process.pid}-otherwindow.lease`);
+		fs.mkdirSync(path.dirname(lease), { recursive: true });
+		fs.writeFileSync(lease, JSON.stringify({ pid: process.pid }));
+
+		api.answerNextConfirmation(true);
+		await vscode.commands.executeCommand('zero.deleteChat', chatId);
+		assert.ok(fs.existsSync(path.join(dir, 'transcript.json')), 'not deleted while streamed into');
+
+		fs.rmSync(lease);
+		api.answerNextConfirmation(true);
+		await vscode.commands.executeCommand('zero.deleteChat', chatId);
+		assert.equal(fs.existsSync(dir), false);
+	});
+});
