@@ -37,6 +37,7 @@ import type { ProcessOutcome } from '../zero/processOutcome';
 import { applyAction, findToolItem, findTurn } from './transcript';
 import {
 	type RunState,
+	type ToolApproval,
 	type ToolItem,
 	type Transcript,
 	type TranscriptAction,
@@ -61,14 +62,43 @@ function nextNoticeId(run: RunState): string {
 	return `n${run.nextItemNumber++}`;
 }
 
-function findApproval(run: RunState, requestId: number | string): AcpToolItem | undefined {
-	for (let index = run.items.length - 1; index >= 0; index--) {
-		const item = run.items[index] as AcpToolItem;
-		if (item.kind === 'tool' && item.approval?.requestId === requestId) {
-			return item;
+type RequestId = ToolApproval['requestId'];
+
+/**
+ * Tool items by the request id of their approval, per run, so settling a request does not scan the
+ * run (Stop settles every waiting request at once). Built from the run the first time it is asked
+ * for (a view's snapshot brings new run objects); the latest request with an id wins, as a scan
+ * from the end would find it. Items are changed in place and never removed, so entries stay valid.
+ */
+const approvalIndex = new WeakMap<RunState, Map<RequestId, AcpToolItem>>();
+
+function approvalsOf(run: RunState): Map<RequestId, AcpToolItem> {
+	let index = approvalIndex.get(run);
+	if (!index) {
+		index = new Map();
+		for (const item of run.items) {
+			if (item.kind === 'tool' && item.approval) {
+				index.set(item.approval.requestId, item);
+			}
 		}
+		approvalIndex.set(run, index);
 	}
-	return undefined;
+	return index;
+}
+
+function findApproval(run: RunState, requestId: RequestId): AcpToolItem | undefined {
+	const item = approvalsOf(run).get(requestId);
+	return item?.approval?.requestId === requestId ? item : undefined;
+}
+
+/**
+ * The card a permission request belongs on: its call's card, unless that call already finished (a
+ * model may reuse `call_1`) or waits on another request, which would hide one of them. Then the
+ * request gets a card of its own.
+ */
+function cardForRequest(run: RunState, toolCallId: string): AcpToolItem | undefined {
+	const tool = findToolItem(run, toolCallId) as AcpToolItem | undefined;
+	return tool && !tool.result && tool.approval?.state !== 'waiting' ? tool : undefined;
 }
 
 /** Applies one action in place: the ACP additions here, everything else through `applyAction`. */
@@ -79,7 +109,7 @@ export function applyAcpAction(transcript: Transcript, action: AcpTranscriptActi
 			if (!turn) {
 				return;
 			}
-			let tool = findToolItem(turn.run, action.toolCallId) as AcpToolItem | undefined;
+			let tool = cardForRequest(turn.run, action.toolCallId);
 			if (!tool) {
 				applyAction(transcript, {
 					type: 'run/line',
@@ -98,10 +128,13 @@ export function applyAcpAction(transcript: Transcript, action: AcpTranscriptActi
 			if (tool) {
 				tool.approval = {
 					requestId: action.requestId,
+					rawInput: action.args,
+					toolName: action.toolName,
 					options: action.options,
 					state: 'waiting',
 					requestedAt: action.at,
 				};
+				approvalsOf(turn.run).set(action.requestId, tool);
 			}
 			return;
 		}
@@ -342,9 +375,11 @@ export class AcpTurnMapper {
 		at?: number,
 	): AcpTranscriptAction[] {
 		const toolCall = params.toolCall;
-		if (!this.kinds.has(toolCall.toolCallId)) {
+		if (!this.kinds.has(toolCall.toolCallId) || this.finished.has(toolCall.toolCallId)) {
 			// The reducer makes the card from the request; a later tool_call must not make another.
+			// A finished id asked about again is a new call (a model may reuse `call_1`).
 			this.kinds.set(toolCall.toolCallId, toolCall.kind);
+			this.finished.delete(toolCall.toolCallId);
 		}
 		return [
 			{
@@ -452,11 +487,13 @@ export class AcpTurnMapper {
 				return [this.line({ type, delta: update.content.text ?? '' }, at)];
 			}
 			case 'tool_call': {
-				if (this.kinds.has(update.toolCallId)) {
+				if (this.kinds.has(update.toolCallId) && !this.finished.has(update.toolCallId)) {
 					// A repeated announcement adds nothing a card does not already show.
 					return [];
 				}
+				// New, or an id a finished call had (a model may reuse `call_1`): a card of its own.
 				this.kinds.set(update.toolCallId, update.kind);
+				this.finished.delete(update.toolCallId);
 				return [
 					this.line(
 						{
