@@ -672,6 +672,12 @@ export async function openZeroView(
 		await expectVisible(page, item, 'the Zero icon in the activity bar', timeout);
 		if (!(await isViewContainerOpen(page, 'Zero'))) {
 			await item.click();
+			// A pointer left on the icon shows its hover (the badge's tooltip, e.g. "zero is waiting
+			// for your approval") over the side bar, where it takes the clicks meant for the chat.
+			const viewport = page.viewportSize();
+			if (viewport) {
+				await page.mouse.move(viewport.width - 10, viewport.height / 2);
+			}
 		}
 		try {
 			await waitForViewContainer(page, 'Zero', { timeout: 5000 });
