@@ -15,7 +15,6 @@ export type WireId = string;
 export const MAX_WIRE_ID_CHARS = 512;
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-// eslint-disable-next-line no-control-regex
 const JSON_STRING = /^"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"$/;
 
 /** True when `text` is one JSON number or string token, short enough to echo. */
