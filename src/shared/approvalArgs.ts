@@ -50,8 +50,12 @@ function valueText(value: unknown): string {
 	if (typeof value === 'string') {
 		return value;
 	}
-	// rawInput is parsed JSON: no cycles, nothing JSON cannot write.
-	return JSON.stringify(value, null, 2) ?? String(value);
+	try {
+		// rawInput is parsed JSON: no cycles, nothing JSON cannot write; only depth can fail.
+		return JSON.stringify(value, null, 2) ?? String(value);
+	} catch {
+		return '(zero sent this argument nested too deeply to show)';
+	}
 }
 
 function row(key: string, value: unknown, main: boolean, refusal?: string): ApprovalArgument {

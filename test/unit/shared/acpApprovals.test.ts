@@ -226,6 +226,14 @@ describe('ACP approvals: what the card shows', () => {
 			approvalArguments('unknown_tool', { a: 1, b: 'two' }).rows.map((row) => row.text),
 			['1', 'two'],
 		);
+		let deep: unknown = 'bottom';
+		for (let level = 0; level < 200_000; level++) {
+			deep = [deep];
+		}
+		assert.match(
+			approvalArguments('bash', { command: 'ls', deep }).rows[1].text,
+			/nested too deeply to show/,
+		);
 		const many = Object.fromEntries(Array.from({ length: 45 }, (_, index) => [`k${index}`, index]));
 		assert.equal(approvalArguments('x', many).hiddenArguments, 5);
 	});
