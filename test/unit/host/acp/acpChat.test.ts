@@ -207,10 +207,16 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'interrupted');
 		const sent = wire().filter((entry) => entry.dir === 'C');
 		assert.ok(sent.some((entry) => entry.message?.method === 'session/cancel'));
-		assert.ok(
-			sent.some(
-				(entry) => JSON.stringify(entry.message?.result) === '{"outcome":{"outcome":"cancelled"}}',
-			),
+		// The FAKE may end the turn on session/cancel before it reads the answer written after it.
+		await waitUntil(
+			() =>
+				wire().some(
+					(entry) =>
+						entry.dir === 'C' &&
+						JSON.stringify(entry.message?.result) === '{"outcome":{"outcome":"cancelled"}}',
+				),
+			10_000,
+			'the "cancelled" answer in the FAKE\'s log',
 		);
 		assert.deepEqual(chat.waiting, [1, 0]);
 	});
