@@ -34,10 +34,10 @@ import {
 import type { ZeroEvent } from '../zero/events';
 import type { ParsedLine } from '../zero/parseLine';
 import type { ProcessOutcome } from '../zero/processOutcome';
+import { approvalsOf, cardForRequest, findApproval } from './approvalIndex';
 import { applyAction, findToolItem, findTurn } from './transcript';
 import {
 	type RunState,
-	type ToolApproval,
 	type ToolItem,
 	type Transcript,
 	type TranscriptAction,
@@ -60,45 +60,6 @@ export type AcpToolItem = ToolItem;
 function nextNoticeId(run: RunState): string {
 	// The same numbering the reducer uses for its own items (prefix per kind, one counter per run).
 	return `n${run.nextItemNumber++}`;
-}
-
-type RequestId = ToolApproval['requestId'];
-
-/**
- * Tool items by the request id of their approval, per run, so settling a request does not scan the
- * run (Stop settles every waiting request at once). Built from the run the first time it is asked
- * for (a view's snapshot brings new run objects); the latest request with an id wins, as a scan
- * from the end would find it. Items are changed in place and never removed, so entries stay valid.
- */
-const approvalIndex = new WeakMap<RunState, Map<RequestId, AcpToolItem>>();
-
-function approvalsOf(run: RunState): Map<RequestId, AcpToolItem> {
-	let index = approvalIndex.get(run);
-	if (!index) {
-		index = new Map();
-		for (const item of run.items) {
-			if (item.kind === 'tool' && item.approval) {
-				index.set(item.approval.requestId, item);
-			}
-		}
-		approvalIndex.set(run, index);
-	}
-	return index;
-}
-
-function findApproval(run: RunState, requestId: RequestId): AcpToolItem | undefined {
-	const item = approvalsOf(run).get(requestId);
-	return item?.approval?.requestId === requestId ? item : undefined;
-}
-
-/**
- * The card a permission request belongs on: its call's card, unless that call already finished (a
- * model may reuse `call_1`) or waits on another request, which would hide one of them. Then the
- * request gets a card of its own.
- */
-function cardForRequest(run: RunState, toolCallId: string): AcpToolItem | undefined {
-	const tool = findToolItem(run, toolCallId) as AcpToolItem | undefined;
-	return tool && !tool.result && tool.approval?.state !== 'waiting' ? tool : undefined;
 }
 
 /** Applies one action in place: the ACP additions here, everything else through `applyAction`. */

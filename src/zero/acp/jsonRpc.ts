@@ -8,74 +8,33 @@
  * connection keeps going. Requests zero sends are answered by `onRequest`; an unknown method gets
  * -32601 and a failing handler -32603, which zero treats as a deny (fail closed).
  *
- * Just over 400 lines: the framing, the request table and the diagnostics are one connection.
+ * Over 400 lines: the framing, both request tables and the diagnostics are one connection (its
+ * errors live in rpcErrors.ts, the id handling in wireId.ts).
  */
 import type { z } from 'zod';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../lineDecoder';
 import { excerptOf, type ProtocolDiagnostic } from '../parseLine';
 import type { AcpDiagnostic } from './outcomes';
 import { JSON_RPC_ERROR_CODES, JsonRpcErrorSchema, type JsonRpcError } from './schemas';
+import {
+	AcpConnectionClosedError,
+	AcpInvalidResultError,
+	AcpLineTooLongError,
+	AcpRequestError,
+	AcpTimeoutError,
+} from './rpcErrors';
 import { isEchoableWireId, MAX_WIRE_ID_CHARS, rawMemberText, type WireId } from './wireId';
 
 export type { AcpDiagnostic } from './outcomes';
 export type { WireId } from './wireId';
 
-/** zero answered a request with a JSON-RPC error. */
-export class AcpRequestError extends Error {
-	constructor(
-		readonly method: string,
-		readonly code: number,
-		readonly rpcMessage: string,
-		readonly data?: unknown,
-	) {
-		super(`zero refused ${method}: ${rpcMessage} (JSON-RPC error ${code})`);
-		this.name = 'AcpRequestError';
-	}
-}
-
-/** The connection closed (the process exited, or the client shut it) before zero answered. */
-export class AcpConnectionClosedError extends Error {
-	constructor(
-		readonly method: string,
-		readonly reason: string,
-	) {
-		super(`zero did not answer ${method}: ${reason}`);
-		this.name = 'AcpConnectionClosedError';
-	}
-}
-
-/** zero's answer did not have the shape this client expects. */
-export class AcpInvalidResultError extends Error {
-	constructor(
-		readonly method: string,
-		readonly issues: string,
-		readonly excerpt: string,
-	) {
-		super(`zero's answer to ${method} was not understood: ${issues}`);
-		this.name = 'AcpInvalidResultError';
-	}
-}
-
-export class AcpTimeoutError extends Error {
-	constructor(
-		readonly method: string,
-		readonly timeoutMs: number,
-	) {
-		super(`zero did not answer ${method} within ${timeoutMs} ms`);
-		this.name = 'AcpTimeoutError';
-	}
-}
-
-/** zero's answer to a request of ours was longer than the line cap and was skipped. */
-export class AcpLineTooLongError extends Error {
-	constructor(
-		readonly method: string,
-		readonly bytes: number,
-	) {
-		super(`zero's answer to ${method} (${bytes} bytes) was over the line limit and was skipped`);
-		this.name = 'AcpLineTooLongError';
-	}
-}
+export {
+	AcpConnectionClosedError,
+	AcpInvalidResultError,
+	AcpLineTooLongError,
+	AcpRequestError,
+	AcpTimeoutError,
+} from './rpcErrors';
 
 export type IncomingRequestReply = { result: unknown } | { error: JsonRpcError };
 
