@@ -34,6 +34,7 @@ import {
 import type { ZeroEvent } from '../zero/events';
 import type { ParsedLine } from '../zero/parseLine';
 import type { ProcessOutcome } from '../zero/processOutcome';
+import { approvalsOf, cardForRequest, findApproval } from './approvalIndex';
 import { applyAction, findToolItem, findTurn } from './transcript';
 import {
 	type RunState,
@@ -61,16 +62,6 @@ function nextNoticeId(run: RunState): string {
 	return `n${run.nextItemNumber++}`;
 }
 
-function findApproval(run: RunState, requestId: number | string): AcpToolItem | undefined {
-	for (let index = run.items.length - 1; index >= 0; index--) {
-		const item = run.items[index] as AcpToolItem;
-		if (item.kind === 'tool' && item.approval?.requestId === requestId) {
-			return item;
-		}
-	}
-	return undefined;
-}
-
 /** Applies one action in place: the ACP additions here, everything else through `applyAction`. */
 export function applyAcpAction(transcript: Transcript, action: AcpTranscriptAction): void {
 	switch (action.type) {
@@ -79,7 +70,7 @@ export function applyAcpAction(transcript: Transcript, action: AcpTranscriptActi
 			if (!turn) {
 				return;
 			}
-			let tool = findToolItem(turn.run, action.toolCallId) as AcpToolItem | undefined;
+			let tool = cardForRequest(turn.run, action.toolCallId);
 			if (!tool) {
 				applyAction(transcript, {
 					type: 'run/line',
@@ -98,10 +89,13 @@ export function applyAcpAction(transcript: Transcript, action: AcpTranscriptActi
 			if (tool) {
 				tool.approval = {
 					requestId: action.requestId,
+					rawInput: action.args,
+					toolName: action.toolName,
 					options: action.options,
 					state: 'waiting',
 					requestedAt: action.at,
 				};
+				approvalsOf(turn.run).set(action.requestId, tool);
 			}
 			return;
 		}
@@ -342,9 +336,11 @@ export class AcpTurnMapper {
 		at?: number,
 	): AcpTranscriptAction[] {
 		const toolCall = params.toolCall;
-		if (!this.kinds.has(toolCall.toolCallId)) {
+		if (!this.kinds.has(toolCall.toolCallId) || this.finished.has(toolCall.toolCallId)) {
 			// The reducer makes the card from the request; a later tool_call must not make another.
+			// A finished id asked about again is a new call (a model may reuse `call_1`).
 			this.kinds.set(toolCall.toolCallId, toolCall.kind);
+			this.finished.delete(toolCall.toolCallId);
 		}
 		return [
 			{
@@ -452,11 +448,13 @@ export class AcpTurnMapper {
 				return [this.line({ type, delta: update.content.text ?? '' }, at)];
 			}
 			case 'tool_call': {
-				if (this.kinds.has(update.toolCallId)) {
+				if (this.kinds.has(update.toolCallId) && !this.finished.has(update.toolCallId)) {
 					// A repeated announcement adds nothing a card does not already show.
 					return [];
 				}
+				// New, or an id a finished call had (a model may reuse `call_1`): a card of its own.
 				this.kinds.set(update.toolCallId, update.kind);
+				this.finished.delete(update.toolCallId);
 				return [
 					this.line(
 						{

@@ -57,11 +57,15 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('composer/setModel'), model: z.string().max(200) }),
 	z.object({ type: z.literal('context/remove'), chipId: z.string() }),
 	z.object({ type: z.literal('composer/setBackend'), backend: ChatBackendSchema }),
-	/** The answer to a permission request zero waits on (ACP chats); no optionId dismisses it. */
+	/**
+	 * The answer to a permission request zero waits on (ACP chats); no optionId dismisses it.
+	 * `requestId` is the request the card showed: the host refuses an answer for any other one.
+	 */
 	z.object({
 		type: z.literal('approval/answer'),
 		turnId: z.string(),
 		itemId: z.string(),
+		requestId: z.union([z.number(), z.string().max(600)]),
 		optionId: z.string().max(200).optional(),
 	}),
 	/** An action of a notice: a tool card's (with `itemId`) or the run's (without). */

@@ -116,7 +116,15 @@ export const APPROVAL_STATES = ['waiting', 'answered', 'withdrawn'] as const;
  * denied), or until Stop, closing the chat or the process ending takes it away (`withdrawn`).
  */
 export const ToolApprovalSchema = z.object({
+	/**
+	 * zero's JSON-RPC id for the request, as its JSON text on the wire (`7`, `"7"`: two ids).
+	 * Chats saved by earlier versions have the parsed number.
+	 */
 	requestId: z.union([z.number(), z.string()]),
+	/** The request's own `rawInput`, in full: what zero asks about (the card shows it, not `args`). */
+	rawInput: z.unknown().optional(),
+	/** The tool the request names (from its title): which argument zero's tool reads. */
+	toolName: z.string().optional(),
 	options: z.array(PermissionOptionSchema),
 	state: z.enum(APPROVAL_STATES),
 	outcome: PermissionOutcomeSchema.optional(),

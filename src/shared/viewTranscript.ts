@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { findTurn } from './transcript';
-import type { ToolItem, Transcript } from './transcriptSchema';
+import type { ToolApproval, ToolItem, Transcript } from './transcriptSchema';
 
 /** Longest tool output or argument string a chat view shows; the full text opens in an editor. */
 export const VIEW_PREVIEW_CHARS = 4000;
@@ -31,6 +31,19 @@ function summaryArgs(args: unknown): unknown {
 		}
 	}
 	return kept;
+}
+
+/**
+ * A waiting approval reaches the view as zero sent it: the card shows zero's exact request, never
+ * the snapshot's cut of the arguments. Once settled, the card no longer shows it.
+ */
+function viewApproval(approval: ToolApproval): ToolApproval {
+	if (approval.state === 'waiting') {
+		return approval;
+	}
+	const settled = { ...approval };
+	delete settled.rawInput;
+	return settled;
 }
 
 /** A tool item's arguments and output as a view shows them when the card is expanded. */
@@ -94,6 +107,7 @@ export function toViewTranscript(transcript: Transcript): Transcript {
 								...item,
 								args: summaryArgs(item.args),
 								detailsOmitted: true,
+								approval: item.approval && viewApproval(item.approval),
 								// The start of the output stays: permission notices read zero's refusal text.
 								result: item.result && {
 									...item.result,

@@ -17,7 +17,7 @@ import {
 import type { TurnNotices } from '../shared/notices';
 import { itemKey } from '../shared/transcript';
 import { applyAcpAction } from '../shared/acpTranscript';
-import { approvalKeyAnswer } from './renderApproval';
+import { approvalKeyAnswer, requestIdOf } from './renderApproval';
 import { toolDetails as toolDetailsOf, type ToolDetails } from '../shared/viewTranscript';
 import type { ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
 import { Composer } from './composer';
@@ -408,6 +408,7 @@ class ChatApp {
 					type: 'approval/answer',
 					turnId: data.turn ?? '',
 					itemId: data.item ?? '',
+					requestId: requestIdOf(data.requestId),
 					...(data.optionId ? { optionId: data.optionId } : {}),
 				});
 				return;

@@ -2,6 +2,11 @@
  * The live approval on an ACP tool card: what zero will run and zero's own options while it waits
  * (Enter allows once, Escape denies when the approval has the focus), then the answer given.
  */
+import {
+	APPROVAL_VALUE_CHARS,
+	approvalArguments,
+	type ApprovalArgument,
+} from '../shared/approvalArgs';
 import type { ToolApproval, ToolItem, Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
 
@@ -43,21 +48,60 @@ function denyOption(options: PermissionOption[]): PermissionOption | undefined {
 	);
 }
 
-/** The command or target zero asks about, from the call's arguments. */
-function whatRuns(item: ToolItem, summary: string): string {
-	const args = item.args;
-	if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
-		for (const key of ['cmd', 'command', 'path', 'file_path', 'url', 'query', 'pattern']) {
-			const value = (args as Record<string, unknown>)[key];
-			if (typeof value === 'string' && value !== '') {
-				return value;
-			}
-			if (Array.isArray(value) && value.every((part) => typeof part === 'string')) {
-				return value.join(' ');
-			}
-		}
+/** Where a long text was cut: said on the card, never left silent. */
+function cutMarker(cutChars: number): HTMLElement {
+	return h(
+		'div',
+		{ class: 'approval-cut', 'data-cut-chars': String(cutChars) },
+		`\u2026 ${cutChars.toLocaleString('en-US')} more characters not shown (the card shows the first ${APPROVAL_VALUE_CHARS.toLocaleString('en-US')}).`,
+	);
+}
+
+function argumentRow(argument: ApprovalArgument): HTMLElement {
+	return h(
+		'div',
+		{ class: `approval-arg${argument.main ? ' main' : ''}`, 'data-key': argument.key },
+		argument.key
+			? h(
+					'div',
+					{ class: 'approval-arg-key muted' },
+					argument.main ? `${argument.key} (what zero runs)` : argument.key,
+				)
+			: undefined,
+		h('pre', { class: argument.main ? 'approval-target' : 'approval-value' }, argument.text),
+		argument.cutChars > 0 ? cutMarker(argument.cutChars) : undefined,
+		argument.refusal ? h('div', { class: 'approval-refusal' }, argument.refusal) : undefined,
+	);
+}
+
+/** Every argument of zero's request (not the snapshot's short copy of the call's arguments). */
+function requestArguments(
+	item: ToolItem,
+	approval: ToolApproval,
+	summary: string,
+): { element: HTMLElement; headline: string } {
+	// Approvals saved before the request was kept on them fall back to the call's arguments.
+	const rawInput = approval.rawInput !== undefined ? approval.rawInput : item.args;
+	const { rows, hiddenArguments } = approvalArguments(approval.toolName ?? item.name, rawInput);
+	if (rows.length === 0) {
+		const headline = summary || item.name;
+		return { element: h('pre', { class: 'approval-target' }, headline), headline };
 	}
-	return summary || item.name;
+	const element = h(
+		'div',
+		{ class: 'approval-args' },
+		...rows.map(argumentRow),
+		hiddenArguments > 0
+			? h(
+					'div',
+					{ class: 'approval-cut', 'data-hidden-arguments': String(hiddenArguments) },
+					`\u2026 ${hiddenArguments} more arguments not shown.`,
+				)
+			: undefined,
+	);
+	const first = rows[0];
+	const headline = first.key ? `${first.key}: ${first.text}` : first.text;
+	return { element, headline };
 }
 
 function settledText(approval: ToolApproval): string {
@@ -70,6 +114,9 @@ function settledText(approval: ToolApproval): string {
 	}
 	if (approval.settledBy === 'process_exit') {
 		return 'Withdrawn: zero acp ended while it waited.';
+	}
+	if (approval.settledBy === 'turn_end') {
+		return 'Withdrawn: the turn ended while zero still asked.';
 	}
 	if (!outcome || outcome.outcome === 'cancelled') {
 		return 'Dismissed: zero did not run it and ended the turn.';
@@ -97,7 +144,9 @@ export function renderApproval(
 			` ${settledText(approval)}`,
 		);
 	}
-	const target = whatRuns(item, summary);
+	const { element: target, headline } = requestArguments(item, approval, summary);
+	// The id of the request this card shows: the host refuses an answer meant for another one.
+	const requestId = JSON.stringify(approval.requestId);
 	const allow = allowOnceOption(approval.options);
 	const deny = denyOption(approval.options);
 	const buttons = approval.options.map((option) =>
@@ -109,6 +158,7 @@ export function renderApproval(
 				'data-action': 'approval',
 				'data-turn': turn.id,
 				'data-item': item.id,
+				'data-request-id': requestId,
 				'data-option-id': option.optionId,
 				title: storesGrant(option)
 					? `${option.name}. Saves a zero grant shared with the terminal and zero exec.`
@@ -127,6 +177,7 @@ export function renderApproval(
 					'data-action': 'approval',
 					'data-turn': turn.id,
 					'data-item': item.id,
+					'data-request-id': requestId,
 					title: 'zero offers no "deny" here: dismissing fails the call and ends the turn.',
 				},
 				'Dismiss',
@@ -143,12 +194,13 @@ export function renderApproval(
 			'data-approval': 'waiting',
 			'data-turn': turn.id,
 			'data-item': item.id,
+			'data-request-id': requestId,
 			'data-allow': allow?.optionId,
 			'data-deny': deny?.optionId,
-			'aria-label': `zero waits for your approval to run ${item.name}: ${target}. Enter allows once, Escape denies.`,
+			'aria-label': `zero waits for your approval to run ${item.name}: ${headline.length > 500 ? `${headline.slice(0, 500)}\u2026` : headline}. Enter allows once, Escape denies.`,
 		},
 		h('div', { class: 'approval-title' }, icon('bell-dot'), ' zero waits for your approval'),
-		h('pre', { class: 'approval-target' }, target),
+		target,
 		h('div', { class: 'approval-options' }, ...buttons),
 		h(
 			'div',
@@ -174,7 +226,7 @@ export function renderApproval(
 /** The answer a key press gives while a waiting approval has the focus, if any. */
 export function approvalKeyAnswer(
 	event: KeyboardEvent,
-): { turnId: string; itemId: string; optionId?: string } | undefined {
+): { turnId: string; itemId: string; requestId: ApprovalRequestId; optionId?: string } | undefined {
 	if (event.key !== 'Enter' && event.key !== 'Escape') {
 		return undefined;
 	}
@@ -192,6 +244,19 @@ export function approvalKeyAnswer(
 	return {
 		turnId: data.turn ?? '',
 		itemId: data.item ?? '',
+		requestId: requestIdOf(data.requestId),
 		...(optionId ? { optionId } : {}),
 	};
+}
+
+type ApprovalRequestId = ToolApproval['requestId'];
+
+/** The request id a card was rendered for (its `data-request-id`, JSON of the transcript's id). */
+export function requestIdOf(text: string | undefined): ApprovalRequestId {
+	try {
+		const value: unknown = JSON.parse(text ?? '');
+		return typeof value === 'number' || typeof value === 'string' ? value : '';
+	} catch {
+		return '';
+	}
 }

@@ -59,7 +59,7 @@ function contentSignature(row: Row, expanded: boolean, extra: string): string {
 				case 'reasoning':
 					return `${item.kind}${item.text.length}${streaming}${expanded ? 1 : 0}`;
 				case 'tool':
-					return `tool${item.permission ? item.permission.action : ''}${item.approval ? item.approval.state : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}`;
+					return `tool${item.permission ? item.permission.action : ''}${item.approval ? `${item.approval.state}${JSON.stringify(item.approval.requestId)}` : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}`;
 				default:
 					return `${item.kind}${expanded ? 1 : 0}`;
 			}

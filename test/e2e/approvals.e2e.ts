@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { screenshot } from '../harness/workbench';
+import { closeSideBar, executeCommand, screenshot } from '../harness/workbench';
 import { send, startFakeChat, step, waitForRunEnd, type FakeChatSession } from './fakeChat';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-acp-'));
@@ -117,5 +117,71 @@ test('Stop while zero waits: the request is answered cancelled and the turn ends
 		assert.match(await card.locator('.approval.settled').innerText(), /Cancelled by Stop/);
 		assert.match(repliesSent().at(-1) ?? '', /"outcome":\{"outcome":"cancelled"\}/);
 		await screenshot(session.page, 'approvals-4-stopped');
+	});
+});
+
+test('A call id used before (a model reuses call_1) gets its own card; the answered one stays answered', async () => {
+	await step(session.page, 'approvals-reused-call-id', async () => {
+		await newAcpChat();
+		await send(frame, 'List and clean [scenario:reused-call-id]');
+		const first = await waitingApproval();
+		assert.equal(await first.locator('.approval-target').innerText(), 'ls');
+		await first.getByRole('button', { name: 'Allow once' }).click();
+		const cards = frame.locator('[data-kind="tool"]');
+		await frame
+			.locator('[data-kind="tool"] .approval[data-approval="waiting"] .approval-target', {
+				hasText: 'rm -rf build',
+			})
+			.waitFor({ state: 'visible', timeout: 20_000 });
+		assert.equal(await cards.count(), 2, 'a card of its own for the reused id');
+		assert.equal(await cards.first().getAttribute('data-status'), 'ok');
+		assert.match(
+			await cards.first().locator('.approval.settled').innerText(),
+			/Allow once: allowed/,
+		);
+		assert.equal(await cards.last().getAttribute('data-status'), 'waiting');
+		await screenshot(session.page, 'approvals-5-reused-call-id');
+		await cards.last().getByRole('button', { name: 'Deny' }).click();
+		const status = await waitForRunEnd(frame, 'List and clean');
+		assert.equal(await status.getAttribute('data-status'), 'success');
+		assert.match(await cards.last().locator('.approval.settled').innerText(), /Denied/);
+		assert.equal(await cards.first().getAttribute('data-status'), 'ok');
+		assert.match(
+			repliesSent().at(-1) ?? '',
+			/"result":\{"outcome":\{"outcome":"selected","optionId":"deny"\}\}/,
+		);
+	});
+});
+
+test("A command longer than the card: zero's exact request, the argument bash runs marked, a visible cut marker, also after the view is shown again", async () => {
+	await step(session.page, 'approvals-long-command', async () => {
+		await newAcpChat();
+		await send(frame, 'Run the long one [scenario:long-command]');
+		await waitingApproval();
+		// Showing the view again takes a new snapshot (as "Review" on the notification does), whose
+		// copy of the call's arguments is cut to 240 characters: the card must not use that copy.
+		await closeSideBar(session.page);
+		await executeCommand(session.page, 'workbench.view.extension.zero');
+		frame = await session.chat();
+		const approval = await waitingApproval();
+		const command = `echo start && ${'x'.repeat(30_000)} && echo THE-END`;
+		const shown = await approval.locator('.approval-target').textContent();
+		assert.equal(shown, command.slice(0, 20_000));
+		assert.equal(
+			await approval.locator('.approval-arg.main .approval-arg-key').innerText(),
+			'command (what zero runs)',
+		);
+		assert.equal(
+			await approval.locator('.approval-arg[data-key="cmd"] pre').innerText(),
+			'echo harmless',
+		);
+		const cut = approval.locator('.approval-arg.main .approval-cut');
+		await cut.waitFor({ state: 'visible', timeout: 5000 });
+		assert.match(await cut.innerText(), /10,030 more characters not shown/);
+		await approval.scrollIntoViewIfNeeded();
+		await screenshot(session.page, 'approvals-6-long-command-cut');
+		await approval.getByRole('button', { name: 'Deny' }).click();
+		const status = await waitForRunEnd(frame, 'Run the long one');
+		assert.equal(await status.getAttribute('data-status'), 'success');
 	});
 });

@@ -131,7 +131,7 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 			tool.approval?.options.map((option) => option.optionId),
 			['allow', 'allow_for_session', 'allow_prefix_for_session', 'always_allow_prefix', 'deny'],
 		);
-		api.answerApproval(turn.id, tool.id, 'allow');
+		api.answerApproval(turn.id, tool.id, tool.approval?.requestId ?? '', 'allow');
 		await api.whenIdle();
 		const ended = lastTurn(api.currentTranscript());
 		const ran = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');
@@ -148,7 +148,7 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		await newChat(api);
 		api.setBackend('acp');
 		const { turn, tool } = await sendUntilApproval(api, 'run it [scenario:permission]');
-		api.answerApproval(turn.id, tool.id, 'deny');
+		api.answerApproval(turn.id, tool.id, tool.approval?.requestId ?? '', 'deny');
 		await api.whenIdle();
 		const ended = lastTurn(api.currentTranscript());
 		const denied = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');

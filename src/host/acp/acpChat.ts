@@ -10,6 +10,7 @@ import type {
 	PendingPermission,
 	PromptOutcome,
 } from '../../zero/acp/acpSession';
+import type { WireId } from '../../zero/acp/jsonRpc';
 import type { PromptBlock } from '../../zero/acp/schemas';
 import type { InputImage } from '../../zero/streamInput';
 import { AcpTurnMapper, applyAcpAction, processOutcomeOfExit } from '../../shared/acpTranscript';
@@ -50,7 +51,8 @@ export class AcpChat {
 	private session: AcpSession | undefined;
 	private sessionProcess: AcpProcess | undefined;
 	private mapper: AcpTurnMapper | undefined;
-	private readonly waiting = new Map<string, PendingPermission>();
+	/** By wire id (`7` and `"7"` are two requests). */
+	private readonly waiting = new Map<WireId, PendingPermission>();
 	private stopRequested = false;
 
 	constructor(
@@ -141,9 +143,16 @@ export class AcpChat {
 
 	/**
 	 * The user's answer on a tool card: one of zero's options, or `undefined` to dismiss (zero then
-	 * fails the call and ends the turn "cancelled"). Returns why not, or undefined.
+	 * fails the call and ends the turn "cancelled"). `requestId` is the request the card showed: an
+	 * answer for any other (a second click after zero asked again for the same call) is refused.
+	 * Returns why not, or undefined.
 	 */
-	answer(turnId: string, itemId: string, optionId: string | undefined): string | undefined {
+	answer(
+		turnId: string,
+		itemId: string,
+		requestId: number | string,
+		optionId: string | undefined,
+	): string | undefined {
 		const item = findTurn(this.host.transcript, turnId)?.run.items.find(
 			(candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.id === itemId,
 		);
@@ -151,7 +160,11 @@ export class AcpChat {
 		if (!approval || approval.state !== 'waiting') {
 			return 'zero is no longer waiting for this answer.';
 		}
-		const request = this.waiting.get(String(approval.requestId));
+		if (approval.requestId !== requestId) {
+			return 'zero asked again about this call: read the new question on the card and answer that.';
+		}
+		const request =
+			typeof approval.requestId === 'string' ? this.waiting.get(approval.requestId) : undefined;
 		if (!request) {
 			return 'zero is no longer waiting for this answer.';
 		}
@@ -189,7 +202,7 @@ export class AcpChat {
 			event: (event) => this.onEvent(event),
 			permissionRequested: (request) => this.onPermissionRequested(request),
 			permissionSettled: (request, settlement) => {
-				this.waiting.delete(String(request.requestId));
+				this.waiting.delete(request.requestId);
 				const mapper = this.mapper;
 				if (mapper) {
 					this.applyAll(
@@ -224,7 +237,7 @@ export class AcpChat {
 			request.dismiss();
 			return;
 		}
-		this.waiting.set(String(request.requestId), request);
+		this.waiting.set(request.requestId, request);
 		this.applyAll(mapper.permissionRequested(request.requestId, request.params, this.host.now()));
 		this.host.approvalsChanged(this.waiting.size);
 	}

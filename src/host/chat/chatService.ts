@@ -200,7 +200,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				session.setBackend(message.backend);
 				return;
 			case 'approval/answer':
-				session.answerApproval(message.turnId, message.itemId, message.optionId);
+				session.answerApproval(message.turnId, message.itemId, message.requestId, message.optionId);
 				return;
 			case 'notice/action':
 				await session.runNoticeAction(message.turnId, message.itemId, message.actionId);

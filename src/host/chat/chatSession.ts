@@ -227,8 +227,13 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 	}
 
 	/** Answers a permission request zero waits on (ACP chats); `undefined` dismisses it. */
-	answerApproval(turnId: string, itemId: string, optionId: string | undefined): void {
-		const problem = this.acpChat?.answer(turnId, itemId, optionId);
+	answerApproval(
+		turnId: string,
+		itemId: string,
+		requestId: number | string,
+		optionId: string | undefined,
+	): void {
+		const problem = this.acpChat?.answer(turnId, itemId, requestId, optionId);
 		if (problem !== undefined || !this.acpChat) {
 			this.deps.messages.show('error', problem ?? 'zero is no longer waiting for this answer.');
 		}

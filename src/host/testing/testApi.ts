@@ -64,8 +64,16 @@ export interface ZeroTestApi {
 	};
 	/** ACP chats: choose the open chat's backend, as the composer's selector does. */
 	setBackend(backend: ChatBackend): void;
-	/** Answers a permission request on a tool card, as its buttons do (no optionId: dismiss). */
-	answerApproval(turnId: string, itemId: string, optionId?: string): void;
+	/**
+	 * Answers a permission request on a tool card, as its buttons do (no optionId: dismiss); the
+	 * request id is the card's (`approval.requestId`).
+	 */
+	answerApproval(
+		turnId: string,
+		itemId: string,
+		requestId: number | string,
+		optionId?: string,
+	): void;
 	/** The pid of the window's `zero acp` process, if one runs. */
 	acpPid(): number | undefined;
 	/** Every `zero acp` pid started in this window, oldest first. */

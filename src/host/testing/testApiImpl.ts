@@ -137,8 +137,8 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 			recordsDir: () => parts.changes.recordsDir(parts.chats.active.id),
 		},
 		setBackend: (backend) => parts.chats.active.setBackend(backend),
-		answerApproval: (turnId, itemId, optionId) =>
-			parts.chats.active.answerApproval(turnId, itemId, optionId),
+		answerApproval: (turnId, itemId, requestId, optionId) =>
+			parts.chats.active.answerApproval(turnId, itemId, requestId, optionId),
 		acpPid: () => parts.acp.process?.pid,
 		acpStartedPids: () => parts.acp.startedPids,
 		acpSessionIds: () => parts.acp.process?.sessionIds ?? [],

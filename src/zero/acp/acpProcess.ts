@@ -25,7 +25,12 @@ import {
 	type AcpSessionHost,
 	type AcpSessionObserver,
 } from './acpSession';
-import { JsonRpcConnection, type AcpDiagnostic, type IncomingRequestReply } from './jsonRpc';
+import {
+	JsonRpcConnection,
+	type AcpDiagnostic,
+	type IncomingRequestReply,
+	type WireId,
+} from './jsonRpc';
 import {
 	ACP_PROTOCOL_VERSION,
 	JSON_RPC_ERROR_CODES,
@@ -492,7 +497,7 @@ export class AcpProcess {
 	private async onRequest(
 		method: string,
 		params: unknown,
-		requestId: number | string,
+		requestId: WireId,
 		line: string,
 	): Promise<IncomingRequestReply> {
 		if (method !== 'session/request_permission') {

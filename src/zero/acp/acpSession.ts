@@ -3,7 +3,7 @@
  * requests zero sends for it, cancel, mode and model. Updates reach the session's observer in the
  * order zero wrote them (zero writes every update of a turn before the turn's result).
  */
-import { AcpInvalidResultError, AcpRequestError } from './jsonRpc';
+import { AcpInvalidResultError, AcpRequestError, type WireId } from './jsonRpc';
 import type { AcpExit, AcpSessionEvent, PermissionSettledBy, PromptOutcome } from './outcomes';
 import {
 	CLIENT_REQUESTS,
@@ -18,6 +18,13 @@ import {
 } from './schemas';
 
 export type { AcpExit, AcpSessionEvent, PermissionSettledBy, PromptOutcome } from './outcomes';
+
+/**
+ * Permission requests one session may have waiting at once. zero asks one at a time per tool call
+ * and runs few calls in parallel; past this, requests are refused (zero reads that as a deny) so a
+ * flood cannot pile up cards, nor make Stop settle thousands of them.
+ */
+export const MAX_WAITING_PERMISSIONS = 64;
 
 export interface PermissionSettlement {
 	outcome: PermissionOutcome;
@@ -36,8 +43,8 @@ export class PendingPermission {
 	private settlement: PermissionSettlement | undefined;
 
 	constructor(
-		/** zero's JSON-RPC id for the request. */
-		readonly requestId: number | string,
+		/** zero's JSON-RPC id for the request, as its JSON text on the wire. */
+		readonly requestId: WireId,
 		readonly params: RequestPermissionParams,
 		private readonly answer: (
 			outcome: PermissionOutcome | undefined,
@@ -97,6 +104,7 @@ export class AcpSession {
 	private promptRunning = false;
 	private readonly waiting = new Set<PendingPermission>();
 	private attached = true;
+	private floodReported = false;
 
 	constructor(
 		private readonly host: AcpSessionHost,
@@ -132,6 +140,7 @@ export class AcpSession {
 			throw new Error('A prompt is already running in this session.');
 		}
 		this.promptRunning = true;
+		this.floodReported = false;
 		this.host.promptStateChanged();
 		try {
 			const result = await this.host.request('session/prompt', {
@@ -142,6 +151,10 @@ export class AcpSession {
 		} catch (error) {
 			return this.outcomeOf(error);
 		} finally {
+			// zero asks only inside a turn: what is still open when it ends can never be used.
+			for (const request of [...this.waiting]) {
+				request.settle({ outcome: 'cancelled' }, 'turn_end');
+			}
 			this.promptRunning = false;
 			this.host.promptStateChanged();
 		}
@@ -220,9 +233,27 @@ export class AcpSession {
 
 	/** @internal A permission request for this session; resolves with the reply to send. */
 	requestPermission(
-		requestId: number | string,
+		requestId: WireId,
 		params: RequestPermissionParams,
 	): Promise<PermissionOutcome | undefined> {
+		if (this.waiting.size >= MAX_WAITING_PERMISSIONS) {
+			if (!this.floodReported) {
+				this.floodReported = true;
+				this.observer.event({
+					kind: 'diagnostic',
+					diagnostic: {
+						code: 'invalid_event',
+						message: `zero asked for more than ${MAX_WAITING_PERMISSIONS} approvals at once; the requests past that were refused (zero reads that as a deny).`,
+						excerpt: '',
+						sessionId: this.sessionId,
+						method: 'session/request_permission',
+					},
+				});
+			}
+			return Promise.reject(
+				new Error(`more than ${MAX_WAITING_PERMISSIONS} permission requests are waiting`),
+			);
+		}
 		return new Promise((resolve) => {
 			const request = new PendingPermission(requestId, params, (outcome, by) => {
 				this.waiting.delete(request);

@@ -8,72 +8,33 @@
  * connection keeps going. Requests zero sends are answered by `onRequest`; an unknown method gets
  * -32601 and a failing handler -32603, which zero treats as a deny (fail closed).
  *
- * Just over 400 lines: the framing, the request table and the diagnostics are one connection.
+ * Over 400 lines: the framing, both request tables and the diagnostics are one connection (its
+ * errors live in rpcErrors.ts, the id handling in wireId.ts).
  */
 import type { z } from 'zod';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../lineDecoder';
 import { excerptOf, type ProtocolDiagnostic } from '../parseLine';
 import type { AcpDiagnostic } from './outcomes';
 import { JSON_RPC_ERROR_CODES, JsonRpcErrorSchema, type JsonRpcError } from './schemas';
+import {
+	AcpConnectionClosedError,
+	AcpInvalidResultError,
+	AcpLineTooLongError,
+	AcpRequestError,
+	AcpTimeoutError,
+} from './rpcErrors';
+import { isEchoableWireId, MAX_WIRE_ID_CHARS, rawMemberText, type WireId } from './wireId';
 
 export type { AcpDiagnostic } from './outcomes';
+export type { WireId } from './wireId';
 
-/** zero answered a request with a JSON-RPC error. */
-export class AcpRequestError extends Error {
-	constructor(
-		readonly method: string,
-		readonly code: number,
-		readonly rpcMessage: string,
-		readonly data?: unknown,
-	) {
-		super(`zero refused ${method}: ${rpcMessage} (JSON-RPC error ${code})`);
-		this.name = 'AcpRequestError';
-	}
-}
-
-/** The connection closed (the process exited, or the client shut it) before zero answered. */
-export class AcpConnectionClosedError extends Error {
-	constructor(
-		readonly method: string,
-		readonly reason: string,
-	) {
-		super(`zero did not answer ${method}: ${reason}`);
-		this.name = 'AcpConnectionClosedError';
-	}
-}
-
-/** zero's answer did not have the shape this client expects. */
-export class AcpInvalidResultError extends Error {
-	constructor(
-		readonly method: string,
-		readonly issues: string,
-		readonly excerpt: string,
-	) {
-		super(`zero's answer to ${method} was not understood: ${issues}`);
-		this.name = 'AcpInvalidResultError';
-	}
-}
-
-export class AcpTimeoutError extends Error {
-	constructor(
-		readonly method: string,
-		readonly timeoutMs: number,
-	) {
-		super(`zero did not answer ${method} within ${timeoutMs} ms`);
-		this.name = 'AcpTimeoutError';
-	}
-}
-
-/** zero's answer to a request of ours was longer than the line cap and was skipped. */
-export class AcpLineTooLongError extends Error {
-	constructor(
-		readonly method: string,
-		readonly bytes: number,
-	) {
-		super(`zero's answer to ${method} (${bytes} bytes) was over the line limit and was skipped`);
-		this.name = 'AcpLineTooLongError';
-	}
-}
+export {
+	AcpConnectionClosedError,
+	AcpInvalidResultError,
+	AcpLineTooLongError,
+	AcpRequestError,
+	AcpTimeoutError,
+} from './rpcErrors';
 
 export type IncomingRequestReply = { result: unknown } | { error: JsonRpcError };
 
@@ -83,11 +44,15 @@ export interface JsonRpcConnectionOptions {
 	/** Longest line accepted from the peer (default 16 MiB); longer lines are skipped. */
 	maxLineBytes?: number;
 	onNotification(method: string, params: unknown, line: string): void;
-	/** Answers a request the peer sent; may take as long as it needs (permission prompts wait). */
+	/**
+	 * Answers a request the peer sent; may take as long as it needs (permission prompts wait). `id`
+	 * is the id's JSON text as zero wrote it (`7` and `"7"` are two ids), unique among the requests
+	 * still waiting for an answer.
+	 */
 	onRequest(
 		method: string,
 		params: unknown,
-		id: number | string,
+		id: WireId,
 		line: string,
 	): Promise<IncomingRequestReply>;
 	onDiagnostic(diagnostic: AcpDiagnostic): void;
@@ -117,11 +82,13 @@ const MIB = 1024 * 1024;
  */
 export function salvageEnvelope(excerpt: string): {
 	id?: number | string;
+	/** The id's JSON text, to echo exactly. */
+	wireId?: WireId;
 	method?: string;
 	sessionId?: string;
 } {
 	const match =
-		/^\s*\{"jsonrpc":"2\.0"(?:,"id":(-?\d+|"(?:[^"\\]|\\.)*"))?(?:,"method":"((?:[^"\\]|\\.)*)")?(?:,"params":\{"sessionId":"((?:[^"\\]|\\.)*)")?/.exec(
+		/^\s*\{"jsonrpc":"2\.0"(?:,"id":(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"))?(?:,"method":"((?:[^"\\]|\\.)*)")?(?:,"params":\{"sessionId":"((?:[^"\\]|\\.)*)")?/.exec(
 			excerpt,
 		);
 	if (!match) {
@@ -132,8 +99,13 @@ export function salvageEnvelope(excerpt: string): {
 	if (rawId !== undefined) {
 		id = rawId.startsWith('"') ? (JSON.parse(rawId) as string) : Number(rawId);
 	}
-	return { id, method, sessionId };
+	return rawId === undefined ? { method, sessionId } : { id, wireId: rawId, method, sessionId };
 }
+
+const tooLongIdError: JsonRpcError = {
+	code: JSON_RPC_ERROR_CODES.invalidRequest,
+	message: `request id longer than ${MAX_WIRE_ID_CHARS} characters`,
+};
 
 function describeIssues(error: z.ZodError): string {
 	return error.issues
@@ -145,6 +117,8 @@ function describeIssues(error: z.ZodError): string {
 export class JsonRpcConnection {
 	private readonly decoder: LineDecoder;
 	private readonly pending = new Map<number, Pending>();
+	/** Requests of zero's still waiting for our answer, by wire id. */
+	private readonly incoming = new Set<WireId>();
 	private readonly maxLineBytes: number;
 	private nextId = 1;
 	private closedReason: string | undefined;
@@ -167,6 +141,11 @@ export class JsonRpcConnection {
 	/** Requests of ours still waiting for an answer. */
 	get pendingCount(): number {
 		return this.pending.size;
+	}
+
+	/** Requests of zero's still waiting for our answer. */
+	get incomingCount(): number {
+		return this.incoming.size;
 	}
 
 	/** Bytes from the peer (any chunking). */
@@ -233,6 +212,7 @@ export class JsonRpcConnection {
 			return;
 		}
 		this.closedReason = reason;
+		this.incoming.clear();
 		const pending = [...this.pending.values()];
 		this.pending.clear();
 		for (const entry of pending) {
@@ -286,7 +266,7 @@ export class JsonRpcConnection {
 			if (!hasId) {
 				this.options.onNotification(method, message.params, line);
 			} else if (typeof id === 'number' || typeof id === 'string') {
-				this.handleRequest(id, method, message.params, line);
+				this.handleRequest(rawMemberText(line, 'id'), method, message.params, line);
 			} else {
 				this.diagnostic('invalid_event', `A "${method}" request has an invalid id.`, line, {
 					method,
@@ -334,7 +314,41 @@ export class JsonRpcConnection {
 		entry.resolve(message.result, line);
 	}
 
-	private handleRequest(id: number | string, method: string, params: unknown, line: string): void {
+	private handleRequest(
+		id: WireId | undefined,
+		method: string,
+		params: unknown,
+		line: string,
+	): void {
+		if (id === undefined || !isEchoableWireId(id)) {
+			// Only an id over the length cap gets here in practice (the line was valid JSON).
+			this.diagnostic(
+				'invalid_event',
+				`A "${method}" request has an id this client cannot echo (longer than ${MAX_WIRE_ID_CHARS} characters); it was refused.`,
+				line,
+				{ method },
+			);
+			this.sendRaw(`{"jsonrpc":"2.0","id":null,"error":${JSON.stringify(tooLongIdError)}}`);
+			return;
+		}
+		if (this.incoming.has(id)) {
+			// JSON-RPC ids are unique among open requests; a second one would be settled by the
+			// answer meant for the first. Refused (zero reads an error as a deny); the first stays.
+			this.diagnostic(
+				'invalid_event',
+				`A second "${method}" request with the id ${id}, while the first still waits for its answer, was refused.`,
+				line,
+				{ method },
+			);
+			this.reply(id, {
+				error: {
+					code: JSON_RPC_ERROR_CODES.invalidRequest,
+					message: `request id ${id} is already in use by a request waiting for its answer`,
+				},
+			});
+			return;
+		}
+		this.incoming.add(id);
 		let reply: Promise<IncomingRequestReply>;
 		try {
 			reply = this.options.onRequest(method, params, id, line);
@@ -349,18 +363,34 @@ export class JsonRpcConnection {
 				},
 			}))
 			.then((answer) => {
-				if (this.closedReason === undefined) {
-					// zero drops a reply whose id is not the integer it sent, so echo it unchanged.
-					this.send({ jsonrpc: '2.0', id, ...answer });
+				if (this.closedReason === undefined && this.incoming.delete(id)) {
+					this.reply(id, answer);
 				}
 			});
 	}
 
+	/**
+	 * zero drops a reply whose id is not the one it sent, so the id goes back as the exact text it
+	 * came as (checked by `isEchoableWireId`: one JSON number or string, nothing else).
+	 */
+	private reply(id: WireId, answer: IncomingRequestReply): void {
+		const body =
+			'error' in answer
+				? `"error":${JSON.stringify(answer.error)}`
+				: `"result":${JSON.stringify(answer.result ?? null)}`;
+		this.sendRaw(`{"jsonrpc":"2.0","id":${id},${body}}`);
+	}
+
+	private sendRaw(line: string): void {
+		this.options.onTrace?.('out', line);
+		this.options.write(`${line}\n`);
+	}
+
 	private handleOversize(bytes: number, excerpt: string): void {
 		const limit = `${(bytes / MIB).toFixed(1)} MiB line from zero was over the ${(this.maxLineBytes / MIB).toFixed(0)} MiB limit and was skipped`;
-		const { id, method, sessionId } = salvageEnvelope(excerpt);
+		const { id, wireId, method, sessionId } = salvageEnvelope(excerpt);
 		this.options.onTrace?.('in', `${excerpt}\u2026 (${bytes} bytes, skipped)`);
-		if (id !== undefined && method !== undefined) {
+		if (wireId !== undefined && method !== undefined) {
 			this.options.onDiagnostic({
 				code: 'line_too_long',
 				message: `A ${limit}: zero's "${method}" request was answered with an error (zero treats that as a refusal).`,
@@ -369,10 +399,8 @@ export class JsonRpcConnection {
 				sessionId,
 				method,
 			});
-			if (this.closedReason === undefined) {
-				this.send({
-					jsonrpc: '2.0',
-					id,
+			if (this.closedReason === undefined && isEchoableWireId(wireId)) {
+				this.reply(wireId, {
 					error: {
 						code: JSON_RPC_ERROR_CODES.internalError,
 						message: `request of ${bytes} bytes is over this client's line limit`,

@@ -51,9 +51,16 @@ export type PromptOutcome = z.infer<typeof PromptOutcomeSchema>;
 
 /**
  * Who settled a permission request: the user (chose an option or dismissed it), Stop (the turn was
- * cancelled while it waited), the chat letting go of the session, or the process ending.
+ * cancelled while it waited), the chat letting go of the session, the process ending, or the turn
+ * ending while zero had left the request open.
  */
-export const PERMISSION_SETTLED_BY = ['user', 'cancel', 'detached', 'process_exit'] as const;
+export const PERMISSION_SETTLED_BY = [
+	'user',
+	'cancel',
+	'detached',
+	'process_exit',
+	'turn_end',
+] as const;
 export type PermissionSettledBy = (typeof PERMISSION_SETTLED_BY)[number];
 
 /** What zero said about a session, in order. */

@@ -95,6 +95,7 @@ describe('the live approval on a tool card', () => {
 		assert.deepEqual(approvalKeyAnswer(key(approval, 'Enter')), {
 			turnId: 't1',
 			itemId: (card.dataset.item ?? '') as string,
+			requestId: 7,
 			optionId: 'allow',
 		});
 		assert.equal(approvalKeyAnswer(key(approval, 'Escape'))?.optionId, 'deny');

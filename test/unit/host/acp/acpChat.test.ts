@@ -94,7 +94,7 @@ async function turnAnswering(
 	chatSetup: ReturnType<typeof chatOn>,
 	cwd: string,
 	message: string,
-	answer: (turnId: string, itemId: string) => void,
+	answer: (turnId: string, itemId: string, requestId: number | string) => void,
 ): Promise<Turn> {
 	const turnId = `t${chatSetup.transcript.turns.length + 1}`;
 	const done = chatSetup.chat.runTurn(turnId, request(cwd, message));
@@ -107,7 +107,7 @@ async function turnAnswering(
 	assert.ok(turn);
 	const [tool] = toolsOf(turn);
 	assert.equal(tool.approval?.state, 'waiting');
-	answer(turnId, tool.id);
+	answer(turnId, tool.id, tool.approval?.requestId ?? '');
 	await done;
 	return turn;
 }
@@ -130,8 +130,8 @@ describe('AcpChat with the FAKE zero acp', () => {
 	it('Allow once: the tool result arrives in the same turn, with one prompt and no re-run', async () => {
 		const { manager, wire, cwd } = setup();
 		const chat = chatOn(manager);
-		const turn = await turnAnswering(chat, cwd, 'run echo [scenario:permission]', (t, i) =>
-			assert.equal(chat.chat.answer(t, i, 'allow'), undefined),
+		const turn = await turnAnswering(chat, cwd, 'run echo [scenario:permission]', (t, i, r) =>
+			assert.equal(chat.chat.answer(t, i, r, 'allow'), undefined),
 		);
 		const [tool] = toolsOf(turn);
 		assert.equal(tool.result?.status, 'ok');
@@ -152,8 +152,8 @@ describe('AcpChat with the FAKE zero acp', () => {
 		it(`answers with zero's own optionId "${optionId}"`, async () => {
 			const { manager, wire, cwd } = setup();
 			const chat = chatOn(manager);
-			const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i) =>
-				assert.equal(chat.chat.answer(t, i, optionId), undefined),
+			const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i, r) =>
+				assert.equal(chat.chat.answer(t, i, r, optionId), undefined),
 			);
 			assert.equal(toolsOf(turn)[0].result?.status, 'ok');
 			const replies = wire().filter(
@@ -168,10 +168,10 @@ describe('AcpChat with the FAKE zero acp', () => {
 	it('refuses an option zero did not offer (zero would deny it silently) and keeps waiting', async () => {
 		const { manager, cwd } = setup();
 		const chat = chatOn(manager);
-		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i) => {
-			assert.match(chat.chat.answer(t, i, 'allow_once') ?? '', /did not offer/);
+		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i, r) => {
+			assert.match(chat.chat.answer(t, i, r, 'allow_once') ?? '', /did not offer/);
 			assert.equal(chat.chat.waitingCount, 1);
-			assert.equal(chat.chat.answer(t, i, 'allow'), undefined);
+			assert.equal(chat.chat.answer(t, i, r, 'allow'), undefined);
 		});
 		assert.equal(toolsOf(turn)[0].result?.status, 'ok');
 	});
@@ -179,8 +179,8 @@ describe('AcpChat with the FAKE zero acp', () => {
 	it('Deny: the call fails with zero\u2019s words and zero continues the turn', async () => {
 		const { manager, cwd } = setup();
 		const chat = chatOn(manager);
-		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i) =>
-			assert.equal(chat.chat.answer(t, i, 'deny'), undefined),
+		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i, r) =>
+			assert.equal(chat.chat.answer(t, i, r, 'deny'), undefined),
 		);
 		const [tool] = toolsOf(turn);
 		assert.equal(tool.result?.status, 'error');
@@ -190,7 +190,7 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.match(JSON.stringify(texts), /You denied it, so nothing ran/);
 		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'success');
 		assert.equal(
-			chat.chat.answer(turn.id, tool.id, 'allow'),
+			chat.chat.answer(turn.id, tool.id, tool.approval?.requestId ?? '', 'allow'),
 			'zero is no longer waiting for this answer.',
 		);
 	});
@@ -207,10 +207,16 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'interrupted');
 		const sent = wire().filter((entry) => entry.dir === 'C');
 		assert.ok(sent.some((entry) => entry.message?.method === 'session/cancel'));
-		assert.ok(
-			sent.some(
-				(entry) => JSON.stringify(entry.message?.result) === '{"outcome":{"outcome":"cancelled"}}',
-			),
+		// The FAKE may end the turn on session/cancel before it reads the answer written after it.
+		await waitUntil(
+			() =>
+				wire().some(
+					(entry) =>
+						entry.dir === 'C' &&
+						JSON.stringify(entry.message?.result) === '{"outcome":{"outcome":"cancelled"}}',
+				),
+			10_000,
+			'the "cancelled" answer in the FAKE\'s log',
 		);
 		assert.deepEqual(chat.waiting, [1, 0]);
 	});
@@ -277,7 +283,10 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.equal(two.transcript.turns[0].run.end?.kind, 'run_end');
 		assert.equal(one.chat.waitingCount, 1);
 		const [tool] = toolsOf(one.transcript.turns[0]);
-		assert.equal(one.chat.answer('t1', tool.id, 'allow'), undefined);
+		assert.equal(
+			one.chat.answer('t1', tool.id, tool.approval?.requestId ?? '', 'allow'),
+			undefined,
+		);
 		await first;
 		assert.equal(manager.startedPids.length, 1);
 		assert.notEqual(one.chat.sessionId, two.chat.sessionId);

@@ -13,6 +13,7 @@ import {
 	type IncomingRequestReply,
 } from '../../../../src/zero/acp/jsonRpc';
 import { PromptResultSchema } from '../../../../src/zero/acp/schemas';
+import { rawMemberText } from '../../../../src/zero/acp/wireId';
 import { readRecording, recordedLogs } from './acpHelpers';
 import { prng } from '../../helpers';
 
@@ -153,13 +154,15 @@ describe('JsonRpcConnection: framing', () => {
 			salvageEnvelope(
 				'{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"zero_1","toolCall',
 			),
-			{ id: 7, method: 'session/request_permission', sessionId: 'zero_1' },
+			{ id: 7, wireId: '7', method: 'session/request_permission', sessionId: 'zero_1' },
 		);
 		assert.deepEqual(salvageEnvelope('{"jsonrpc":"2.0","id":"a\\"b","result":{"x'), {
 			id: 'a"b',
+			wireId: '"a\\"b"',
 			method: undefined,
 			sessionId: undefined,
 		});
+		assert.equal(salvageEnvelope('{"jsonrpc":"2.0","id":1e400,"method":"m"').wireId, '1e400');
 		assert.deepEqual(salvageEnvelope('{"id":7,"jsonrpc":"2.0"'), {});
 	});
 });
@@ -304,6 +307,117 @@ describe('JsonRpcConnection: requests from zero', () => {
 		answer({ result: {} });
 		await tick();
 		assert.deepEqual(h.written, []);
+	});
+});
+
+describe('JsonRpcConnection: request ids from zero', () => {
+	const permission = (id: string) =>
+		`{"jsonrpc":"2.0","id":${id},"method":"session/request_permission","params":{"sessionId":"S"}}\n`;
+
+	it('echoes every id as the exact text it came as (1e400 is not null, 2^53+1 is not rounded)', async () => {
+		const h = harness(async () => ({ result: { outcome: { outcome: 'cancelled' } } }));
+		const ids = ['1e400', '9007199254740993', '-0.5', '1.0', '"\\u0037"', '"a\u2028b"'];
+		for (const id of ids) {
+			h.feed(permission(id));
+		}
+		await tick();
+		assert.deepEqual(
+			h.written.map((line) => /^\{"jsonrpc":"2\.0","id":(.*),"result":/s.exec(line)?.[1]),
+			ids,
+		);
+		assert.deepEqual(
+			h.requests.map((request) => request.id),
+			ids,
+		);
+	});
+
+	it('keeps 7 and "7" apart: each request is answered under its own id', async () => {
+		const answers = new Map<string, (reply: IncomingRequestReply) => void>();
+		const written: string[] = [];
+		const connection = new JsonRpcConnection({
+			write: (text) => written.push(text),
+			onNotification: () => undefined,
+			onRequest: (_method, _params, id) =>
+				new Promise((resolve) => answers.set(String(id), resolve)),
+			onDiagnostic: () => undefined,
+		});
+		connection.receive(Buffer.from(permission('7') + permission('"7"')));
+		assert.deepEqual([...answers.keys()], ['7', '"7"']);
+		answers.get('"7"')?.({ result: { outcome: { outcome: 'selected', optionId: 'deny' } } });
+		answers.get('7')?.({ result: { outcome: { outcome: 'selected', optionId: 'allow' } } });
+		await tick();
+		assert.deepEqual(
+			written.map((line) => JSON.parse(line) as unknown),
+			[
+				{ jsonrpc: '2.0', id: '7', result: { outcome: { outcome: 'selected', optionId: 'deny' } } },
+				{ jsonrpc: '2.0', id: 7, result: { outcome: { outcome: 'selected', optionId: 'allow' } } },
+			],
+		);
+	});
+
+	it('refuses a second request with an id that is still waiting, and still answers the first', async () => {
+		let answerFirst!: (reply: IncomingRequestReply) => void;
+		const h = harness(() => new Promise((resolve) => (answerFirst = resolve)));
+		h.feed(permission('7'));
+		h.feed(permission('7'));
+		await tick();
+		assert.equal(h.requests.length, 1, 'the second never reaches a card');
+		assert.equal(h.connection.incomingCount, 1);
+		assert.deepEqual(h.sent(), [
+			{
+				jsonrpc: '2.0',
+				id: 7,
+				error: {
+					code: -32600,
+					message: 'request id 7 is already in use by a request waiting for its answer',
+				},
+			},
+		]);
+		assert.match(
+			h.diagnostics[0].message,
+			/second "session\/request_permission" request with the id 7/,
+		);
+		answerFirst({ result: { outcome: { outcome: 'cancelled' } } });
+		await tick();
+		assert.deepEqual(h.sent()[1], {
+			jsonrpc: '2.0',
+			id: 7,
+			result: { outcome: { outcome: 'cancelled' } },
+		});
+		assert.equal(h.connection.incomingCount, 0);
+		// Once answered, the id may be used again.
+		h.feed(permission('7'));
+		assert.equal(h.requests.length, 2);
+	});
+
+	it('an id cannot smuggle JSON into the reply; an id too long to echo is refused under null', async () => {
+		const h = harness(async () => ({ result: { outcome: { outcome: 'cancelled' } } }));
+		const hostile = JSON.stringify(
+			'x","result":{"outcome":{"outcome":"selected","optionId":"allow"}},"y":"',
+		);
+		h.feed(permission(hostile));
+		h.feed(permission(`"${'9'.repeat(600)}"`));
+		await tick();
+		// The refusal is written at once, the answer once the handler resolves.
+		const [refused, reply] = h.sent();
+		assert.deepEqual(reply, {
+			jsonrpc: '2.0',
+			id: JSON.parse(hostile),
+			result: { outcome: { outcome: 'cancelled' } },
+		});
+		assert.equal(refused.id, null);
+		assert.equal((refused.error as { code: number }).code, -32600);
+		assert.equal(h.requests.length, 1);
+	});
+
+	it('reads the id of a line whose params come first, or whose id key is escaped', () => {
+		assert.equal(
+			rawMemberText('{"params":{"id":1,"x":[{"id":2}]},"id": 1e400 ,"m":1}', 'id'),
+			'1e400',
+		);
+		assert.equal(rawMemberText('{"\\u0069d":"a\\\\\\"b"}', 'id'), '"a\\\\\\"b"');
+		assert.equal(rawMemberText('{"id":1,"id":2}', 'id'), '2', 'the last one, as JSON.parse keeps');
+		assert.equal(rawMemberText('{"x":"id"}', 'id'), undefined);
 	});
 });
 
