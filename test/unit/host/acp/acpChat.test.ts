@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { AcpChat, type AcpTurnRequest } from '../../../../src/host/acp/acpChat';
-import { AcpManager } from '../../../../src/host/acp/acpManager';
+import { AcpManager, type AcpManagerDeps } from '../../../../src/host/acp/acpManager';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import { applyAcpAction } from '../../../../src/shared/acpTranscript';
@@ -40,7 +40,11 @@ afterEach(async () => {
 	await Promise.all(managers.splice(0).map((manager) => manager.stop()));
 });
 
-function setup(env: Record<string, string> = {}, idleStopMs?: number) {
+function setup(
+	env: Record<string, string> = {},
+	idleStopMs?: number,
+	registry?: AcpManagerDeps['registry'],
+) {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
 	const wireLog = path.join(dir, 'wire.log');
 	const pidFile = path.join(dir, 'pids');
@@ -55,6 +59,7 @@ function setup(env: Record<string, string> = {}, idleStopMs?: number) {
 		locator,
 		settings,
 		log: silentLog,
+		registry,
 		idleStopMs,
 		shutdownTiming: { stdinGraceMs: 500, terminateGraceMs: 500 },
 	});
@@ -274,6 +279,39 @@ describe('AcpChat with the FAKE zero acp', () => {
 			[one.chat.sessionId, two.chat.sessionId].sort(),
 		);
 		assert.equal(toolsOf(one.transcript.turns[0])[0].result?.status, 'ok');
+	});
+
+	it('two first prompts at once start exactly one zero acp', async () => {
+		const { manager, cwd } = setup();
+		const one = chatOn(manager);
+		const two = chatOn(manager);
+		await Promise.all([
+			one.chat.runTurn('t1', request(cwd, 'one [scenario:answer]')),
+			two.chat.runTurn('t1', request(cwd, 'two [scenario:answer]')),
+		]);
+		assert.equal(manager.startedPids.length, 1, `started ${manager.startedPids.join(', ')}`);
+		assert.deepEqual(
+			[one, two].map((chat) => chat.transcript.turns[0].run.end?.kind),
+			['run_end', 'run_end'],
+		);
+		assert.deepEqual(
+			manager.process?.sessionIds.sort(),
+			[one.chat.sessionId, two.chat.sessionId].sort(),
+		);
+	});
+
+	it('records its zero acp in the run registry (for the reaper) and takes it out once it ends', async () => {
+		const records: string[] = [];
+		const { manager, cwd } = setup({}, undefined, {
+			add: (run) => records.push(`add ${run.pid} ${run.kind} ${run.binary === FAKE_ACP}`),
+			remove: (pid) => records.push(`remove ${pid}`),
+		});
+		const chat = chatOn(manager);
+		await chat.chat.runTurn('t1', request(cwd, 'hello [scenario:answer]'));
+		const [pid] = manager.startedPids;
+		assert.deepEqual(records, [`add ${pid} acp true`]);
+		await manager.stop();
+		assert.deepEqual(records, [`add ${pid} acp true`, `remove ${pid}`]);
 	});
 
 	it('stops an idle process, leaves nothing running, and a saved ACP chat reads back', async () => {
