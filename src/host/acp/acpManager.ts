@@ -117,6 +117,10 @@ export class AcpManager {
 					this.deps.log.warn(`zero acp: ${diagnostic.message} (${diagnostic.code})`),
 				unrecognized: (type) => this.deps.log.warn(`zero acp sent an unknown "${type}".`),
 				stderrLine: (line) => this.deps.log.debug(`zero acp stderr: ${line}`),
+				cancelIgnored: (sessionId) =>
+					this.deps.log.warn(
+						`zero acp did not end session ${sessionId}'s turn after Stop; the turn was ended and zero acp is restarted.`,
+					),
 				exit: (exit) => {
 					if (recordedPid !== undefined) {
 						this.deps.registry?.remove(recordedPid);

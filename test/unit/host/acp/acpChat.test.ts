@@ -4,7 +4,7 @@
  * permission request, Stop while zero waits, a crash mid-turn, drift, two chats in one process.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
@@ -43,7 +43,10 @@ afterEach(async () => {
 function setup(
 	env: Record<string, string> = {},
 	idleStopMs?: number,
-	registry?: AcpManagerDeps['registry'],
+	{
+		registry,
+		cancelGraceMs,
+	}: { registry?: AcpManagerDeps['registry']; cancelGraceMs?: number } = {},
 ) {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
 	const wireLog = path.join(dir, 'wire.log');
@@ -61,7 +64,7 @@ function setup(
 		log: silentLog,
 		registry,
 		idleStopMs,
-		shutdownTiming: { stdinGraceMs: 500, terminateGraceMs: 500 },
+		shutdownTiming: { stdinGraceMs: 500, terminateGraceMs: 500, cancelGraceMs },
 	});
 	managers.push(manager);
 	const wire = () => (existsSync(wireLog) ? wireMessages(readFileSync(wireLog, 'utf8')) : []);
@@ -220,6 +223,60 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.deepEqual(chat.waiting, [1, 0]);
 	});
 
+	it('Stop while _zero/set_model is pending still cancels the turn: no prompt goes out', async () => {
+		const release = path.join(mkdtempSync(path.join(os.tmpdir(), 'acp-release-')), 'go');
+		const { manager, wire, cwd } = setup({ FAKE_ACP_SET_MODEL_RELEASE_FILE: release });
+		const chat = chatOn(manager);
+		const done = chat.chat.runTurn('t1', { ...request(cwd, 'hi [scenario:answer]'), model: 'm2' });
+		await waitUntil(
+			() => wire().some((entry) => entry.message?.method === '_zero/set_model'),
+			10_000,
+			'_zero/set_model to reach zero',
+		);
+		chat.chat.stop();
+		writeFileSync(release, '');
+		await done;
+		const [turn] = chat.transcript.turns;
+		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'interrupted');
+		assert.deepEqual(
+			wire()
+				.filter((entry) => entry.dir === 'C')
+				.map((entry) => entry.message?.method)
+				.filter((method) => method === 'session/prompt'),
+			[],
+			'a prompt was sent after Stop',
+		);
+	});
+
+	it(
+		'a zero that ignores session/cancel: the turn ends as stopped after the grace period and zero acp is restarted',
+		{
+			timeout: 30_000,
+		},
+		async () => {
+			const { manager, wire, cwd } = setup({ FAKE_ACP_IGNORE_CANCEL: '1' }, undefined, {
+				cancelGraceMs: 100,
+			});
+			const chat = chatOn(manager);
+			const done = chat.chat.runTurn('t1', request(cwd, 'wait [scenario:wait-for-cancel]'));
+			await waitUntil(
+				() => wire().some((entry) => entry.message?.method === 'session/prompt'),
+				10_000,
+				'the prompt to reach zero',
+			);
+			chat.chat.stop();
+			await done;
+			const [turn] = chat.transcript.turns;
+			assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'interrupted');
+			assert.ok(wire().some((entry) => entry.message?.method === 'session/cancel'));
+			const [first] = manager.startedPids;
+			await waitUntil(() => !isAlive(first), 10_000, 'the zero acp that ignored Stop to be killed');
+			await chat.chat.runTurn('t2', request(cwd, 'again [scenario:answer]'));
+			assert.equal(manager.startedPids.length, 2);
+			assert.equal(chat.transcript.turns[1].run.end?.kind, 'run_end');
+		},
+	);
+
 	it('a crash mid-turn ends the turn with zero\u2019s stderr, kills its process group, and the next turn continues the session in a new process', async () => {
 		const { manager, wire, pidFile, cwd } = setup();
 		const chat = chatOn(manager);
@@ -303,8 +360,10 @@ describe('AcpChat with the FAKE zero acp', () => {
 	it('records its zero acp in the run registry (for the reaper) and takes it out once it ends', async () => {
 		const records: string[] = [];
 		const { manager, cwd } = setup({}, undefined, {
-			add: (run) => records.push(`add ${run.pid} ${run.kind} ${run.binary === FAKE_ACP}`),
-			remove: (pid) => records.push(`remove ${pid}`),
+			registry: {
+				add: (run) => records.push(`add ${run.pid} ${run.kind} ${run.binary === FAKE_ACP}`),
+				remove: (pid) => records.push(`remove ${pid}`),
+			},
 		});
 		const chat = chatOn(manager);
 		await chat.chat.runTurn('t1', request(cwd, 'hello [scenario:answer]'));
