@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { applyAction, createRunState, findTurn, forgetRunUsage } from '../../shared/transcript';
 import { type Transcript } from '../../shared/transcriptSchema';
+import { capNestingOf } from '../../zero/parseLine';
 import type { Logger } from '../platform/log';
 import {
 	RawRunWriter,
@@ -32,6 +33,23 @@ export type ChatIndexEntry = z.infer<typeof ChatIndexEntry>;
 const ChatIndex = z.array(ChatIndexEntry);
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,80}$/;
+
+/**
+ * The chat as JSON. A value nested too deep for JSON.stringify (one that slipped past the depth
+ * cap on zero's output) is cut in the chat itself and the save goes on: left in, it would fail
+ * this save and every later one, and the chat would be gone after a reload.
+ */
+function stringifyChat(transcript: Transcript): string {
+	try {
+		return JSON.stringify(transcript);
+	} catch (error) {
+		if (!(error instanceof RangeError)) {
+			throw error;
+		}
+		capNestingOf(transcript);
+		return JSON.stringify(transcript);
+	}
+}
 
 /**
  * Chats on disk, in the extension's workspace storage:
@@ -199,7 +217,7 @@ export class ChatStore {
 	save(transcript: Transcript, updatedAt: number): Promise<void> {
 		let json: string;
 		try {
-			json = JSON.stringify(transcript);
+			json = stringifyChat(transcript);
 		} catch (error) {
 			// Never throw into a run's bookkeeping: a chat that cannot be saved must still end.
 			this.log.error(`Saving chat ${transcript.id} failed: ${(error as Error).message}`);

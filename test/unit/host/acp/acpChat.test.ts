@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { AcpChat, type AcpTurnRequest } from '../../../../src/host/acp/acpChat';
 import { AcpManager, type AcpManagerDeps } from '../../../../src/host/acp/acpManager';
+import { ChatStore } from '../../../../src/host/chat/chatStore';
+import { MAX_ACP_DEPTH_MARKER } from '../../../../src/zero/parseLine';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import { applyAcpAction } from '../../../../src/shared/acpTranscript';
@@ -276,6 +278,28 @@ describe('AcpChat with the FAKE zero acp', () => {
 			assert.equal(chat.transcript.turns[1].run.end?.kind, 'run_end');
 		},
 	);
+
+	it('tool arguments nested 5,000 deep are cut at the depth cap: the live actions, the save and the reload all work', async () => {
+		const { manager, cwd } = setup();
+		const chat = chatOn(manager);
+		const turn = await turnAnswering(chat, cwd, 'deep [scenario:deep-args]', (t, i) =>
+			assert.equal(chat.chat.answer(t, i, 'allow'), undefined),
+		);
+		const [tool] = toolsOf(turn);
+		assert.equal(tool.result?.status, 'ok');
+		assert.equal(tool.approval?.state, 'answered');
+		// Each action goes to the view as it happens (structured clone), the chat to disk as JSON.
+		for (const action of chat.actions) {
+			structuredClone(action);
+		}
+		const json = JSON.stringify(chat.transcript);
+		assert.ok(json.includes(MAX_ACP_DEPTH_MARKER), 'the deep value was not cut');
+		const store = new ChatStore(mkdtempSync(path.join(os.tmpdir(), 'acp-store-')), silentLog);
+		await store.save(chat.transcript, 1);
+		const reloaded = await store.load(chat.transcript.id);
+		assert.equal(reloaded?.turns.length, 1, 'the chat was gone after a reload');
+		assert.equal(toolsOf(reloaded.turns[0])[0].result?.status, 'ok');
+	});
 
 	it('a crash mid-turn ends the turn with zero\u2019s stderr, kills its process group, and the next turn continues the session in a new process', async () => {
 		const { manager, wire, pidFile, cwd } = setup();
