@@ -151,9 +151,9 @@ export class AcpSession {
 		} catch (error) {
 			return this.outcomeOf(error);
 		} finally {
-			this.abandonPrompt = undefined;
 			this.promptRunning = false;
 			this.host.promptStateChanged();
+			this.abandonPrompt = undefined;
 		}
 	}
 
