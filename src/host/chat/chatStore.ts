@@ -35,19 +35,19 @@ const ChatIndex = z.array(ChatIndexEntry);
 const CHAT_ID = /^[A-Za-z0-9_-]{1,80}$/;
 
 /**
- * The chat as JSON. A value nested too deep for JSON.stringify (one that slipped past the depth
- * cap on zero's output) is cut in the chat itself and the save goes on: left in, it would fail
- * this save and every later one, and the chat would be gone after a reload.
+ * Runs `write` (which turns the chat into JSON) once more after cutting, in the chat itself, a
+ * value nested too deep for JSON.stringify (one that slipped past the depth cap on zero's output):
+ * left in, it would fail this save and every later one, and the chat would be gone after a reload.
  */
-function stringifyChat(transcript: Transcript): string {
+function withDeepValuesCut<T>(transcript: Transcript, write: () => T): T {
 	try {
-		return JSON.stringify(transcript);
+		return write();
 	} catch (error) {
 		if (!(error instanceof RangeError)) {
 			throw error;
 		}
 		capNestingOf(transcript);
-		return JSON.stringify(transcript);
+		return write();
 	}
 }
 
@@ -217,7 +217,7 @@ export class ChatStore {
 	save(transcript: Transcript, updatedAt: number): Promise<void> {
 		let json: string;
 		try {
-			json = stringifyChat(transcript);
+			json = withDeepValuesCut(transcript, () => JSON.stringify(transcript));
 		} catch (error) {
 			// Never throw into a run's bookkeeping: a chat that cannot be saved must still end.
 			this.log.error(`Saving chat ${transcript.id} failed: ${(error as Error).message}`);
