@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const zeroCli = new ZeroCli(locator, settings, log, isTrusted);
 	const readiness = disposables.add(new ReadinessService(locator, zeroCli, workspacePath, log));
 	const store = new ChatStore(storageRoot, log);
-	const acp = new AcpManager({ locator, settings, log });
+	const acp = new AcpManager({ locator, settings, log, registry });
 	disposables.add(acp);
 	const documents = disposables.add(new ReadOnlyDocuments());
 	const confirmations = new Confirmations();

@@ -17,6 +17,8 @@ export const DIAGNOSTIC_EXCERPT_CHARS = 2000;
  */
 export const MAX_EVENT_DEPTH = 64;
 export const MAX_EVENT_DEPTH_MARKER = `[nested deeper than ${MAX_EVENT_DEPTH} levels: cut by Zero for VS Code; the raw run output has it all]`;
+/** The same cut in a `zero acp` message (ACP turns keep no raw run output; the protocol trace does). */
+export const MAX_ACP_DEPTH_MARKER = `[nested deeper than ${MAX_EVENT_DEPTH} levels: cut by Zero for VS Code]`;
 
 export const PROTOCOL_DIAGNOSTIC_CODES = [
 	'invalid_json',
@@ -60,18 +62,35 @@ function diagnostic(code: ProtocolDiagnosticCode, message: string, line: string)
  * Replaces every value nested deeper than the limit by the marker, in place. `depth` is the depth
  * of `value` itself; recursion stops at the limit, so the stack stays shallow.
  */
-function cutDeepValues(value: object, depth: number): void {
+function cutDeepValues(value: object, depth: number, marker: string): void {
 	const record = value as Record<string, unknown>;
 	for (const key in record) {
 		const child = record[key];
 		if (typeof child === 'object' && child !== null) {
 			if (depth + 1 > MAX_EVENT_DEPTH) {
-				record[key] = MAX_EVENT_DEPTH_MARKER;
+				record[key] = marker;
 			} else {
-				cutDeepValues(child, depth + 1);
+				cutDeepValues(child, depth + 1, marker);
 			}
 		}
 	}
+}
+
+/**
+ * Caps the nesting of a value freshly parsed from `line` (the value itself is level 1) at
+ * {@link MAX_EVENT_DEPTH}, in place, so nothing downstream (saving, posting to a view, rendering)
+ * overflows the stack. Used for zero exec's events and zero acp's messages alike.
+ */
+export function capNesting(value: object, line: string, marker = MAX_EVENT_DEPTH_MARKER): void {
+	// Each level takes at least two characters, so only a long line can nest too deep.
+	if (line.length > 2 * MAX_EVENT_DEPTH) {
+		cutDeepValues(value, 1, marker);
+	}
+}
+
+/** {@link capNesting} for a value that did not come from one line (a whole chat being saved). */
+export function capNestingOf(value: object, marker = MAX_EVENT_DEPTH_MARKER): void {
+	cutDeepValues(value, 1, marker);
 }
 
 /** Turns one stdout line into a validated event, an unrecognized event, or a diagnostic. Never throws. */
@@ -85,10 +104,7 @@ export function parseLine(line: string): ParsedLine {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
 		return diagnostic('not_an_object', 'A stream-json line must be a JSON object.', line);
 	}
-	// Each level takes at least two characters, so only a long line can nest too deep.
-	if (line.length > 2 * MAX_EVENT_DEPTH) {
-		cutDeepValues(value, 1);
-	}
+	capNesting(value, line);
 	const record = value as Record<string, unknown>;
 	const schemaVersion = record.schemaVersion;
 	if (schemaVersion !== SUPPORTED_SCHEMA_VERSION) {

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ProcessOutcome } from './processOutcome';
 
@@ -51,7 +51,11 @@ export function planSpawn(
 	return { file, args: [...args], windowsVerbatimArguments: false };
 }
 
-/** Spawns without a shell; on POSIX the child leads its own process group so the whole tree can be signalled. */
+/**
+ * Spawns without a shell. On POSIX `detached` makes the child call setsid: it leads its own session
+ * and process group, so its pid is the session id of everything it starts, even of tool commands
+ * zero moves into process groups of their own (zero's shell tools use Setpgid).
+ */
 export function spawnTree(
 	plan: SpawnPlan,
 	options: Omit<SpawnOptions, 'shell' | 'detached'>,
@@ -92,12 +96,22 @@ const spawnDetachedQuietly: Spawner = (file, args) => {
 	spawn(file, args, { windowsHide: true, stdio: 'ignore' }).on('error', () => undefined);
 };
 
-/** Sends a signal to the child's whole process group (POSIX) or kills the tree (Windows). */
+/** Signals that also reach the rest of the child's session: the ones that end a run for good. */
+const SESSION_WIDE_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set(['SIGTERM', 'SIGKILL']);
+
+/**
+ * Sends a signal to the child's whole process group (POSIX) or kills the tree (Windows). SIGTERM
+ * and SIGKILL also go to every other process of the child's session: zero starts each tool command
+ * in a process group of its own, which the group signal misses, and which would otherwise live on
+ * with PPID 1 once zero is gone. (SIGINT stays with zero's group: zero answers it by stopping its
+ * tools itself.)
+ */
 export function signalTree(
 	child: Pick<ChildProcess, 'pid' | 'kill'>,
 	signal: NodeJS.Signals,
 	platform = process.platform,
 	spawner: Spawner = spawnDetachedQuietly,
+	listSession: (sessionId: number, platform: NodeJS.Platform) => number[] = processesInSession,
 ): void {
 	const pid = child.pid;
 	if (pid === undefined) {
@@ -118,6 +132,81 @@ export function signalTree(
 			// Already exited.
 		}
 	}
+	if (SESSION_WIDE_SIGNALS.has(signal)) {
+		signalSession(pid, signal, platform, listSession);
+	}
+}
+
+/**
+ * Signals every process whose session id is `sessionId` (the pid of a session leader we started).
+ * While any member lives, the kernel does not hand that pid to another process, so the members
+ * found are the leader's own descendants.
+ */
+export function signalSession(
+	sessionId: number,
+	signal: NodeJS.Signals,
+	platform: NodeJS.Platform = process.platform,
+	listSession: (sessionId: number, platform: NodeJS.Platform) => number[] = processesInSession,
+): number[] {
+	const members = listSession(sessionId, platform).filter((pid) => pid !== process.pid);
+	for (const member of members) {
+		try {
+			process.kill(member, signal);
+		} catch {
+			// Gone meanwhile.
+		}
+	}
+	return members;
+}
+
+/**
+ * The pids of the processes in a session: Linux reads field 6 of `/proc/<pid>/stat`, macOS asks
+ * `ps -o sess=`; elsewhere (and when neither answers) none. Never throws.
+ */
+export function processesInSession(sessionId: number, platform: NodeJS.Platform): number[] {
+	if (!Number.isInteger(sessionId) || sessionId <= 1) {
+		return [];
+	}
+	if (platform === 'linux') {
+		let entries: string[];
+		try {
+			entries = readdirSync('/proc');
+		} catch {
+			return [];
+		}
+		return entries
+			.filter((name) => /^\d+$/.test(name))
+			.map(Number)
+			.filter((pid) => sessionOf(pid) === sessionId);
+	}
+	if (platform === 'darwin') {
+		const listing = spawnSync('ps', ['-A', '-o', 'pid=,sess='], {
+			encoding: 'utf8',
+			timeout: 5000,
+		});
+		return (listing.stdout ?? '')
+			.split('\n')
+			.map((row) => row.trim().split(/\s+/).map(Number))
+			.filter(([pid, session]) => pid > 0 && session === sessionId)
+			.map(([pid]) => pid);
+	}
+	return [];
+}
+
+/** The fields of `/proc/<pid>/stat` after the command name (field 3 on), or undefined when gone. */
+function statFields(pid: number): string[] | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// The command name (field 2) may hold spaces and parentheses: fields are read after its ')'.
+		return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	} catch {
+		return undefined;
+	}
+}
+
+function sessionOf(pid: number): number | undefined {
+	const fields = statFields(pid);
+	return fields ? Number(fields[3]) : undefined;
 }
 
 /** What Linux says about a running process (`/proc/<pid>`); undefined elsewhere or when gone. */
@@ -125,19 +214,27 @@ export interface ProcessInfo {
 	/** Start time after boot in clock ticks: a pid reused by another process has another one. */
 	startTicks: number;
 	processGroup: number;
+	/** Session id (field 6): the pid of the session's leader. */
+	session: number;
 	argv: string[];
 }
 
 export function readProcessInfo(pid: number): ProcessInfo | undefined {
+	const fields = statFields(pid);
+	if (!fields) {
+		return undefined;
+	}
 	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		// The command name (field 2) may hold spaces and parentheses: fields are read after its ')'.
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 		const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
 		if (argv[argv.length - 1] === '') {
 			argv.pop();
 		}
-		return { startTicks: Number(fields[19]), processGroup: Number(fields[2]), argv };
+		return {
+			startTicks: Number(fields[19]),
+			processGroup: Number(fields[2]),
+			session: Number(fields[3]),
+			argv,
+		};
 	} catch {
 		return undefined;
 	}

@@ -128,15 +128,13 @@ export class AcpChat {
 		});
 		this.mapper = mapper;
 		this.applyAll(mapper.start(this.host.now()));
-		let outcome: PromptOutcome;
-		if (this.stopRequested) {
-			outcome = { kind: 'completed', stopReason: 'cancelled' };
-		} else {
-			if (request.model) {
-				await session.setModel(request.model).catch(() => undefined);
-			}
-			outcome = await session.prompt(promptBlocks(request.message, request.images));
+		if (request.model && !this.stopRequested) {
+			await session.setModel(request.model).catch(() => undefined);
 		}
+		// A Stop that came before the prompt went out wins: zero has no turn to cancel yet.
+		const outcome: PromptOutcome = this.stopRequested
+			? { kind: 'completed', stopReason: 'cancelled' }
+			: await session.prompt(promptBlocks(request.message, request.images));
 		this.applyAll(mapper.end(outcome, this.host.now()));
 		this.mapper = undefined;
 	}

@@ -18,8 +18,15 @@ import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 /** An idle process (no prompt running) is stopped after this long. */
 export const ACP_IDLE_STOP_MS = 10 * 60_000;
 
+/** Where started processes are recorded so a crashed window's next session can reap them. */
+export interface AcpProcessRecorder {
+	add(run: { pid: number; binary: string; cwd: string; kind: 'acp' }): void;
+	remove(pid: number): void;
+}
+
 export interface AcpManagerDeps {
 	locator: ZeroBinaryLocator;
+	registry?: AcpProcessRecorder;
 	settings(): ZeroSettings;
 	log: Logger;
 	idleStopMs?: number;
@@ -28,6 +35,8 @@ export interface AcpManagerDeps {
 
 export class AcpManager {
 	private current: AcpProcess | undefined;
+	/** The start under way: chats asking at the same time share it (one process, not two). */
+	private starting: Promise<AcpProcess> | undefined;
 	private idleTimer: ReturnType<typeof setTimeout> | undefined;
 	private disposed = false;
 	/** Every process this manager started (for tests: none may outlive its stop). */
@@ -61,14 +70,26 @@ export class AcpManager {
 		return session;
 	}
 
-	private async ensureProcess(): Promise<AcpProcess> {
+	private ensureProcess(): Promise<AcpProcess> {
 		if (this.disposed) {
-			throw new Error('The extension is shutting down.');
+			return Promise.reject(new Error('The extension is shutting down.'));
 		}
 		const live = this.process;
 		if (live) {
-			return live;
+			return Promise.resolve(live);
 		}
+		if (!this.starting) {
+			const starting = this.startProcess().finally(() => {
+				if (this.starting === starting) {
+					this.starting = undefined;
+				}
+			});
+			this.starting = starting;
+		}
+		return this.starting;
+	}
+
+	private async startProcess(): Promise<AcpProcess> {
 		const located = await this.deps.locator.locate();
 		if (!located.found) {
 			throw new Error(
@@ -76,11 +97,17 @@ export class AcpManager {
 					'zero was not found on PATH, in the login shell PATH or in the usual install places. Install zero or set "zero.path".',
 			);
 		}
+		if (this.disposed) {
+			throw new Error('The extension is shutting down.');
+		}
+		// Set once recorded; the exit (even one during start) takes the record away again.
+		let recordedPid: number | undefined;
 		const settings = this.deps.settings();
+		const cwd = process.cwd();
 		const acp = AcpProcess.start(
 			{
 				binary: located.path,
-				cwd: process.cwd(),
+				cwd,
 				env: zeroProcessEnv(settings),
 				secrets: Object.values(settings.env),
 				clientInfo: { name: 'zero-vscode' },
@@ -91,7 +118,14 @@ export class AcpManager {
 					this.deps.log.warn(`zero acp: ${diagnostic.message} (${diagnostic.code})`),
 				unrecognized: (type) => this.deps.log.warn(`zero acp sent an unknown "${type}".`),
 				stderrLine: (line) => this.deps.log.debug(`zero acp stderr: ${line}`),
+				cancelIgnored: (sessionId) =>
+					this.deps.log.warn(
+						`zero acp did not end session ${sessionId}'s turn after Stop; the turn was ended and zero acp is restarted.`,
+					),
 				exit: (exit) => {
+					if (recordedPid !== undefined) {
+						this.deps.registry?.remove(recordedPid);
+					}
 					this.deps.log.info(
 						`zero acp ended: ${exit.kind === 'exited' ? `code ${exit.exitCode ?? '-'} signal ${exit.signal ?? '-'}` : exit.message}`,
 					);
@@ -103,6 +137,10 @@ export class AcpManager {
 			this.deps.shutdownTiming ?? DEFAULT_ACP_SHUTDOWN_TIMING,
 		);
 		this.current = acp;
+		if (acp.pid !== undefined && !acp.hasExited) {
+			recordedPid = acp.pid;
+			this.deps.registry?.add({ pid: acp.pid, binary: located.path, cwd, kind: 'acp' });
+		}
 		if (acp.pid !== undefined) {
 			this.started.push(acp.pid);
 			this.deps.log.info(`Started zero acp (pid ${acp.pid}) at ${located.path}.`);

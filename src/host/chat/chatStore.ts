@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { applyAction, createRunState, findTurn, forgetRunUsage } from '../../shared/transcript';
 import { type Transcript } from '../../shared/transcriptSchema';
+import { capNestingOf } from '../../zero/parseLine';
 import type { Logger } from '../platform/log';
 import {
 	RawRunWriter,
@@ -44,6 +45,23 @@ export type ChatIndexEntry = z.infer<typeof ChatIndexEntry>;
 const ChatIndex = z.array(ChatIndexEntry);
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,80}$/;
+
+/**
+ * Runs `write` (which turns the chat into JSON) once more after cutting, in the chat itself, a
+ * value nested too deep for JSON.stringify (one that slipped past the depth cap on zero's output):
+ * left in, it would fail this save and every later one, and the chat would be gone after a reload.
+ */
+function withDeepValuesCut<T>(transcript: Transcript, write: () => T): T {
+	try {
+		return write();
+	} catch (error) {
+		if (!(error instanceof RangeError)) {
+			throw error;
+		}
+		capNestingOf(transcript);
+		return write();
+	}
+}
 
 /**
  * Chats on disk, in the extension's workspace storage:
@@ -240,7 +258,7 @@ export class ChatStore {
 	save(transcript: Transcript, updatedAt: number): Promise<void> {
 		let snapshot: ChatSnapshot;
 		try {
-			snapshot = snapshotOf(transcript);
+			snapshot = withDeepValuesCut(transcript, () => snapshotOf(transcript));
 		} catch (error) {
 			// Never throw into a run's bookkeeping: a chat that cannot be saved must still end.
 			this.log.error(`Saving chat ${transcript.id} failed: ${(error as Error).message}`);

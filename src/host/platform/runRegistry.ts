@@ -1,5 +1,12 @@
+import { readlinkSync } from 'node:fs';
 import type * as vscode from 'vscode';
-import { processExists, readProcessInfo } from '../../zero/processTree';
+import {
+	processExists,
+	processesInSession,
+	readProcessInfo,
+	signalSession,
+	signalTree,
+} from '../../zero/processTree';
 import type { Logger } from './log';
 
 const KEY = 'zero.runningProcesses';
@@ -12,12 +19,25 @@ interface Entry {
 	startTicks?: number;
 	binary?: string;
 	cwd?: string;
+	/** `exec` (one turn, `--cwd=` on its command line; the default) or `acp` (one per window). */
+	kind?: RunKind;
+}
+
+export type RunKind = 'exec' | 'acp';
+
+function cwdOf(pid: number): string | undefined {
+	try {
+		return readlinkSync(`/proc/${pid}/cwd`);
+	} catch {
+		return undefined;
+	}
 }
 
 /**
  * True only when the process with this pid is the zero run that was recorded: the same start time
- * (so the pid was not reused), the same binary and `--cwd`, and it still leads its own process
- * group (the group is what gets signalled). Entries from before these were recorded never match.
+ * (so the pid was not reused), the same binary and `--cwd` (for `zero acp`: the `acp` argument and
+ * the process's working directory), and it still leads its own process group (the group is what
+ * gets signalled). Entries from before these were recorded never match.
  */
 function isRecordedRun(entry: Entry): boolean {
 	if (entry.startTicks === undefined || entry.binary === undefined || entry.cwd === undefined) {
@@ -29,7 +49,24 @@ function isRecordedRun(entry: Entry): boolean {
 		info.startTicks === entry.startTicks &&
 		info.processGroup === entry.pid &&
 		info.argv.slice(0, 3).includes(entry.binary) &&
-		info.argv.includes(`--cwd=${entry.cwd}`)
+		(entry.kind === 'acp'
+			? info.argv.includes('acp') && cwdOf(entry.pid) === entry.cwd
+			: info.argv.includes(`--cwd=${entry.cwd}`))
+	);
+}
+
+/**
+ * What is left of a recorded run's session once its zero has gone (tool commands zero started in
+ * process groups of their own). Its pid cannot have been reused while these live, and each of them
+ * started after zero did.
+ */
+function leftoversOf(entry: Entry): number[] {
+	if (entry.startTicks === undefined) {
+		return [];
+	}
+	const since = entry.startTicks;
+	return processesInSession(entry.pid, 'linux').filter(
+		(pid) => (readProcessInfo(pid)?.startTicks ?? -1) >= since,
 	);
 }
 
@@ -43,7 +80,7 @@ export class RunRegistry {
 		private readonly log: Logger,
 	) {}
 
-	add(run: { pid: number; binary: string; cwd: string }): void {
+	add(run: { pid: number; binary: string; cwd: string; kind?: RunKind }): void {
 		void this.state.update(KEY, [
 			...this.entries().filter((entry) => entry.pid !== run.pid),
 			{
@@ -52,6 +89,7 @@ export class RunRegistry {
 				startTicks: readProcessInfo(run.pid)?.startTicks,
 				binary: run.binary,
 				cwd: run.cwd,
+				kind: run.kind,
 			} satisfies Entry,
 		]);
 	}
@@ -63,20 +101,38 @@ export class RunRegistry {
 		);
 	}
 
-	/** Terminates zero processes left over from an earlier session of this window. */
+	/**
+	 * Terminates zero processes left over from an earlier session of this window, and what they
+	 * started in their session. `zero exec` gets SIGTERM; `zero acp` SIGKILL, as SIGTERM does not end
+	 * an idle one.
+	 */
 	reapOrphans(): number {
 		let reaped = 0;
 		for (const entry of this.entries()) {
-			if (process.platform === 'linux' && processExists(entry.pid) && isRecordedRun(entry)) {
-				try {
-					process.kill(-entry.pid, 'SIGTERM');
+			if (process.platform !== 'linux') {
+				continue;
+			}
+			if (processExists(entry.pid)) {
+				if (isRecordedRun(entry)) {
+					signalTree(
+						{ pid: entry.pid, kill: () => false },
+						entry.kind === 'acp' ? 'SIGKILL' : 'SIGTERM',
+						'linux',
+					);
 					reaped++;
 					this.log.warn(
 						`Stopped zero process ${entry.pid} left over from an earlier window session.`,
 					);
-				} catch {
-					// Already gone.
 				}
+				continue;
+			}
+			const leftovers = leftoversOf(entry);
+			if (leftovers.length > 0) {
+				signalSession(entry.pid, 'SIGKILL', 'linux', () => leftovers);
+				reaped++;
+				this.log.warn(
+					`Stopped ${leftovers.length} process(es) that zero process ${entry.pid} left running.`,
+				);
 			}
 		}
 		void this.state.update(KEY, []);

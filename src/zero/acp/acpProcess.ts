@@ -67,11 +67,21 @@ export interface AcpShutdownTiming {
 	stdinGraceMs: number;
 	/** Wait after SIGTERM before SIGKILL. */
 	terminateGraceMs: number;
+	/** Wait after `session/cancel` for zero to end the turn (default {@link ACP_CANCEL_GRACE_MS}). */
+	cancelGraceMs?: number;
 }
+
+/**
+ * How long zero has to end a turn after `session/cancel`. zero drops a cancel that arrives before
+ * its prompt handler is ready for one, and would run the whole turn; past this, Stop ends the turn
+ * without zero's answer and the process is restarted.
+ */
+export const ACP_CANCEL_GRACE_MS = 5000;
 
 export const DEFAULT_ACP_SHUTDOWN_TIMING: AcpShutdownTiming = {
 	stdinGraceMs: 3000,
 	terminateGraceMs: 1000,
+	cancelGraceMs: ACP_CANCEL_GRACE_MS,
 };
 
 export interface AcpProcessObserver {
@@ -84,6 +94,8 @@ export interface AcpProcessObserver {
 	trace?(direction: 'in' | 'out', line: string): void;
 	/** `busy` (a prompt is running in some session) changed: the input to an idle policy. */
 	activity?(busy: boolean): void;
+	/** zero did not end a cancelled turn in time: the turn was ended and the process is killed. */
+	cancelIgnored?(sessionId: string): void;
 	exit?(exit: AcpExit): void;
 }
 
@@ -282,6 +294,7 @@ export class AcpProcess {
 	private readonly sessionHost: AcpSessionHost = {
 		request: (method, params) => this.request(method, params),
 		notify: (method, params) => this.connection.notify(method, params),
+		cancelSent: (session, abandon) => this.holdToCancel(session, abandon),
 		exit: () => this.exitOutcome,
 		promptStateChanged: () => this.reportActivity(),
 		release: (session) => {
@@ -291,6 +304,20 @@ export class AcpProcess {
 			this.reportActivity();
 		},
 	};
+
+	/** After `session/cancel`: a turn zero has not ended within the grace period ends anyway. */
+	private holdToCancel(session: AcpSession, abandon: () => boolean): void {
+		this.timers.push(
+			setTimeout(() => {
+				if (this.exitOutcome || !abandon()) {
+					return;
+				}
+				this.observer.cancelIgnored?.(session.sessionId);
+				// A zero that ignores Stop cannot be trusted with the next turn either.
+				this.kill();
+			}, this.timing.cancelGraceMs ?? ACP_CANCEL_GRACE_MS),
+		);
+	}
 
 	private request<M extends ClientRequestMethod>(
 		method: M,

@@ -94,6 +94,11 @@ export interface AcpSessionHost {
 		params: ClientRequestParams<M>,
 	): Promise<ClientRequestResult<M>>;
 	notify(method: 'session/cancel', params: { sessionId: string }): void;
+	/**
+	 * `session/cancel` went out for a running prompt: the host holds zero to it (a grace period),
+	 * and calls `abandon` when zero did not end the turn (false when that prompt had ended).
+	 */
+	cancelSent?(session: AcpSession, abandon: () => boolean): void;
 	/** The process exit, once known. */
 	exit(): AcpExit | undefined;
 	promptStateChanged(): void;
@@ -102,6 +107,8 @@ export interface AcpSessionHost {
 
 export class AcpSession {
 	private promptRunning = false;
+	/** Ends the running prompt without zero's answer (zero ignored session/cancel). */
+	private abandonPrompt: ((outcome: PromptOutcome) => void) | undefined;
 	private readonly waiting = new Set<PendingPermission>();
 	private attached = true;
 	private floodReported = false;
@@ -142,12 +149,14 @@ export class AcpSession {
 		this.promptRunning = true;
 		this.floodReported = false;
 		this.host.promptStateChanged();
+		const abandoned = new Promise<PromptOutcome>((resolve) => (this.abandonPrompt = resolve));
 		try {
-			const result = await this.host.request('session/prompt', {
-				sessionId: this.sessionId,
-				prompt,
-			});
-			return { kind: 'completed', stopReason: result.stopReason };
+			return await Promise.race([
+				this.host
+					.request('session/prompt', { sessionId: this.sessionId, prompt })
+					.then((result): PromptOutcome => ({ kind: 'completed', stopReason: result.stopReason })),
+				abandoned,
+			]);
 		} catch (error) {
 			return this.outcomeOf(error);
 		} finally {
@@ -157,6 +166,7 @@ export class AcpSession {
 			}
 			this.promptRunning = false;
 			this.host.promptStateChanged();
+			this.abandonPrompt = undefined;
 		}
 	}
 
@@ -173,6 +183,16 @@ export class AcpSession {
 		for (const request of [...this.waiting]) {
 			request.settle({ outcome: 'cancelled' }, 'cancel');
 		}
+		const cancelled = this.abandonPrompt;
+		// Ends this very prompt "cancelled" without zero's answer; not a later one.
+		this.host.cancelSent?.(this, () => {
+			if (!cancelled || this.abandonPrompt !== cancelled) {
+				return false;
+			}
+			this.abandonPrompt = undefined;
+			cancelled({ kind: 'completed', stopReason: 'cancelled' });
+			return true;
+		});
 		return true;
 	}
 

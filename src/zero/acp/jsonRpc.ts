@@ -13,7 +13,7 @@
  */
 import type { z } from 'zod';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../lineDecoder';
-import { excerptOf, type ProtocolDiagnostic } from '../parseLine';
+import { MAX_ACP_DEPTH_MARKER, capNesting, excerptOf, type ProtocolDiagnostic } from '../parseLine';
 import type { AcpDiagnostic } from './outcomes';
 import { JSON_RPC_ERROR_CODES, JsonRpcErrorSchema, type JsonRpcError } from './schemas';
 import {
@@ -251,6 +251,8 @@ export class JsonRpcConnection {
 			this.diagnostic('not_an_object', 'A JSON-RPC message must be a JSON object.', line);
 			return;
 		}
+		// A model's tool arguments can nest thousands deep; nothing past the cap reaches the chat.
+		capNesting(value, line, MAX_ACP_DEPTH_MARKER);
 		const message = value as Record<string, unknown>;
 		if (message.jsonrpc !== '2.0') {
 			this.diagnostic(

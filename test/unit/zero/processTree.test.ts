@@ -4,7 +4,16 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeDiscoveryHost } from '../../../src/zero/discovery';
-import { planSpawn, runBounded, signalTree, treeKillCommand } from '../../../src/zero/processTree';
+import {
+	planSpawn,
+	processExists,
+	processesInSession,
+	readProcessInfo,
+	runBounded,
+	signalTree,
+	spawnTree,
+	treeKillCommand,
+} from '../../../src/zero/processTree';
 import { waitUntil } from '../../harness/wait';
 
 describe('spawn plan', () => {
@@ -190,5 +199,89 @@ describe('stopping a process tree', () => {
 			file: 'taskkill',
 			args: ['/pid', '4242', '/T', '/F'],
 		});
+	});
+
+	it('on POSIX also signals the session for SIGTERM and SIGKILL, never for SIGINT', () => {
+		const listed: number[] = [];
+		for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL'] as const) {
+			// A pid that is surely not running: only the session listing is looked at.
+			signalTree(
+				{ pid: 2 ** 22 + 7, kill: () => true } as never,
+				signal,
+				'linux',
+				undefined,
+				(sid) => {
+					listed.push(sid);
+					return [];
+				},
+			);
+		}
+		assert.deepEqual(listed, [2 ** 22 + 7, 2 ** 22 + 7], 'SIGTERM and SIGKILL only');
+	});
+});
+
+/** Dead, or a zombie nobody has reaped yet. */
+function ended(pid: number): boolean {
+	if (!processExists(pid)) {
+		return true;
+	}
+	try {
+		return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+	} catch {
+		return true;
+	}
+}
+
+describe('reaping by session', { skip: process.platform !== 'linux' && 'Linux only' }, () => {
+	it('kills a tool command zero moved into its own process group, after zero itself has gone', async () => {
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'zero-session-'));
+		const pidFile = path.join(dir, 'tool.pid');
+		// Like zero: a session leader (spawnTree calls setsid) that starts a command with Setpgid.
+		const leader = spawnTree(
+			planSpawn(
+				process.execPath,
+				[
+					'-e',
+					`const c = require('node:child_process').spawn('perl', ['-e', 'setpgrp(0, 0); exec @ARGV or die', 'sleep', '300'], { stdio: 'ignore' });
+					require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));
+					setInterval(() => {}, 1000);`,
+				],
+				'linux',
+			),
+			{ stdio: 'ignore' },
+			'linux',
+		);
+		const leaderPid = leader.pid ?? 0;
+		const exited = new Promise((resolve) => leader.on('exit', resolve));
+		await waitUntil(
+			() => {
+				try {
+					const pid = Number(readFileSync(pidFile, 'utf8'));
+					return readProcessInfo(pid)?.argv[0] === 'sleep';
+				} catch {
+					return false;
+				}
+			},
+			10_000,
+			'the tool command to be running',
+		);
+		const tool = Number(readFileSync(pidFile, 'utf8'));
+		try {
+			const info = readProcessInfo(tool);
+			assert.notEqual(info?.processGroup, leaderPid, 'the tool has a process group of its own');
+			assert.equal(info?.session, leaderPid, "the tool is in the leader's session");
+			assert.ok(processesInSession(leaderPid, 'linux').includes(tool));
+			// zero dies first (a crash); what it started must still go when the exit is handled.
+			process.kill(leaderPid, 'SIGKILL');
+			await exited;
+			signalTree(leader, 'SIGKILL', 'linux');
+			await waitUntil(() => ended(tool), 10_000, 'the tool command to be killed', {
+				seen: () => readProcessInfo(tool),
+			});
+		} finally {
+			if (!ended(tool)) {
+				process.kill(tool, 'SIGKILL');
+			}
+		}
 	});
 });

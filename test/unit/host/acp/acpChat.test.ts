@@ -4,12 +4,14 @@
  * permission request, Stop while zero waits, a crash mid-turn, drift, two chats in one process.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { AcpChat, type AcpTurnRequest } from '../../../../src/host/acp/acpChat';
-import { AcpManager } from '../../../../src/host/acp/acpManager';
+import { AcpManager, type AcpManagerDeps } from '../../../../src/host/acp/acpManager';
+import { ChatStore } from '../../../../src/host/chat/chatStore';
+import { MAX_ACP_DEPTH_MARKER } from '../../../../src/zero/parseLine';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import { applyAcpAction } from '../../../../src/shared/acpTranscript';
@@ -40,7 +42,14 @@ afterEach(async () => {
 	await Promise.all(managers.splice(0).map((manager) => manager.stop()));
 });
 
-function setup(env: Record<string, string> = {}, idleStopMs?: number) {
+function setup(
+	env: Record<string, string> = {},
+	idleStopMs?: number,
+	{
+		registry,
+		cancelGraceMs,
+	}: { registry?: AcpManagerDeps['registry']; cancelGraceMs?: number } = {},
+) {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'acp-chat-'));
 	const wireLog = path.join(dir, 'wire.log');
 	const pidFile = path.join(dir, 'pids');
@@ -55,8 +64,9 @@ function setup(env: Record<string, string> = {}, idleStopMs?: number) {
 		locator,
 		settings,
 		log: silentLog,
+		registry,
 		idleStopMs,
-		shutdownTiming: { stdinGraceMs: 500, terminateGraceMs: 500 },
+		shutdownTiming: { stdinGraceMs: 500, terminateGraceMs: 500, cancelGraceMs },
 	});
 	managers.push(manager);
 	const wire = () => (existsSync(wireLog) ? wireMessages(readFileSync(wireLog, 'utf8')) : []);
@@ -221,6 +231,82 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.deepEqual(chat.waiting, [1, 0]);
 	});
 
+	it('Stop while _zero/set_model is pending still cancels the turn: no prompt goes out', async () => {
+		const release = path.join(mkdtempSync(path.join(os.tmpdir(), 'acp-release-')), 'go');
+		const { manager, wire, cwd } = setup({ FAKE_ACP_SET_MODEL_RELEASE_FILE: release });
+		const chat = chatOn(manager);
+		const done = chat.chat.runTurn('t1', { ...request(cwd, 'hi [scenario:answer]'), model: 'm2' });
+		await waitUntil(
+			() => wire().some((entry) => entry.message?.method === '_zero/set_model'),
+			10_000,
+			'_zero/set_model to reach zero',
+		);
+		chat.chat.stop();
+		writeFileSync(release, '');
+		await done;
+		const [turn] = chat.transcript.turns;
+		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'interrupted');
+		assert.deepEqual(
+			wire()
+				.filter((entry) => entry.dir === 'C')
+				.map((entry) => entry.message?.method)
+				.filter((method) => method === 'session/prompt'),
+			[],
+			'a prompt was sent after Stop',
+		);
+	});
+
+	it(
+		'a zero that ignores session/cancel: the turn ends as stopped after the grace period and zero acp is restarted',
+		{
+			timeout: 30_000,
+		},
+		async () => {
+			const { manager, wire, cwd } = setup({ FAKE_ACP_IGNORE_CANCEL: '1' }, undefined, {
+				cancelGraceMs: 100,
+			});
+			const chat = chatOn(manager);
+			const done = chat.chat.runTurn('t1', request(cwd, 'wait [scenario:wait-for-cancel]'));
+			await waitUntil(
+				() => wire().some((entry) => entry.message?.method === 'session/prompt'),
+				10_000,
+				'the prompt to reach zero',
+			);
+			chat.chat.stop();
+			await done;
+			const [turn] = chat.transcript.turns;
+			assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'interrupted');
+			assert.ok(wire().some((entry) => entry.message?.method === 'session/cancel'));
+			const [first] = manager.startedPids;
+			await waitUntil(() => !isAlive(first), 10_000, 'the zero acp that ignored Stop to be killed');
+			await chat.chat.runTurn('t2', request(cwd, 'again [scenario:answer]'));
+			assert.equal(manager.startedPids.length, 2);
+			assert.equal(chat.transcript.turns[1].run.end?.kind, 'run_end');
+		},
+	);
+
+	it('tool arguments nested 5,000 deep are cut at the depth cap: the live actions, the save and the reload all work', async () => {
+		const { manager, cwd } = setup();
+		const chat = chatOn(manager);
+		const turn = await turnAnswering(chat, cwd, 'deep [scenario:deep-args]', (t, i, r) =>
+			assert.equal(chat.chat.answer(t, i, r, 'allow'), undefined),
+		);
+		const [tool] = toolsOf(turn);
+		assert.equal(tool.result?.status, 'ok');
+		assert.equal(tool.approval?.state, 'answered');
+		// Each action goes to the view as it happens (structured clone), the chat to disk as JSON.
+		for (const action of chat.actions) {
+			structuredClone(action);
+		}
+		const json = JSON.stringify(chat.transcript);
+		assert.ok(json.includes(MAX_ACP_DEPTH_MARKER), 'the deep value was not cut');
+		const store = new ChatStore(mkdtempSync(path.join(os.tmpdir(), 'acp-store-')), silentLog);
+		await store.save(chat.transcript, 1);
+		const reloaded = await store.load(chat.transcript.id);
+		assert.equal(reloaded?.turns.length, 1, 'the chat was gone after a reload');
+		assert.equal(toolsOf(reloaded.turns[0])[0].result?.status, 'ok');
+	});
+
 	it('a crash mid-turn ends the turn with zero\u2019s stderr, kills its process group, and the next turn continues the session in a new process', async () => {
 		const { manager, wire, pidFile, cwd } = setup();
 		const chat = chatOn(manager);
@@ -295,6 +381,41 @@ describe('AcpChat with the FAKE zero acp', () => {
 			[one.chat.sessionId, two.chat.sessionId].sort(),
 		);
 		assert.equal(toolsOf(one.transcript.turns[0])[0].result?.status, 'ok');
+	});
+
+	it('two first prompts at once start exactly one zero acp', async () => {
+		const { manager, cwd } = setup();
+		const one = chatOn(manager);
+		const two = chatOn(manager);
+		await Promise.all([
+			one.chat.runTurn('t1', request(cwd, 'one [scenario:answer]')),
+			two.chat.runTurn('t1', request(cwd, 'two [scenario:answer]')),
+		]);
+		assert.equal(manager.startedPids.length, 1, `started ${manager.startedPids.join(', ')}`);
+		assert.deepEqual(
+			[one, two].map((chat) => chat.transcript.turns[0].run.end?.kind),
+			['run_end', 'run_end'],
+		);
+		assert.deepEqual(
+			manager.process?.sessionIds.sort(),
+			[one.chat.sessionId, two.chat.sessionId].sort(),
+		);
+	});
+
+	it('records its zero acp in the run registry (for the reaper) and takes it out once it ends', async () => {
+		const records: string[] = [];
+		const { manager, cwd } = setup({}, undefined, {
+			registry: {
+				add: (run) => records.push(`add ${run.pid} ${run.kind} ${run.binary === FAKE_ACP}`),
+				remove: (pid) => records.push(`remove ${pid}`),
+			},
+		});
+		const chat = chatOn(manager);
+		await chat.chat.runTurn('t1', request(cwd, 'hello [scenario:answer]'));
+		const [pid] = manager.startedPids;
+		assert.deepEqual(records, [`add ${pid} acp true`]);
+		await manager.stop();
+		assert.deepEqual(records, [`add ${pid} acp true`, `remove ${pid}`]);
 	});
 
 	it('stops an idle process, leaves nothing running, and a saved ACP chat reads back', async () => {

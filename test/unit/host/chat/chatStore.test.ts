@@ -98,6 +98,29 @@ describe('chat persistence', () => {
 		assert.deepEqual(await store.load('deep'), JSON.parse(JSON.stringify(transcript)));
 	});
 
+	it('a value too deep for JSON in the chat is cut, so this save and the later ones still land', async () => {
+		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
+		const errors: string[] = [];
+		const store = new ChatStore(root, {
+			...silent,
+			error: (message: string) => errors.push(message),
+		});
+		const transcript = createTranscript({ id: 'deeper', title: 'Deep', createdAt: 1 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
+		// A value that reached the chat without passing the parser's depth cap.
+		const depth = 5000;
+		(transcript.turns[0] as { extra?: unknown }).extra = JSON.parse(
+			`${'['.repeat(depth)}${']'.repeat(depth)}`,
+		);
+		await store.save(transcript, 2);
+		applyAction(transcript, { type: 'run/exit', turnId: 't1', outcome: exited(0) });
+		await store.save(transcript, 3);
+		assert.deepEqual(errors, []);
+		const loaded = await store.load('deeper');
+		assert.equal(loaded?.turns[0].run.phase, 'ended', 'the later save did not land');
+		assert.match(JSON.stringify(loaded), /nested deeper than 64 levels/);
+	});
+
 	it('reports a transcript that cannot be written instead of throwing', async () => {
 		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
 		const errors: string[] = [];

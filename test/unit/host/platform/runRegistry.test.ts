@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { RunRegistry } from '../../../../src/host/platform/runRegistry';
-import { processExists } from '../../../../src/zero/processTree';
+import { processExists, readProcessInfo } from '../../../../src/zero/processTree';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
@@ -82,6 +82,80 @@ describe('the orphan reaper', { skip: process.platform !== 'linux' && 'Linux onl
 			assert.ok(processExists(pid));
 		} finally {
 			process.kill(-pid, 'SIGKILL');
+		}
+	});
+
+	/**
+	 * A process whose command line looks like `zero acp`, leading its own session, that starts a
+	 * `sleep 300` in a process group of its own (as zero starts tool commands) and says its pid.
+	 */
+	async function acpLookalike(): Promise<{ leader: ChildProcess; tool: number }> {
+		const leader = spawn(
+			'/bin/sh',
+			[
+				'-c',
+				"perl -e 'setpgrp(0, 0); exec @ARGV or die' sleep 300 & echo $!; sleep 30; true",
+				'acp',
+			],
+			{ detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
+		);
+		const tool = await new Promise<number>((resolve) =>
+			leader.stdout?.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
+		);
+		for (let i = 0; i < 40 && readProcessInfo(tool)?.argv[0] !== 'sleep'; i++) {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+		return { leader, tool };
+	}
+
+	function killAll(...pids: number[]): void {
+		for (const pid of pids) {
+			try {
+				process.kill(pid, 'SIGKILL');
+			} catch {
+				// Gone.
+			}
+		}
+	}
+
+	it('stops a zero acp this window recorded, and the tool command it started in its own process group', async () => {
+		const { leader, tool } = await acpLookalike();
+		const pid = leader.pid ?? 0;
+		try {
+			const state = memento();
+			new RunRegistry(state as never, silent).add({
+				pid,
+				binary: '/bin/sh',
+				cwd: process.cwd(),
+				kind: 'acp',
+			});
+			assert.equal(new RunRegistry(state as never, silent).reapOrphans(), 1);
+			assert.ok(await gone(pid), 'the recorded zero acp survived');
+			assert.ok(await gone(tool), 'the tool command of the recorded zero acp survived');
+		} finally {
+			killAll(pid, tool);
+		}
+	});
+
+	it('stops what a recorded run left in its session after the run itself has gone', async () => {
+		const { leader, tool } = await acpLookalike();
+		const pid = leader.pid ?? 0;
+		try {
+			const state = memento();
+			new RunRegistry(state as never, silent).add({
+				pid,
+				binary: '/bin/sh',
+				cwd: process.cwd(),
+				kind: 'acp',
+			});
+			const exited = new Promise((resolve) => leader.once('exit', resolve));
+			process.kill(pid, 'SIGKILL');
+			await exited;
+			assert.ok(await gone(pid));
+			assert.equal(new RunRegistry(state as never, silent).reapOrphans(), 1);
+			assert.ok(await gone(tool), "a process left in zero's session survived");
+		} finally {
+			killAll(pid, tool);
 		}
 	});
 });
