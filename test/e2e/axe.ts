@@ -111,9 +111,14 @@ export async function axeScriptless(
 	stylesheet: string,
 	label: string,
 ): Promise<Violation[]> {
-	const html = (await frame.content())
-		.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/i, '')
-		.replace(/<link rel="stylesheet"[^>]*>/i, () => `<style>${stylesheet}</style>`);
+	// Read through locators (Playwright's utility world): the page's own world runs no script.
+	const root = frame.locator('html');
+	const attribute = async (name: string) =>
+		((await root.getAttribute(name)) ?? '').replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+	const html =
+		`<!DOCTYPE html><html lang="${await attribute('lang')}" style="${await attribute('style')}" class="${await attribute('class')}">${await root.innerHTML()}</html>`
+			.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/i, '')
+			.replace(/<link rel="stylesheet"[^>]*>/i, () => `<style>${stylesheet}</style>`);
 	const dir = path.join(testOutputDir, 'axe');
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(path.join(dir, `${label}.html`), html);
