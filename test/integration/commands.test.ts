@@ -221,19 +221,28 @@ describe('commands and editor context', function () {
 		const editor = vscode.window.activeTextEditor;
 		assert.equal(editor?.document.uri.fsPath, stats);
 		assert.equal(editor?.selection.active.line, 14);
-		for (const outside of [
-			{ file: path.join(workspaceRoot(), '..', 'outside.txt'), line: 1 },
-			{ file: '/etc/hostname', line: 1 },
-			{ file: 'src/stats.js', line: 1 },
-			'not a location',
-		]) {
-			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-			assert.equal(
-				await vscode.commands.executeCommand('zero.openReportLocation', outside),
-				false,
-				JSON.stringify(outside),
-			);
-			assert.equal(vscode.window.activeTextEditor, undefined, JSON.stringify(outside));
+		// A link inside the workspace that resolves outside it (a symlink) is refused too.
+		const link = path.join(workspaceRoot(), 'zero-report-link-outside');
+		fs.rmSync(link, { force: true });
+		fs.symlinkSync('/etc/hostname', link);
+		try {
+			for (const outside of [
+				{ file: link, line: 1 },
+				{ file: path.join(workspaceRoot(), '..', 'outside.txt'), line: 1 },
+				{ file: '/etc/hostname', line: 1 },
+				{ file: 'src/stats.js', line: 1 },
+				'not a location',
+			]) {
+				await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+				assert.equal(
+					await vscode.commands.executeCommand('zero.openReportLocation', outside),
+					false,
+					JSON.stringify(outside),
+				);
+				assert.equal(vscode.window.activeTextEditor, undefined, JSON.stringify(outside));
+			}
+		} finally {
+			fs.rmSync(link, { force: true });
 		}
 	});
 

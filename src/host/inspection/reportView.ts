@@ -57,9 +57,15 @@ export async function openReportLocation(location: {
 	const realFolders = await Promise.all(
 		folders.map((folder) => fs.realpath(folder).catch(() => folder)),
 	);
-	if (!real || !isInsideFolders(location.file, folders) || !isInsideFolders(real, realFolders)) {
+	if (!isInsideFolders(location.file, folders) || (real && !isInsideFolders(real, realFolders))) {
 		void vscode.window.showWarningMessage(
 			'Zero opens only files inside the workspace from a report.',
+		);
+		return false;
+	}
+	if (!real) {
+		void vscode.window.showWarningMessage(
+			`${vscode.workspace.asRelativePath(location.file)} is not there any more.`,
 		);
 		return false;
 	}
