@@ -127,6 +127,11 @@ for (const theme of THEMES) {
 			});
 			const report = await findWebviewFrame(page, 'main.report h1', 30_000);
 			await shot('3-report');
+			if (LABEL !== 'before') {
+				const headings = await report.locator('main.report > h2').allInnerTexts();
+				assert.deepEqual(headings, ['Findings', 'Details']);
+				assert.equal(await report.locator('main.report > ul').first().locator('a').count(), 2);
+			}
 			found.push(...(await axeScriptless(report, REPORT_CSS, `screens-${theme.name}-report`)));
 			await executeCommand(page, 'workbench.action.closeAllEditors');
 
@@ -141,6 +146,21 @@ for (const theme of THEMES) {
 			);
 			await frame.locator('[data-setup-state="not_found"]').waitFor();
 			await shot('4-not-found');
+			if (LABEL !== 'before') {
+				// The setup state is the whole view, not a strip under the (empty) transcript.
+				assert.equal(await frame.locator('.transcript').isVisible(), false);
+				const setup = frame.locator('[data-setup-state="not_found"]');
+				assert.doesNotMatch(await setup.innerText(), /Binary:/);
+				// Commands wrap at spaces only: no rule that splits a token.
+				const wrapping = await setup
+					.locator('.install-command code')
+					.first()
+					.evaluate((element) => {
+						const style = getComputedStyle(element);
+						return `${style.wordBreak} ${style.overflowWrap} ${style.whiteSpace}`;
+					});
+				assert.equal(wrapping, 'normal normal pre-wrap');
+			}
 			found.push(...(await axe(frame, `screens-${theme.name}-not-found`)));
 			if (LABEL !== 'before') {
 				assert.deepEqual(serious(found), [], describeViolations(serious(found)));
