@@ -132,6 +132,16 @@ for (const theme of THEMES) {
 				assert.deepEqual(headings, ['Findings', 'Details']);
 				assert.equal(await report.locator('main.report > ul').first().locator('a').count(), 2);
 			}
+			// The report in a 300 px editor too: the side bar takes the rest for one shot.
+			const editorBox = await page.locator('.editor-group-container.active').boundingBox();
+			const sideBox = await page.locator('.part.sidebar').boundingBox();
+			assert.ok(editorBox && sideBox, 'the editor group and the side bar are on screen');
+			await setSideBarWidth(
+				page,
+				Math.round(editorBox.x + editorBox.width - sideBox.x - SIDE_BAR_WIDTH),
+			);
+			await shot('3b-report-300px');
+			await setSideBarWidth(page, SIDE_BAR_WIDTH);
 			found.push(...(await axeScriptless(report, REPORT_CSS, `screens-${theme.name}-report`)));
 			await executeCommand(page, 'workbench.action.closeAllEditors');
 
