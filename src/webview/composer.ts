@@ -300,6 +300,15 @@ export class Composer {
 		);
 	}
 
+	/** Puts `text` in the message box (a starter prompt) and the cursor at its end; sends nothing. */
+	fill(text: string): void {
+		this.textarea.value = text;
+		this.historyIndex = -1;
+		this.callbacks.draftChanged(text);
+		this.textarea.focus();
+		this.textarea.setSelectionRange(text.length, text.length);
+	}
+
 	private send(): void {
 		const text = this.textarea.value;
 		if (text.trim() === '' && this.images.length === 0 && (this.view?.context.length ?? 0) === 0) {

@@ -28,6 +28,7 @@ import { buildRows, rowSignature, type Row } from './rows';
 import { countChangedFiles } from '../shared/changeCounts';
 import { renderReviewAllButton } from './renderChanges';
 import { renderSetupState } from './setupState';
+import { renderStarterPrompts, starterPrompt } from './starterPrompts';
 import { VirtualList } from './virtualList';
 import { getState, post, setState } from './vscodeApi';
 
@@ -259,6 +260,11 @@ class ChatApp {
 		const readiness = this.readiness;
 		const readOnly = this.transcript?.readOnly ?? false;
 		this.root.dataset.readiness = readiness?.state ?? 'unknown';
+		// A setup state takes the whole view (the old transcript would make it a strip at the
+		// bottom); "Checking…" is brief and leaves the transcript where it is.
+		this.root.dataset.setup = String(
+			!readOnly && readiness !== undefined && !['ready', 'checking'].includes(readiness.state),
+		);
 		if (readOnly) {
 			this.footer.replaceChildren(
 				h(
@@ -334,13 +340,7 @@ class ChatApp {
 			),
 		);
 		if (transcript.turns.length === 0 && !transcript.readOnly) {
-			this.header.append(
-				h(
-					'div',
-					{ class: 'empty-hint muted' },
-					'Ask zero about this workspace. Select code and run "Zero: Ask About Selection" to attach it.',
-				),
-			);
+			this.header.append(renderStarterPrompts());
 		}
 	}
 
@@ -441,6 +441,13 @@ class ChatApp {
 				const command = data.command;
 				if (isRunnableCommand(command)) {
 					post({ type: 'command/run', command });
+				}
+				return;
+			}
+			case 'starter': {
+				const prompt = starterPrompt(data.index);
+				if (prompt) {
+					this.composer.fill(prompt.text);
 				}
 				return;
 			}

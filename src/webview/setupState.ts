@@ -27,68 +27,81 @@ export function renderSetupState(view: ReadinessView): HTMLElement {
 		},
 		h('h2', {}, glyph, ` ${view.title}`),
 		view.detail ? h('p', {}, view.detail) : undefined,
-		view.binaryPath
+		view.commands && view.commands.length > 0 ? renderInstallCommands(view.commands) : undefined,
+		renderActions(view),
+		view.binaryPath ? renderDetails(view.binaryPath, view.version) : undefined,
+	);
+}
+
+/** Which program Zero found, folded away: most users never need it, a bug report does. */
+function renderDetails(binaryPath: string, version: string | undefined): HTMLElement {
+	return h(
+		'details',
+		{ class: 'setup-details' },
+		h('summary', {}, 'Details'),
+		h('p', {}, 'The program Zero runs as zero: ', h('code', {}, binaryPath)),
+		version ? h('p', {}, `Its version: ${version}`) : undefined,
+	);
+}
+
+function renderInstallCommands(commands: NonNullable<ReadinessView['commands']>): HTMLElement {
+	return h(
+		'div',
+		{ class: 'install-commands' },
+		...commands.map((command) =>
+			h(
+				'div',
+				{ class: 'install-command' },
+				h('span', { class: 'muted' }, command.label),
+				// Focusable: a command longer than the line scrolls, and a keyboard must reach it.
+				h('code', { tabindex: 0 }, command.command),
+				h(
+					'button',
+					{
+						type: 'button',
+						class: 'icon-button',
+						title: 'Copy',
+						'aria-label': `Copy ${command.label} command`,
+						'data-action': 'copy-text',
+						'data-text': command.command,
+					},
+					icon('copy'),
+				),
+			),
+		),
+	);
+}
+
+function renderActions(view: ReadinessView): HTMLElement | undefined {
+	if (!view.primaryAction && !view.secondaryActions) {
+		return undefined;
+	}
+	return h(
+		'div',
+		{ class: 'setup-actions' },
+		view.primaryAction
 			? h(
-					'p',
-					{ class: 'muted' },
-					`Binary: ${view.binaryPath}${view.version ? ` (version ${view.version})` : ''}`,
+					'button',
+					{
+						type: 'button',
+						class: 'button primary',
+						'data-action': 'run-command',
+						'data-command': view.primaryAction.command,
+					},
+					view.primaryAction.label,
 				)
 			: undefined,
-		view.commands && view.commands.length > 0
-			? h(
-					'div',
-					{ class: 'install-commands' },
-					...view.commands.map((command) =>
-						h(
-							'div',
-							{ class: 'install-command' },
-							h('span', { class: 'muted' }, command.label),
-							h('code', {}, command.command),
-							h(
-								'button',
-								{
-									type: 'button',
-									class: 'icon-button',
-									title: 'Copy',
-									'aria-label': `Copy ${command.label} command`,
-									'data-action': 'copy-text',
-									'data-text': command.command,
-								},
-								icon('copy'),
-							),
-						),
-					),
-				)
-			: undefined,
-		view.primaryAction || view.secondaryActions
-			? h(
-					'div',
-					{ class: 'setup-actions' },
-					view.primaryAction
-						? h(
-								'button',
-								{
-									type: 'button',
-									class: 'button primary',
-									'data-action': 'run-command',
-									'data-command': view.primaryAction.command,
-								},
-								view.primaryAction.label,
-							)
-						: undefined,
-					...(view.secondaryActions ?? []).map((action) =>
-						h(
-							'button',
-							{
-								type: 'button',
-								class: 'button secondary',
-								'data-action': 'run-command',
-								'data-command': action.command,
-							},
-							action.label,
-						),
-					),
-				)
-			: undefined,
+		...(view.secondaryActions ?? []).map((action) =>
+			h(
+				'button',
+				{
+					type: 'button',
+					class: 'button secondary',
+					'data-action': 'run-command',
+					'data-command': action.command,
+				},
+				action.label,
+			),
+		),
 	);
 }

@@ -14,8 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { mergeSettingsFile, testOutputDir } from '../harness/codeServer';
+import { mergeSettingsFile } from '../harness/codeServer';
 import { findWebviewFrame, screenshot } from '../harness/workbench';
+import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
 import {
 	FAKE_ZERO,
 	send,
@@ -25,21 +26,6 @@ import {
 	waitUntil,
 	type FakeChatSession,
 } from './fakeChat';
-
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-const THEMES = [
-	{ name: 'light', id: 'Default Light Modern', bodyClass: 'vscode-light' },
-	{ name: 'dark', id: 'Default Dark Modern', bodyClass: 'vscode-dark' },
-	{ name: 'high-contrast', id: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
-] as const;
-
-interface Violation {
-	id: string;
-	impact: string | null;
-	help: string;
-	nodes: { target: string; html: string; summary: string }[];
-}
 
 /** One code-server per theme: the theme is in the user settings before the window opens. */
 let session: FakeChatSession | undefined;
@@ -153,88 +139,6 @@ async function acpCrashChat(current: FakeChatSession): Promise<Frame> {
 	assert.match(await tail.locator('pre').innerText(), /panic: FAKE crash mid-turn/);
 	await status.scrollIntoViewIfNeeded();
 	return frame;
-}
-
-/** Runs axe-core in the webview's document; returns every violation (and saves them). */
-async function axe(frame: Frame, label: string): Promise<Violation[]> {
-	// Evaluated through the debugger protocol, which the webview's script CSP does not restrict.
-	if (!(await frame.evaluate(() => 'axe' in window))) {
-		await frame.evaluate(AXE_SOURCE);
-	}
-	const violations = await frame.evaluate(async () => {
-		interface AxeNode {
-			target: unknown[];
-			html: string;
-			failureSummary?: string;
-			any?: { data?: { messageKey?: string } | null }[];
-		}
-		interface AxeRule {
-			id: string;
-			impact: string | null;
-			help: string;
-			nodes: AxeNode[];
-		}
-		const run = (
-			window as unknown as {
-				axe: {
-					run(
-						context: Document,
-						options: object,
-					): Promise<{ violations: AxeRule[]; incomplete: AxeRule[] }>;
-				};
-			}
-		).axe.run;
-		const result = await run(document, { resultTypes: ['violations', 'incomplete'] });
-		const describe = (rule: AxeRule, nodes: AxeNode[], id = rule.id, impact = rule.impact) => ({
-			id,
-			impact,
-			help: rule.help,
-			nodes: nodes.map((node) => ({
-				target: node.target.join(' '),
-				html: node.html.slice(0, 200),
-				summary: node.failureSummary ?? '',
-			})),
-		});
-		// axe leaves text in the colour of its background "incomplete" (it may be hidden on
-		// purpose); in a chat it is text nobody can read, so it counts as a serious violation.
-		const invisible = result.incomplete
-			.filter((rule) => rule.id === 'color-contrast')
-			.map((rule) => ({
-				rule,
-				nodes: rule.nodes.filter((node) =>
-					(node.any ?? []).some((check) => check.data?.messageKey === 'equalRatio'),
-				),
-			}))
-			.filter(({ nodes }) => nodes.length > 0)
-			.map(({ rule, nodes }) => describe(rule, nodes, 'color-contrast-equal', 'serious'));
-		return [...result.violations.map((rule) => describe(rule, rule.nodes)), ...invisible];
-	});
-	const dir = path.join(testOutputDir, 'axe');
-	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(path.join(dir, `${label}.json`), `${JSON.stringify(violations, null, 2)}\n`);
-	const counts = violations.map(
-		(violation) => `${violation.id}(${violation.impact}):${violation.nodes.length}`,
-	);
-	console.log(`axe ${label}: ${violations.length} violation rule(s) ${counts.join(' ')}`);
-	return violations;
-}
-
-function serious(violations: Violation[]): Violation[] {
-	return violations.filter(
-		(violation) => violation.impact === 'serious' || violation.impact === 'critical',
-	);
-}
-
-function describeViolations(violations: Violation[]): string {
-	return violations
-		.map(
-			(violation) =>
-				`${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes
-					.slice(0, 5)
-					.map((node) => `  ${node.target}: ${node.summary.replace(/\s+/g, ' ').slice(0, 300)}`)
-					.join('\n')}`,
-		)
-		.join('\n');
 }
 
 test('a run stopped at the turn limit says so and offers Continue', async () => {

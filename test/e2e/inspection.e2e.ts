@@ -94,18 +94,50 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 		const argv = session.execRecords()[0].argv;
 		assert.equal(flag(argv, '--permission-mode'), 'plan');
 
-		const tab = page.locator('.editor-group-container .tab', { hasText: /Report: .*find-bugs/ });
+		// The tab names the preset and the time in words, not the saved file's stamp.
+		const tab = page.locator('.editor-group-container .tab', {
+			hasText: /^Find bugs \u00b7 \d{1,2} [A-Z][a-z]{2}( \d{4})? \d{2}:\d{2}$/,
+		});
 		await tab.first().waitFor({ timeout: 15_000 });
 		// Wait for the report itself, not only its tab: the old Markdown preview tab was shot before
 		// its webview had rendered anything (a blank page).
 		const report = await findWebviewFrame(page, 'main.report h1', 15_000);
 		assert.match(
 			(await report.locator('main.report h1').first().innerText()) ?? '',
-			/Zero inspection: Find bugs/,
+			/^Find bugs \u00b7 /,
 		);
 		assert.equal(await report.locator('img, script, iframe').count(), 0);
+		// The findings come first, once, each a link to its line; the run's details come last.
+		const sections = await report.locator('main.report > h2').allInnerTexts();
+		assert.deepEqual([sections[0], sections[sections.length - 1]], ['Findings', 'Details']);
+		const links = report.locator('main.report > ul').first().locator('a');
+		assert.deepEqual(await links.allInnerTexts(), ['src/stats.js:15', 'src/stats.js:13-16']);
 		await screenshot(page, 'inspection-3-report');
 		mark('report preview');
+		await links.first().click();
+		await waitUntil(
+			async () =>
+				/stats\.js/.test(
+					(
+						await page
+							.locator('.editor-group-container .tab.active')
+							.allInnerTexts()
+							.catch(() => [])
+					).join(' '),
+				),
+			15_000,
+			'stats.js open in an editor after a click on its finding',
+		);
+		await page
+			.locator('.editor-group-container .monaco-editor .current-line')
+			.first()
+			.waitFor({ timeout: 10_000 });
+		const statusLine = await page
+			.locator('.statusbar-item[id="status.editor.selection"]')
+			.innerText();
+		assert.match(statusLine, /Ln 15, Col 1/);
+		await screenshot(page, 'inspection-3b-finding-opened');
+		mark('finding opened');
 
 		const problems = await readProblems(page);
 		const zeroProblems = problems.filter((problem) => /average\(\)/.test(problem.text));

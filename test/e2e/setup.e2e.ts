@@ -119,9 +119,12 @@ async function expectState(page: Page, state: string, binary?: string): Promise<
 			if ((await frame.locator('#app').getAttribute('data-readiness')) !== state) {
 				return false;
 			}
+			// The program's path is behind the state's Details disclosure: in the DOM, not shown.
 			return (
 				binary === undefined ||
-				(await frame.locator(`[data-setup-state="${state}"]`).innerText()).includes(binary)
+				((await frame.locator(`[data-setup-state="${state}"]`).textContent()) ?? '').includes(
+					binary,
+				)
 			);
 		},
 		30_000,

@@ -162,16 +162,18 @@ describe('commands and editor context', function () {
 			10_000,
 			'the report in its own webview',
 		);
+		// A title in words: the preset and a readable local time, not the file's stamp.
 		assert.match(
 			vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? '',
-			/^Report: .*find-bugs$/,
+			/^Find bugs \u00b7 \d{1,2} [A-Z][a-z]{2}( \d{4})? \d{2}:\d{2}$/,
 		);
 		const report = fs.readFileSync(result.reportUri.fsPath, 'utf8');
-		assert.match(report, /# Zero inspection: Find bugs/);
+		assert.match(report, /^# Find bugs \u00b7 /);
 		assert.match(
 			report,
-			/\| error \| `src\/stats\.js:15` \| average\(\) divides by the wrong length/,
+			/^- \*\*Error\*\* \[src\/stats\.js:15\]\(file:\/\/\S+\/src\/stats\.js#L15\): average\(\) divides by the wrong length/m,
 		);
+		assert.ok(report.indexOf('## Findings') < report.indexOf('## Details'));
 
 		const second = (await vscode.commands.executeCommand('zero.inspectWorkspace', {
 			label: 'Again',
@@ -206,6 +208,42 @@ describe('commands and editor context', function () {
 		const report = fs.readFileSync(result.reportUri.fsPath, 'utf8');
 		assert.match(report, /2 findings pointed outside the workspace and were left out\./);
 		assert.ok(!report.includes('| error | `../../../home'));
+	});
+
+	it("a report's finding link opens the file at its line, and never a file outside the workspace", async () => {
+		await activate();
+		const stats = path.join(workspaceRoot(), 'src', 'stats.js');
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+		assert.equal(
+			await vscode.commands.executeCommand('zero.openReportLocation', { file: stats, line: 15 }),
+			true,
+		);
+		const editor = vscode.window.activeTextEditor;
+		assert.equal(editor?.document.uri.fsPath, stats);
+		assert.equal(editor?.selection.active.line, 14);
+		// A link inside the workspace that resolves outside it (a symlink) is refused too.
+		const link = path.join(workspaceRoot(), 'zero-report-link-outside');
+		fs.rmSync(link, { force: true });
+		fs.symlinkSync('/etc/hostname', link);
+		try {
+			for (const outside of [
+				{ file: link, line: 1 },
+				{ file: path.join(workspaceRoot(), '..', 'outside.txt'), line: 1 },
+				{ file: '/etc/hostname', line: 1 },
+				{ file: 'src/stats.js', line: 1 },
+				'not a location',
+			]) {
+				await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+				assert.equal(
+					await vscode.commands.executeCommand('zero.openReportLocation', outside),
+					false,
+					JSON.stringify(outside),
+				);
+				assert.equal(vscode.window.activeTextEditor, undefined, JSON.stringify(outside));
+			}
+		} finally {
+			fs.rmSync(link, { force: true });
+		}
 	});
 
 	it('"Ask Zero to fix" on a finding starts a chat turn about it', async () => {

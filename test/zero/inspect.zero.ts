@@ -117,15 +117,11 @@ test('9. an inspection in plan mode puts its findings in the Problems panel', as
 		assert.match(ours[0].text, /line 14/);
 		assert.equal(ours[0].file ? path.basename(ours[0].file) : undefined, 'stats.js');
 
-		// The report opens in a Markdown preview.
-		const preview = await findWebviewFrame(
-			page,
-			'h1:has-text("Zero inspection: Find bugs")',
-			30_000,
-		);
+		// The report opens in Zero's own report page.
+		const preview = await findWebviewFrame(page, 'h1:has-text("Find bugs \u00b7")', 30_000);
 		const shown = await preview.locator('body').innerText();
 		assert.match(shown, /Result: Finished/);
-		assert.match(shown, /error\s+src\/stats\.js:14-15\s+average\(\) divides by the wrong length/);
+		assert.match(shown, /Error src\/stats\.js:14-15: average\(\) divides by the wrong length/);
 		await screenshot(page, 'zero-9-inspect');
 		mark('report shown');
 

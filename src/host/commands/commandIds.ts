@@ -18,6 +18,7 @@ export const COMMAND_IDS = [
 	'zero.addFileToChat',
 	'zero.inspectWorkspace',
 	'zero.showReports',
+	'zero.openReportLocation',
 	'zero.checkSetup',
 	'zero.locateBinary',
 	'zero.openWalkthrough',

@@ -1,7 +1,10 @@
 /** Workspace inspections: pick a preset and a folder, run it with progress, show the report. */
 import * as vscode from 'vscode';
 import { BUILTIN_PRESETS, runInspection, type InspectionResult } from '../inspection/inspection';
-import { showReport } from '../inspection/reportView';
+import { promises as fs } from 'node:fs';
+import { parseReportLocation } from '../inspection/reportLinks';
+import { openReportLocation, showReport } from '../inspection/reportView';
+import { savedReportTitle } from '../inspection/reportTitle';
 import type { CommandDeps, Handlers } from './commandDeps';
 
 async function pickFolder(deps: CommandDeps): Promise<vscode.Uri | undefined> {
@@ -73,7 +76,7 @@ async function inspect(
 	return result;
 }
 
-type InspectionCommand = 'zero.inspectWorkspace' | 'zero.showReports';
+type InspectionCommand = 'zero.inspectWorkspace' | 'zero.showReports' | 'zero.openReportLocation';
 
 export function inspectionCommands(deps: CommandDeps): Handlers<InspectionCommand> {
 	return {
@@ -128,17 +131,27 @@ export function inspectionCommands(deps: CommandDeps): Handlers<InspectionComman
 				);
 				return;
 			}
-			const choice = await vscode.window.showQuickPick(
-				reports.map((report) => ({
-					label: report.name.replace(/\.md$/, ''),
-					description: new Date(report.mtime).toLocaleString(),
+			const items = await Promise.all(
+				reports.map(async (report) => ({
+					label: savedReportTitle(
+						report.name,
+						await fs.readFile(report.uri.fsPath, 'utf8').catch(() => ''),
+						report.mtime,
+					),
 					uri: report.uri,
 				})),
-				{ title: 'Zero: inspection reports' },
 			);
+			const choice = await vscode.window.showQuickPick(items, {
+				title: 'Zero: inspection reports',
+			});
 			if (choice) {
 				await showReport(deps.extensionUri, choice.uri);
 			}
+		},
+		// The target of a finding's link in a report (a `command:` link: its argument is untrusted).
+		'zero.openReportLocation': async (value?: unknown) => {
+			const location = parseReportLocation(value);
+			return location ? openReportLocation(location) : false;
 		},
 	};
 }

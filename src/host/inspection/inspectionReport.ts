@@ -5,6 +5,9 @@ import { describeRunEnd } from '../../shared/runOutcome';
 import type { Transcript } from '../../shared/transcriptSchema';
 import { summarizeToolArgs } from '../../shared/toolSummary';
 import type { InspectionPreset } from '../platform/settings';
+import { locationHref } from './reportLinks';
+import { ANSWER_END, ANSWER_START, ANSWER_START_FOLDED } from './reportHtml';
+import { readableTime, reportTitle } from './reportTitle';
 
 /**
  * The findings whose file is inside the inspected folder, and how many were not (absolute paths
@@ -23,6 +26,33 @@ export function findingsInside(
 	return { inside, outside: findings.length - inside.length };
 }
 
+const SEVERITY_WORDS: Record<Finding['severity'], string> = {
+	error: 'Error',
+	warning: 'Warning',
+	info: 'Info',
+};
+
+/** Model text on one line, so it can never form a line of its own (a heading, a report marker). */
+function inline(text: string): string {
+	return text.replace(/[\r\n]+/g, ' ').trim();
+}
+
+function escapeLinkText(text: string): string {
+	return inline(text).replace(/[\\`*_[\]<>]/g, '\\$&');
+}
+
+function findingLine(folder: string, finding: Finding): string {
+	const range = `${finding.line}${finding.endLine !== finding.line ? `-${finding.endLine}` : ''}`;
+	const file = path.resolve(folder, finding.file);
+	const location = `[${escapeLinkText(`${finding.file}:${range}`)}](${locationHref(file, finding.line)})`;
+	const what = inline(`${finding.title}${finding.detail ? ` \u2014 ${finding.detail}` : ''}`);
+	return `- **${SEVERITY_WORDS[finding.severity]}** ${location}: ${what}`;
+}
+
+/**
+ * The saved report: the title, the findings (once, each a link to its line), zero's own answer
+ * (folded away when the findings already say it), then the details of the run.
+ */
 export function inspectionReportMarkdown(
 	preset: InspectionPreset,
 	folder: string,
@@ -33,33 +63,13 @@ export function inspectionReportMarkdown(
 ): string {
 	const run = transcript.turns[0]?.run;
 	const end = run ? describeRunEnd(run) : undefined;
-	const lines = [
-		`# Zero inspection: ${preset.label}`,
-		'',
-		`- Folder: \`${folder}\``,
-		`- Date: ${new Date(transcript.createdAt).toISOString()}`,
-		`- Model: ${run?.model ?? 'unknown'}${run?.provider ? ` (${run.provider})` : ''}`,
-		`- Result: ${end ? `${end.title}${end.detail ? ` \u2014 ${end.detail}` : ''}` : 'unknown'}`,
-		`- Command: \`${commandLine}\``,
-		'',
-		'---',
-		'',
-		parse.report || '_zero wrote no report text._',
-		'',
-		'## Findings (Problems panel)',
-		'',
-	];
+	const findings = parse.kind === 'ok' ? parse.findings : [];
+	const lines = [`# ${reportTitle(preset.label, transcript.createdAt)}`, '', '## Findings', ''];
 	if (parse.kind === 'ok') {
-		if (parse.findings.length === 0) {
+		if (findings.length === 0) {
 			lines.push('zero reported no findings with a location.');
 		} else {
-			lines.push('| Severity | Location | Finding |', '| --- | --- | --- |');
-			for (const finding of parse.findings) {
-				const location = `${finding.file}:${finding.line}${finding.endLine !== finding.line ? `-${finding.endLine}` : ''}`;
-				lines.push(
-					`| ${finding.severity} | \`${location}\` | ${`${finding.title}${finding.detail ? ` \u2014 ${finding.detail}` : ''}`.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`,
-				);
-			}
+			lines.push(...findings.map((finding) => findingLine(folder, finding)));
 		}
 		if (outside > 0) {
 			lines.push(
@@ -70,16 +80,32 @@ export function inspectionReportMarkdown(
 		if (parse.skipped > 0) {
 			lines.push(
 				'',
-				`${parse.skipped} entr${parse.skipped === 1 ? 'y' : 'ies'} of the findings block could not be read and ${parse.skipped === 1 ? 'was' : 'were'} left out.`,
+				`${parse.skipped} entr${parse.skipped === 1 ? 'y' : 'ies'} of the findings list could not be read and ${parse.skipped === 1 ? 'was' : 'were'} left out.`,
 			);
 		}
 	} else {
 		lines.push(
 			parse.kind === 'missing'
-				? 'No findings could be read: zero did not end its answer with the requested findings block. The report above is complete.'
-				: `No findings could be read: ${parse.reason}. The report above is complete.`,
+				? 'No findings could be read: zero did not end its answer with the list of findings it was asked for. Its answer is below, complete.'
+				: `No findings could be read: ${inline(parse.reason)}. zero's answer is below, complete.`,
 		);
 	}
+	lines.push(
+		'',
+		findings.length > 0 ? ANSWER_START_FOLDED : ANSWER_START,
+		'',
+		parse.report || '_zero wrote no report text._',
+		'',
+		ANSWER_END,
+		'',
+		'## Details',
+		'',
+		`- Folder: \`${inline(folder)}\``,
+		`- Inspected: ${readableTime(transcript.createdAt)} (${new Date(transcript.createdAt).toISOString()})`,
+		`- Model: ${inline(run?.model ?? 'unknown')}${run?.provider ? ` (${inline(run.provider)})` : ''}`,
+		`- Result: ${end ? inline(`${end.title}${end.detail ? ` \u2014 ${end.detail}` : ''}`) : 'unknown'}`,
+		`- Command: \`${inline(commandLine)}\``,
+	);
 	return `${lines.join('\n')}\n`;
 }
 

@@ -62,7 +62,7 @@ export function readinessView(
 			return {
 				...base,
 				state: 'not_zero',
-				title: `${located.path} is not the zero agent`,
+				title: 'This program is not the zero agent',
 				detail: `It did not answer "zero --version" like zero does${probe.version.output ? ` (it said: ${probe.version.output})` : ''}. Point Zero at the real binary.`,
 				primaryAction: { label: 'Locate zero\u2026', command: 'zero.locateBinary' },
 				commands: INSTALL_COMMANDS,

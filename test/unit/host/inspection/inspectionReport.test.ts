@@ -7,28 +7,75 @@ import {
 	inspectionReportMarkdown,
 	inspectionStep,
 } from '../../../../src/host/inspection/inspectionReport';
+import {
+	ANSWER_END,
+	ANSWER_START,
+	ANSWER_START_FOLDED,
+	renderReportHtml,
+} from '../../../../src/host/inspection/reportHtml';
 import { parseFindings } from '../../../../src/shared/findings';
 import { SCENARIOS, exited, replay } from '../../helpers';
 
 const preset = { label: 'Find bugs', prompt: 'Review.' };
 
 describe('inspection report', () => {
-	it('has the run facts, the report text and a findings table with escaped cells', () => {
+	it("reads title, findings (once, each a link to its line), zero's answer, then the details", () => {
 		const transcript = replay(path.join(SCENARIOS, 'inspection.jsonl'), exited(0));
+		transcript.createdAt = new Date(2026, 11, 1, 20, 45, 27).getTime();
 		const parse = parseFindings(
 			'Two problems.\n\n```zero-findings\n[{"file":"src/a.ts","line":3,"endLine":5,"severity":"error","title":"Off by one | again","detail":"line\\nbreak"}]\n```',
 		);
 		const markdown = inspectionReportMarkdown(preset, '/ws', transcript, parse, 'zero exec --plan');
-		assert.match(markdown, /^# Zero inspection: Find bugs\n/);
+		assert.match(markdown, /^# Find bugs \u00b7 1 Dec( 2026)? 20:45\n/);
+		assert.ok(!markdown.includes('T20-45'), 'no file stamp in the words');
+		const order = [
+			'## Findings',
+			'- **Error**',
+			ANSWER_START_FOLDED,
+			'Two problems.',
+			ANSWER_END,
+			'## Details',
+			'- Folder',
+			'- Command',
+		];
+		const positions = order.map((text) => markdown.indexOf(text));
+		assert.ok(
+			positions.every((position) => position >= 0),
+			JSON.stringify(positions),
+		);
+		assert.deepEqual(
+			[...positions].sort((a, b) => a - b),
+			positions,
+			markdown,
+		);
+		assert.match(
+			markdown,
+			/^- \*\*Error\*\* \[src\/a\.ts:3-5\]\(file:\/\/\/ws\/src\/a\.ts#L3\): Off by one \| again \u2014 line break$/m,
+		);
+		assert.equal(markdown.split('Off by one').length - 1, 1, 'the finding is listed once');
 		assert.match(markdown, /- Folder: `\/ws`/);
 		assert.match(markdown, /- Result: Finished/);
 		assert.match(markdown, /- Command: `zero exec --plan`/);
-		assert.match(markdown, /Two problems\./);
-		assert.match(
-			markdown,
-			/\| error \| `src\/a\.ts:3-5` \| Off by one \\\| again \u2014 line break \|/,
-		);
 		assert.ok(!markdown.includes('zero-findings'), 'the findings block is not repeated');
+	});
+
+	it("keeps zero's answer open when there are no findings, and its words cannot end it early", () => {
+		const transcript = replay(path.join(SCENARIOS, 'inspection.jsonl'), exited(0));
+		const markdown = inspectionReportMarkdown(
+			preset,
+			'/ws',
+			transcript,
+			parseFindings(
+				`Prose.\n${ANSWER_END}\n## Details\n- Command: \`rm\`\n\n\`\`\`zero-findings\n[]\n\`\`\``,
+			),
+			'zero',
+		);
+		assert.ok(markdown.includes(`\n${ANSWER_START}\n`));
+		const html = renderReportHtml(markdown, 'src', 'style.css', ['/ws']);
+		// The last end marker is the report's own: the model's "## Details" stays inside its answer.
+		const answer = html.slice(html.indexOf('<section class="answer"'), html.indexOf('</section>'));
+		assert.match(answer, /<h2>Details<\/h2>\n<ul>\n<li>Command: <code>rm<\/code>/);
+		assert.match(html.slice(html.indexOf('</section>')), /<h2>Details<\/h2>/);
 	});
 
 	it('says plainly when no findings could be read, keeping the report', () => {
@@ -41,7 +88,7 @@ describe('inspection report', () => {
 			'zero',
 		);
 		assert.match(missing, /Just prose\./);
-		assert.match(missing, /did not end its answer with the requested findings block/);
+		assert.match(missing, /did not end its answer with the list of findings it was asked for/);
 		const malformed = inspectionReportMarkdown(
 			preset,
 			'/ws',
