@@ -14,7 +14,7 @@
 //
 //   --skip=e2e,zero   leave tiers out         --only=unit,integration   run just these
 //   --bail            stop after the first failed tier
-//   env ZERO_TIER_TIMEOUT_MIN=<n>   per-tier time limit (default: 10, e2e 15)
+//   env ZERO_TIER_TIMEOUT_MIN=<n>   per-tier time limit (defaults in TIERS)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,13 +49,15 @@ interface ScriptResult {
 	logFile: string;
 }
 
+// The time limits only stop a tier that hangs (a liveness guard, never a speed verdict): each is
+// several times what the tier takes on a loaded 2-core machine, and all fit CI's 90 minutes.
 const TIERS: Tier[] = [
 	{ name: 'lint', script: 'lint', counts: false, timeoutMin: 10 },
-	{ name: 'unit', script: 'test:unit', counts: true, timeoutMin: 10 },
-	{ name: 'integration', script: 'test:integration', counts: true, timeoutMin: 10 },
-	{ name: 'e2e', script: 'test:e2e', counts: true, timeoutMin: 15 },
-	{ name: 'bench', script: 'bench:quick', counts: true, timeoutMin: 15 },
-	{ name: 'zero', script: 'test:zero', counts: true, timeoutMin: 10, optional: true },
+	{ name: 'unit', script: 'test:unit', counts: true, timeoutMin: 15 },
+	{ name: 'integration', script: 'test:integration', counts: true, timeoutMin: 15 },
+	{ name: 'e2e', script: 'test:e2e', counts: true, timeoutMin: 25 },
+	{ name: 'bench', script: 'bench:quick', counts: true, timeoutMin: 10 },
+	{ name: 'zero', script: 'test:zero', counts: true, timeoutMin: 15, optional: true },
 ];
 
 const requireAll = process.env.ZERO_REQUIRE_ALL === '1';
