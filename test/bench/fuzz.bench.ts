@@ -8,18 +8,10 @@
  */
 import { caseRandom, hostileStream } from '../unit/fuzz/hostileStream';
 import { UNIT_FUZZ_SEED, runFuzz } from '../unit/fuzz/wholePath';
+import { wholeNumberOption } from './benchOptions';
 
-function option(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	const value = index === -1 ? fallback : Number(process.argv[index + 1]);
-	if (!Number.isInteger(value) || value < 1) {
-		throw new Error(`--${name} needs a positive whole number`);
-	}
-	return value;
-}
-
-const cases = option('cases', 2_000);
-const rounds = option('rounds', 3);
+const cases = wholeNumberOption('cases', 2_000);
+const rounds = wholeNumberOption('rounds', 3);
 
 /** The same streams the fuzz generates, read the naive way: split on newlines and JSON.parse. */
 function baseline(): number {

@@ -9,21 +9,13 @@ import { applyAction, createTranscript } from '../../src/shared/transcript';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../../src/zero/lineDecoder';
 import { parseLine } from '../../src/zero/parseLine';
 import { generateTranscriptLines } from './corpus';
+import { wholeNumberOption } from './benchOptions';
 
 const CHUNK = 64 * 1024;
 
-function option(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	const value = index === -1 ? fallback : Number(process.argv[index + 1]);
-	if (!Number.isInteger(value) || value < 1) {
-		throw new Error(`--${name} needs a positive whole number`);
-	}
-	return value;
-}
-
 /** --mb N: corpus size (default 50); --rounds R (default 5). The test tiers run a small form. */
-const CORPUS_MB = option('mb', 50);
-const ROUNDS = option('rounds', 5);
+const CORPUS_MB = wholeNumberOption('mb', 50);
+const ROUNDS = wholeNumberOption('rounds', 5);
 
 function baseline(bytes: Buffer): number {
 	let count = 0;
