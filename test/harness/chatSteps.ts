@@ -60,11 +60,31 @@ export async function send(frame: Frame, text: string): Promise<void> {
 		.locator('[data-kind="prompt"], .queue .queued')
 		.filter({ hasText: sentKey })
 		.first();
-	await shown.waitFor({ state: 'attached', timeout: 10_000 }).catch(async () => {
+	// The new prompt is the last row; the chat mounts only rows near the viewport and does not follow
+	// new output after the user expanded something above, so look at the end as that user would.
+	await waitUntil(
+		async () => {
+			if ((await shown.count()) > 0) {
+				return true;
+			}
+			await scrollToEnd(frame);
+			return false;
+		},
+		10_000,
+		`the prompt or queued message ${JSON.stringify(sentKey)}`,
+		{ intervalMs: 250 },
+	).catch(async () => {
 		throw new Error(
 			`the composer emptied itself, but no prompt or queued message shows ${JSON.stringify(sentKey)}; the composer holds ${JSON.stringify(await input.inputValue().catch(() => '?'))}`,
 		);
 	});
+}
+
+async function scrollToEnd(frame: Frame): Promise<void> {
+	await frame
+		.locator('.transcript')
+		.evaluate((scroller) => scroller.scrollTo({ top: scroller.scrollHeight }))
+		.catch(() => undefined);
 }
 
 /** Waits until the run of the turn whose prompt contains `promptText` has ended; returns its status row. */
@@ -84,10 +104,7 @@ export async function waitForRunEnd(
 			if ((await status.count()) > 0) {
 				return true;
 			}
-			await frame
-				.locator('.transcript')
-				.evaluate((scroller) => scroller.scrollTo({ top: scroller.scrollHeight }))
-				.catch(() => undefined);
+			await scrollToEnd(frame);
 			return false;
 		},
 		timeout,
