@@ -183,8 +183,9 @@ class ShapingRecorder {
 			ws,
 			'--no-notify',
 			'--no-completion-gate',
-			'--permission-mode',
-			'member',
+			...(flags.some((flag) => flag.startsWith('--permission-mode'))
+				? []
+				: ['--permission-mode', 'member']),
 			...flags,
 		];
 		const stdin = `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: prompt })}\n`;
@@ -730,6 +731,87 @@ async function recordFork(r: ShapingRecorder): Promise<void> {
 	await writeFile(path.join(ws, 'a.txt'), before['a.txt'] ?? '');
 }
 
+/**
+ * Fork from turn 1 the way docs/conversation-shaping.md plans it: zero can only fork from the
+ * latest event, and only inside a turn, so the fork's first turn is a throwaway in plan mode
+ * (one model request), then the fork's log is rewound to just before its copy of turn 2.
+ */
+async function recordForkAtTurn(r: ShapingRecorder): Promise<void> {
+	const session = 'sh-at1';
+	const fork = 'sh-at1-fork';
+	const [, s2] = await threeTurns(r, session);
+	const ws = r.workspace(session);
+	const parentPlan = await r.cli(
+		'at1-original-rewind-plan-t2',
+		['sessions', 'rewind-plan', session, `--sequence=${s2}`, '--exclude-target', '--json'],
+		"read-only: the original's events before turn 2 (their types give the fork's sequence)",
+		ws,
+	);
+	const kept = (JSON.parse(parentPlan.stdout) as { keptEvents: { type: string }[] }).keptEvents;
+	const forkS2 = kept.filter((event) => event.type !== 'provider_usage').length + 1;
+	const placeholderTurn = await r.turn(
+		'sh-at1-fork-placeholder-turn',
+		'the fork is created by a throwaway turn: plan mode, --max-turns=1',
+		fork,
+		session,
+		'(fork point: reply OK)',
+		[`--fork=${session}`, `--init-session-id=${fork}`, '--permission-mode=plan', '--max-turns=1'],
+		[{ text: ['OK'], usage }],
+	);
+	r.check(
+		'fork at turn 1: the throwaway turn is one model request',
+		placeholderTurn.firstRequest.length === 1,
+		placeholderTurn.firstRequest,
+	);
+	const forkPlan = await r.cli(
+		'at1-fork-rewind-plan-t2',
+		['sessions', 'rewind-plan', fork, `--sequence=${forkS2}`, '--exclude-target', '--json'],
+		"the fork's copy of turn 2 is at the original's sequence less the provider_usage events before it",
+		ws,
+	);
+	const dropped = (JSON.parse(forkPlan.stdout) as { droppedEvents: { type: string }[] })
+		.droppedEvents;
+	const forkEvents = await r.storeEvents(fork);
+	const target = forkEvents.find((event) => event.sequence === forkS2);
+	r.check(
+		"fork at turn 1: the computed sequence is the fork's copy of turn 2's user message",
+		dropped[0]?.type === 'message' && JSON.stringify(target?.payload).includes(PROMPTS.t2),
+		target,
+	);
+	await r.cli(
+		'at1-fork-rewind-t2',
+		['sessions', 'rewind', fork, `--sequence=${forkS2}`, '--exclude-target', '--json'],
+		'the rewind drops turns 2-3 and the throwaway turn from the fork, and restores the files',
+		ws,
+	);
+	const files = await r.snapshotWorkspace(
+		'after-fork-at-turn-1',
+		session,
+		"the shared workspace after forking at turn 1: turn 2's and 3's files undone",
+	);
+	r.check(
+		'fork at turn 1: the workspace is back to after turn 1',
+		JSON.stringify(files) === JSON.stringify(AFTER_T1),
+		files,
+	);
+	const resumed = await r.turn(
+		'sh-at1-fork-first-real-turn',
+		"the user's message in the fork: --resume of the rewound fork",
+		fork,
+		session,
+		'F1: my question after turn 1.',
+		[`--resume=${fork}`],
+		[{ text: ['F1 done.'], usage }],
+	);
+	r.check(
+		'fork at turn 1: the model sees turn 1 only, not the throwaway turn',
+		mentions(resumed.firstRequest, PROMPTS.t1) &&
+			!mentions(resumed.firstRequest, PROMPTS.t2) &&
+			!mentions(resumed.firstRequest, 'fork point'),
+		resumed.firstRequest,
+	);
+}
+
 async function main(): Promise<void> {
 	let outDir = path.join(repoRoot, 'test', 'fixtures', 'recorded', 'shaping');
 	const argv = process.argv.slice(2);
@@ -755,6 +837,7 @@ async function main(): Promise<void> {
 		await recordDrop(recorder);
 		await recordKeep(recorder);
 		await recordFork(recorder);
+		await recordForkAtTurn(recorder);
 	} finally {
 		await writeFile(
 			path.join(outDir, 'index.json'),
