@@ -18,7 +18,7 @@
  */
 import type { RewindPlanAnswer } from '../zero/checkpointSchemas';
 import { buildExecArgs, type ExecOptions } from '../zero/execArgs';
-import { rewindArgs, rewindPlanArgs } from '../zero/rewindCommands';
+import { rewindArgs, rewindPlanArgs } from '../zero/rewindArgs';
 import type { Transcript, Turn, TurnPrompt } from './transcriptSchema';
 
 export type ShapeAction = 'edit' | 'retry' | 'fork';

@@ -171,8 +171,8 @@ describe('edit, retry and fork as zero command lines', () => {
 
 	it('refuses plans zero cannot carry out', () => {
 		const { transcript, context } = recordedChat('sh-drop');
-		const reason = (result: { ok?: boolean; reason?: string } | object) =>
-			'reason' in result ? result.reason : 'planned';
+		const reason = (result: object): string =>
+			'reason' in result ? String(result.reason) : 'planned';
 		const fork = { sessionId: 'f', firstMessage: { text: 'x', context: [] } };
 		assert.match(
 			reason(planRerunTurn({ ...transcript, backend: 'acp' }, 1, context)),
