@@ -41,7 +41,7 @@ export function readCliJson<T>(
 }
 
 /** An array whose entries that do not match `entry` are dropped (and counted) instead of failing. */
-function tolerantList<T extends z.ZodType>(entry: T) {
+export function tolerantList<T extends z.ZodType>(entry: T) {
 	return z.array(z.unknown()).transform((items) => {
 		const kept: z.infer<T>[] = [];
 		for (const item of items) {
@@ -66,6 +66,12 @@ export const SessionSummarySchema = z.looseObject({
 	eventCount: z.number().optional(),
 	modelId: z.string().optional(),
 	provider: z.string().optional(),
+	/** Lineage (`sessionLineage.ts`): zero prints "" and 0 for a session that has none. */
+	parentSessionId: z.string().optional(),
+	rootSessionId: z.string().optional(),
+	forkedFromEventId: z.string().optional(),
+	forkedFromSequence: z.number().optional(),
+	lastEventType: z.string().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 export const SessionsListSchema = tolerantList(SessionSummarySchema);

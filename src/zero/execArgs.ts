@@ -1,7 +1,14 @@
 import type { RunPermissionMode } from './permissionModes';
 
-/** Session handling for one `zero exec` run: a chat's first turn creates it, later turns resume it. */
-export type SessionFlag = { kind: 'new'; id: string } | { kind: 'resume'; id: string };
+/**
+ * Session handling for one `zero exec` run: a chat's first turn creates it, later turns resume it;
+ * a fork creates session `id` from the latest event of session `from` (zero v0.8.0 forks from
+ * nothing else, and refuses `--fork` with `--resume` or `--worktree`).
+ */
+export type SessionFlag =
+	| { kind: 'new'; id: string }
+	| { kind: 'resume'; id: string }
+	| { kind: 'fork'; id: string; from: string };
 
 export interface ExecOptions {
 	cwd: string;
@@ -27,14 +34,28 @@ function permissionArgs(mode: RunPermissionMode): string[] {
 	return mode === 'unsafe' ? ['--skip-permissions-unsafe'] : [`--permission-mode=${mode}`];
 }
 
+function sessionArgs(session: SessionFlag): string[] {
+	switch (session.kind) {
+		case 'new':
+			return [`--init-session-id=${session.id}`];
+		case 'resume':
+			return [`--resume=${session.id}`];
+		case 'fork':
+			return [`--fork=${session.from}`, `--init-session-id=${session.id}`];
+	}
+}
+
 /**
  * The argv (after the binary) for one headless run. `-o stream-json` comes first so that even
  * flag errors are reported as JSON; value flags use `--flag=value` so a value starting with `-`
  * can never be read as another flag.
  */
 export function buildExecArgs(options: ExecOptions): string[] {
-	if (!SESSION_ID_PATTERN.test(options.session.id)) {
-		throw new Error(`Invalid zero session id: ${JSON.stringify(options.session.id)}`);
+	const session = options.session;
+	for (const id of session.kind === 'fork' ? [session.id, session.from] : [session.id]) {
+		if (!SESSION_ID_PATTERN.test(id)) {
+			throw new Error(`Invalid zero session id: ${JSON.stringify(id)}`);
+		}
 	}
 	const args = [
 		'exec',
@@ -46,9 +67,7 @@ export function buildExecArgs(options: ExecOptions): string[] {
 		'--no-notify',
 		'--no-completion-gate',
 		...permissionArgs(options.permissionMode),
-		options.session.kind === 'new'
-			? `--init-session-id=${options.session.id}`
-			: `--resume=${options.session.id}`,
+		...sessionArgs(session),
 	];
 	if (options.model) {
 		args.push(`--model=${options.model}`);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildExecArgs, formatCommandLine, shellQuote } from '../../../src/zero/execArgs';
+import { shapingTurn } from '../shapingFixtures';
 
 describe('exec argv', () => {
 	it('starts with -o stream-json and uses --flag=value forms', () => {
@@ -65,6 +66,29 @@ describe('exec argv', () => {
 				buildExecArgs({ cwd: '/w', permissionMode: 'auto', session: { kind: 'new', id: '-bad' } }),
 			/Invalid zero session id/,
 		);
+	});
+
+	it('forks with the flags the recorded fork ran (--fork=<from> --init-session-id=<new>)', () => {
+		const recorded = shapingTurn('sh-fork-first-turn').argv;
+		const args = buildExecArgs({
+			cwd: '/w',
+			permissionMode: 'member',
+			session: { kind: 'fork', id: 'sh-fork', from: 'sh-main' },
+		});
+		assert.deepEqual(
+			args.filter((arg) => /^--(fork|init-session-id|resume)/.test(arg)),
+			recorded.filter((arg) => /^--(fork|init-session-id|resume)/.test(arg)),
+		);
+		assert.ok(!args.some((arg) => arg.startsWith('--resume')));
+		for (const session of [
+			{ kind: 'fork' as const, id: 'ok', from: '--worktree' },
+			{ kind: 'fork' as const, id: '-x', from: 'ok' },
+		]) {
+			assert.throws(
+				() => buildExecArgs({ cwd: '/w', permissionMode: 'member', session }),
+				/Invalid zero session id/,
+			);
+		}
 	});
 
 	it('formats a command line a shell reads back exactly', () => {
