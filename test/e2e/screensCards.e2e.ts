@@ -166,7 +166,7 @@ for (const theme of THEMES) {
 				);
 				assert.equal(await tools.locator('.badge.side-effect').count(), 0);
 				// The read's output without zero's "N<tab>" line prefixes.
-				await tools.nth(1).locator("button.tool-header").click();
+				await tools.nth(1).locator('button.tool-header').click();
 				const output = await tools.nth(1).locator('.tool-output').innerText();
 				assert.doesNotMatch(output, /\t/);
 				assert.match(output, /^export function sum/);
@@ -192,8 +192,8 @@ for (const theme of THEMES) {
 			await shot('3-undone-change-card');
 			found.push(...(await axe(frame, `cards-${theme.name}-undone`)));
 			if (AFTER) {
-				assert.doesNotMatch(dialogText, /events|session/);
-				assert.match(dialogText, /deletes notes\/todo\.md/);
+				assert.doesNotMatch(dialogText, /event|session|sequence/);
+				assert.match(dialogText, /deletes notes\/todo\.md \(created by this turn\)/);
 				assert.doesNotMatch(await card.innerText(), /zero_\d|\/sessions\//);
 				assert.equal(
 					await page

@@ -274,9 +274,8 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 				void vscode.window.showErrorMessage(outcome.message);
 				break;
 			case 'undone':
-				void vscode.window.showInformationMessage(
-					describeUndoReport(outcome.turnIds.length, outcome.report),
-				);
+				// The change card says what was undone; a toast would only repeat it.
+				this.deps.log.info(describeUndoReport(outcome.turnIds.length, outcome.report));
 				break;
 			case 'cancelled':
 				break;
