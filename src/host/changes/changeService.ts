@@ -185,7 +185,12 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		const addDirs = [...new Set(sources.flatMap((source) => source.record?.addDirs ?? []))];
 		const computed = await computeChanges(
 			sources,
-			{ cwd, addDirs, blobsDir: state.records.blobsDir },
+			{
+				cwd,
+				addDirs,
+				blobsDir: state.records.blobsDir,
+				log: (message) => this.deps.log.warn(message),
+			},
 			{ checkpointMaxBytes: checkpointMaxBytes(process.env) },
 		);
 		return { turns, computed, target: this.reviewTarget(chat, scope, cwd, addDirs) };

@@ -201,6 +201,7 @@ export class TurnTracking {
 				cwd,
 				addDirs,
 				blobsDir: this.records.blobsDir,
+				log: (message) => this.log.warn(message),
 			},
 			{ checkpointMaxBytes: checkpointMaxBytes(this.start.env) },
 		);
