@@ -155,6 +155,8 @@ for (const theme of THEMES) {
 			await waitForRunEnd(frame, 'Look at math');
 			const tools = frame.locator('[data-kind="tool"]');
 			await waitUntil(async () => (await tools.count()) === 3, 10_000, 'three tool cards');
+			// The turn's last row: once its change card is there, the tool cards are drawn for good.
+			await frame.locator('[data-kind="changes"]').last().waitFor({ timeout: 15_000 });
 			await tools.first().scrollIntoViewIfNeeded();
 			await shot('2-tool-cards');
 			found.push(...(await axe(frame, `cards-${theme.name}-tools`)));
