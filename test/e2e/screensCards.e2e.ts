@@ -145,9 +145,23 @@ for (const theme of THEMES) {
 				await shot('1b-approval-more-open');
 				found.push(...(await axe(frame, `cards-${theme.name}-approval-more`)));
 			}
-			await approval.focus();
-			await approval.press('Enter');
+			if (AFTER) {
+				// An option under "More" answers zero like the two buttons do.
+				await approval
+					.locator('details.approval-more')
+					.getByRole('button', { name: 'Allow for this turn' })
+					.click();
+			} else {
+				await approval.focus();
+				await approval.press('Enter');
+			}
 			await waitForRunEnd(frame, 'Run echo');
+			if (AFTER) {
+				assert.match(
+					await frame.locator('.approval.settled').last().innerText(),
+					/Allow for this turn: allowed\./,
+				);
+			}
 
 			// 2. Tool cards: a shell command, a file read and a write.
 			frame = await current.newChat();
