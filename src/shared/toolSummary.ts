@@ -73,3 +73,53 @@ export function toolPath(args: unknown): string | undefined {
 	}
 	return undefined;
 }
+
+// Shell tools: the header shows the command as a user would type it.
+const SHELL_TOOLS = new Set(['bash', 'exec_command']);
+// Tools whose summary argument names the object on its own (a path, a pattern, a URL).
+const SELF_EXPLAINING = new Set([...SUMMARY_KEYS.keys()].filter((name) => name !== 'write_stdin'));
+
+/**
+ * What a tool card's header leads with: the object of the call (`$ npm test`, `src/math.js`), the
+ * tool's name only where the object alone would not say what happened (or there is no object).
+ */
+export function toolHeadline(name: string, args: unknown): string {
+	const summary = summarizeToolArgs(name, args);
+	if (summary === '') {
+		return oneLine(name);
+	}
+	if (SHELL_TOOLS.has(name)) {
+		return `$ ${summary}`;
+	}
+	return SELF_EXPLAINING.has(name) ? summary : oneLine(`${name} ${summary}`);
+}
+
+/**
+ * zero's read_file output for display: zero v0.8.0 writes a `File: <path> (...)` header and then
+ * each line as its number, right-aligned to the widest number, then ` | ` (internal/tools/
+ * read_file.go). The prefix is removed for reading; every other line (zero's notes, its budget
+ * markers) is left as it is. Anything not in that shape is returned unchanged.
+ */
+export function readFileDisplayText(name: string, output: string): string {
+	if (name !== 'read_file' || !output.startsWith('File: ')) {
+		return output;
+	}
+	const lines = output.split('\n');
+	const first = lines.findIndex((line, index) => index > 0 && /^ *\d+ \| /.test(line));
+	if (first < 0) {
+		return output;
+	}
+	const width = (/^( *\d+) \| /.exec(lines[first]) ?? ['', ''])[1].length;
+	const prefix = new RegExp(`^(?= {0,${width - 1}}\\d)[ \\d]{${width}} \\| `);
+	let expected = Number(lines[first].slice(0, width));
+	for (let index = first; index < lines.length; index++) {
+		const match = prefix.exec(lines[index]);
+		// Numbered lines follow each other; the first gap ends zero's listing.
+		if (!match || Number(match[0].slice(0, width)) !== expected) {
+			break;
+		}
+		lines[index] = lines[index].slice(match[0].length);
+		expected++;
+	}
+	return lines.join('\n');
+}

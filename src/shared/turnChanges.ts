@@ -166,6 +166,10 @@ export interface ChangeOptions {
 	maxDiffWork?: number;
 }
 
+/** What the card says when zero's saved copy cannot be read; the reason is in the Zero log. */
+export const UNREADABLE_COPY =
+	"zero's saved copy could not be read, so undo may not restore it (details in the Zero log)";
+
 export function formatBytes(bytes: number): string {
 	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) {
 		return `${bytes / (1024 * 1024)} MiB`;
@@ -183,10 +187,11 @@ function existedBefore(before: BeforeFact): boolean | undefined {
 	switch (before.kind) {
 		case 'content':
 		case 'skipped':
-		case 'unavailable':
 			return true;
 		case 'absent':
 			return false;
+		// A saved copy that cannot be read may have recorded the file as absent: it is not known.
+		case 'unavailable':
 		case 'none':
 			return undefined;
 	}
@@ -198,6 +203,11 @@ function changeKind(before: BeforeFact, now: NowFact): ChangeKind {
 	}
 	const existed = existedBefore(before);
 	if (now.kind === 'missing') {
+		// A file listed as touched that is gone was deleted, unless zero's saved copy (which
+		// may say it was absent before) cannot be read: then that is not known.
+		if (before.kind === 'unavailable') {
+			return 'changed';
+		}
 		return existed === false ? 'unchanged' : 'deleted';
 	}
 	if (existed === undefined) {
@@ -237,7 +247,8 @@ function restoreVerdict(
 		};
 	}
 	if (before.kind === 'unavailable') {
-		return { status: 'uncertain', reason: `zero's saved copy could not be read: ${before.reason}` };
+		// The reason itself (often a path inside zero's store) goes to the log, not on the card.
+		return { status: 'uncertain', reason: UNREADABLE_COPY };
 	}
 	if (touch.changedBeforeCheckpoint.length > 0) {
 		return {
@@ -268,7 +279,7 @@ function sideText(
 		case 'none':
 			return { kind: 'unknown', reason: 'no saved copy from before the turn' };
 		case 'unknown':
-			return { kind: 'unknown', reason: fact.reason };
+			return { kind: 'unknown', reason: 'it could not be read now' };
 	}
 }
 
@@ -305,7 +316,7 @@ function reviewSide(touch: FileTouch, before: BeforeFact): ReviewSide {
 						: 'zero could not read it before the change',
 			};
 		case 'unavailable':
-			return { kind: 'unavailable', reason: before.reason };
+			return { kind: 'unavailable', reason: UNREADABLE_COPY };
 		case 'none':
 			return {
 				kind: 'unavailable',

@@ -21,7 +21,11 @@ function optionLabel(option: PermissionOption): string {
 			// zero v0.8.0 builds a new sandbox engine per prompt turn, so the grant ends with the turn.
 			return 'Allow for this turn';
 		case 'allow_prefix_for_session':
-			return `Allow this command for this turn${option.name.includes('outside the sandbox') ? ' (runs outside the sandbox)' : ''}`;
+			return 'Allow this command for this turn';
+		case 'always_allow_prefix':
+			return 'Always allow this command';
+		case 'always_allow':
+			return 'Always allow';
 		case 'deny':
 			return 'Deny';
 		default:
@@ -32,6 +36,49 @@ function optionLabel(option: PermissionOption): string {
 /** "Always" options write a zero grant that the terminal and `zero exec` share. */
 function storesGrant(option: PermissionOption): boolean {
 	return option.optionId.startsWith('always_');
+}
+
+/** The words of a command prefix the model asked zero to remember (`prefix_rule`), if any. */
+function prefixRule(rawInput: unknown): string | undefined {
+	if (typeof rawInput !== 'object' || rawInput === null) {
+		return undefined;
+	}
+	const rule = (rawInput as Record<string, unknown>).prefix_rule;
+	if (
+		!Array.isArray(rule) ||
+		rule.length === 0 ||
+		!rule.every((word) => typeof word === 'string')
+	) {
+		return undefined;
+	}
+	const text = rule.join(' ');
+	return text.length > 200 ? `${text.slice(0, 200)}\u2026` : text;
+}
+
+/** What choosing an option does beyond this one call, and what (if anything) it stores. */
+export function optionEffect(
+	option: PermissionOption,
+	toolName: string,
+	rawInput: unknown,
+): string {
+	const prefix = prefixRule(rawInput);
+	const commands = prefix
+		? `${toolName} commands starting with \u201c${prefix}\u201d`
+		: `this ${toolName} command`;
+	switch (option.optionId) {
+		case 'allow_for_session':
+			return `Allows ${toolName} for the rest of this turn. Nothing is stored.`;
+		case 'allow_prefix_for_session':
+			return `Allows ${commands} for the rest of this turn${option.name.includes('outside the sandbox') ? ', outside the sandbox' : ''}. Nothing is stored.`;
+		case 'always_allow_prefix':
+			return `Stores a zero grant for ${commands}${option.name.includes('outside the sandbox') ? ' (they run outside the sandbox)' : ''}; the terminal and zero exec use it too.`;
+		case 'always_allow':
+			return `Stores a zero grant for ${toolName}; the terminal and zero exec use it too.`;
+		default:
+			return storesGrant(option)
+				? `zero's option "${option.name || option.optionId}": stores a zero grant.`
+				: `zero's option "${option.name || option.optionId}".`;
+	}
 }
 
 function allowOnceOption(options: PermissionOption[]): PermissionOption | undefined {
@@ -149,42 +196,34 @@ export function renderApproval(
 	const requestId = JSON.stringify(approval.requestId);
 	const allow = allowOnceOption(approval.options);
 	const deny = denyOption(approval.options);
-	const buttons = approval.options.map((option) =>
+	const button = (option: PermissionOption | undefined, primary: boolean, label: string) =>
 		h(
 			'button',
 			{
 				type: 'button',
-				class: `button ${option === allow ? 'primary' : 'secondary'} approval-option`,
+				class: `button ${primary ? 'primary' : 'secondary'} approval-option`,
 				'data-action': 'approval',
 				'data-turn': turn.id,
 				'data-item': item.id,
 				'data-request-id': requestId,
-				'data-option-id': option.optionId,
-				title: storesGrant(option)
-					? `${option.name}. Saves a zero grant shared with the terminal and zero exec.`
-					: option.name,
+				'data-option-id': option?.optionId,
+				title: option ? option.name : undefined,
 			},
-			optionLabel(option),
-		),
-	);
-	if (!deny) {
-		buttons.push(
-			h(
-				'button',
-				{
-					type: 'button',
-					class: 'button secondary approval-option',
-					'data-action': 'approval',
-					'data-turn': turn.id,
-					'data-item': item.id,
-					'data-request-id': requestId,
-					title: 'zero offers no "deny" here: dismissing fails the call and ends the turn.',
-				},
-				'Dismiss',
-			),
+			label,
 		);
+	// The two answers most calls need; zero's other options sit under "More", each with what it stores.
+	const main = [
+		allow ? button(allow, true, optionLabel(allow)) : undefined,
+		deny ? button(deny, false, optionLabel(deny)) : undefined,
+	].filter((element) => element !== undefined);
+	if (!deny) {
+		const dismiss = button(undefined, false, 'Dismiss');
+		dismiss.title = 'zero offers no "deny" here: dismissing fails the call and ends the turn.';
+		main.push(dismiss);
 	}
-	const grants = approval.options.some(storesGrant);
+	const others = approval.options.filter((option) => option !== allow && option !== deny);
+	const toolName = approval.toolName ?? item.name;
+	const rawInput = approval.rawInput !== undefined ? approval.rawInput : item.args;
 	return h(
 		'div',
 		{
@@ -201,25 +240,44 @@ export function renderApproval(
 		},
 		h('div', { class: 'approval-title' }, icon('bell-dot'), ' zero waits for your approval'),
 		target,
-		h('div', { class: 'approval-options' }, ...buttons),
-		h(
-			'div',
-			{ class: 'muted approval-hint' },
-			'Enter allows once, Escape denies. ',
-			grants
-				? h(
-						'span',
-						{},
-						'"Always" choices save a zero grant shared with the terminal and zero exec: ',
+		h('div', { class: 'approval-options' }, ...main),
+		others.length > 0
+			? h(
+					'details',
+					{ class: 'approval-more' },
+					h('summary', {}, `More (${others.length} other option${others.length === 1 ? '' : 's'})`),
+					...others.map((option) =>
 						h(
-							'a',
-							{ href: '#', 'data-action': 'run-command', 'data-command': 'zero.manageGrants' },
-							'Manage Sandbox Grants',
+							'div',
+							{ class: 'approval-more-option', 'data-option-id': option.optionId },
+							button(option, false, optionLabel(option)),
+							h(
+								'div',
+								{ class: 'muted approval-option-effect' },
+								optionEffect(option, toolName, rawInput),
+								storesGrant(option)
+									? h(
+											'span',
+											{},
+											' ',
+											h(
+												'a',
+												{
+													href: '#',
+													'data-action': 'run-command',
+													'data-command': 'zero.manageGrants',
+												},
+												'Manage Sandbox Grants',
+											),
+											' lists it.',
+										)
+									: undefined,
+							),
 						),
-						'.',
-					)
-				: undefined,
-		),
+					),
+				)
+			: undefined,
+		h('div', { class: 'muted approval-hint' }, 'Enter allows once, Escape denies.'),
 	);
 }
 

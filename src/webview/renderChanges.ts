@@ -54,7 +54,12 @@ function renderLines(file: FileChange): HTMLElement {
 		case 'binary':
 			return h('span', { class: 'change-lines binary' }, 'binary');
 		case 'unknown':
-			return h('span', { class: 'change-lines muted', title: file.lines.reason }, '\u00b1?');
+			// Said in words: "changed, diff unavailable", never a bare "±?".
+			return h(
+				'span',
+				{ class: 'change-lines unknown muted', title: file.lines.reason },
+				'diff unavailable',
+			);
 	}
 }
 
@@ -113,9 +118,19 @@ function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElemen
 		},
 		icon(KIND_ICONS[file.kind]),
 		name,
-		h('span', { class: 'change-kind' }, file.kind),
+		// The tools that changed it in the tooltip (and for screen readers), not on a line of its own.
+		h(
+			'span',
+			{
+				class: 'change-kind',
+				title: file.tools.length > 0 ? `by ${file.tools.join(', ')}` : undefined,
+			},
+			file.kind === 'unknown' ? 'changed' : file.kind,
+			file.tools.length > 0
+				? h('span', { class: 'visually-hidden change-tools' }, ` by ${file.tools.join(', ')}`)
+				: undefined,
+		),
 		renderLines(file),
-		h('span', { class: 'change-tools muted' }, file.tools.join(', ')),
 		file.resolution
 			? h(
 					'span',

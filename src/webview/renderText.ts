@@ -82,8 +82,11 @@ export function updateStreamingText(element: HTMLElement, text: string): boolean
 	return true;
 }
 
-function charCount(text: string): string {
-	return ` ${text.length > 1000 ? `${(text.length / 1000).toFixed(1)}k` : text.length} chars`;
+/** How much zero reasoned, in a measure a reader knows: words (zero sends no reasoning times). */
+export function reasoningMeasure(text: string): string {
+	const words = text.split(/\s+/).filter((word) => word !== '').length;
+	const count = words >= 1000 ? `${(words / 1000).toFixed(1)}k` : String(words);
+	return ` \u00b7 ${count} word${words === 1 ? '' : 's'}`;
 }
 
 export function updateLiveReasoning(element: HTMLElement, text: string): boolean {
@@ -91,7 +94,7 @@ export function updateLiveReasoning(element: HTMLElement, text: string): boolean
 	if (!element.classList.contains('live') || !count) {
 		return false;
 	}
-	count.textContent = charCount(text);
+	count.textContent = reasoningMeasure(text);
 	return true;
 }
 
@@ -115,7 +118,7 @@ export function renderReasoning(
 		icon(expanded ? 'chevron-down' : 'chevron-right'),
 		icon(streaming ? 'loading' : 'lightbulb'),
 		streaming ? ' Thinking\u2026' : ' Reasoning',
-		h('span', { class: 'muted reasoning-count' }, charCount(text)),
+		h('span', { class: 'muted reasoning-count' }, reasoningMeasure(text)),
 	);
 	if (streaming) {
 		header.querySelector('.codicon-loading')?.classList.add('codicon-modifier-spin');

@@ -1,6 +1,6 @@
 /** Tool cards: header, permission notice, changed files and, when expanded, arguments and output. */
 import type { NoticeView } from '../shared/notices';
-import { summarizeToolArgs } from '../shared/toolSummary';
+import { readFileDisplayText, summarizeToolArgs, toolHeadline } from '../shared/toolSummary';
 import { itemKey } from '../shared/transcript';
 import type { ToolItem, Turn } from '../shared/transcriptSchema';
 import { formatDuration, h, icon } from './dom';
@@ -59,6 +59,7 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 	const notice = item.approval ? undefined : context.toolNotice(turn.id, item.id);
 	const state = toolState(turn, item, notice);
 	const summary = summarizeToolArgs(item.name, item.args);
+	const headline = toolHeadline(item.name, item.args);
 	const duration =
 		item.startedAt !== undefined && item.endedAt !== undefined
 			? formatDuration(item.endedAt - item.startedAt)
@@ -77,12 +78,12 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 			'aria-expanded': expanded ? 'true' : 'false',
 			'data-action': 'toggle',
 			'data-key': key,
+			// The tool's own name and what it does, for the pointer and screen readers.
+			title: `${item.name} (${sideEffect})${summary ? `: ${summary}` : ''}`,
 		},
 		icon(expanded ? 'chevron-down' : 'chevron-right'),
 		icon(SIDE_EFFECT_ICONS.get(sideEffect) ?? 'tools'),
-		h('span', { class: 'tool-name' }, item.name),
-		h('span', { class: 'tool-summary' }, summary),
-		h('span', { class: `badge side-effect side-${sideEffect}` }, sideEffect),
+		h('span', { class: 'tool-summary' }, headline),
 		...markers.map((marker) =>
 			h('span', { class: 'badge marker', title: `The output was ${marker.words}` }, marker.short),
 		),
@@ -109,7 +110,10 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 		},
 		header,
 	);
-	if (notice) {
+	// A quiet permission fact (allowed, and why) joins the changed files and the checkpoint on one
+	// line; a notice that asks something of the user keeps its own block.
+	const quiet = notice?.tone === 'quiet' ? notice : undefined;
+	if (notice && !quiet) {
 		card.append(
 			renderNotice(
 				notice,
@@ -121,45 +125,80 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 	if (item.approval) {
 		card.append(renderApproval(turn, item, item.approval, summary));
 	}
-	if (item.result && item.result.changedFiles.length > 0) {
-		card.append(
-			h(
-				'div',
-				{ class: 'changed-files' },
-				icon('diff'),
-				' Changed: ',
-				...item.result.changedFiles.flatMap((file, index) => [
-					index > 0 ? ', ' : '',
-					h(
-						'a',
-						{ href: '#', class: 'file-link', 'data-action': 'open-file', 'data-path': file },
-						file,
-					),
-				]),
-				item.checkpoint
-					? h(
-							'span',
-							{ class: 'muted' },
-							` \u00b7 checkpoint #${item.checkpoint.sequence ?? '?'} saved before the change`,
-						)
-					: undefined,
-			),
-		);
-	} else if (item.checkpoint && item.result?.status !== 'error') {
-		// zero saves the checkpoint before it decides; a refused call changed nothing, so say nothing.
-		card.append(
-			h(
-				'div',
-				{ class: 'changed-files muted' },
-				icon('history'),
-				` Checkpoint #${item.checkpoint.sequence ?? '?'} of ${(item.checkpoint.files ?? []).join(', ') || 'files'} saved before the change`,
-			),
-		);
+	const facts = toolFacts(item, quiet);
+	if (facts) {
+		card.append(facts);
 	}
 	if (expanded) {
 		card.append(renderToolDetails(turn, item, context));
 	}
 	return card;
+}
+
+/** One quiet line: the files changed, whether zero allowed the call and the checkpoint it saved. */
+function toolFacts(item: ToolItem, quiet: NoticeView | undefined): HTMLElement | undefined {
+	const changed = item.result?.changedFiles ?? [];
+	// zero saves the checkpoint before it decides; a refused call changed nothing, so say nothing.
+	const checkpoint =
+		item.checkpoint && (changed.length > 0 || item.result?.status !== 'error')
+			? item.checkpoint
+			: undefined;
+	if (changed.length === 0 && !checkpoint && !quiet) {
+		return undefined;
+	}
+	const tooltip = [
+		quiet ? `${quiet.headline}${quiet.riskLevel ? ` (${quiet.riskLevel} risk)` : ''}.` : '',
+		checkpoint
+			? `zero saved checkpoint #${checkpoint.sequence ?? '?'} of ${(checkpoint.files ?? []).join(', ') || 'the files'} before the change, so it can be undone.`
+			: '',
+	]
+		.filter(Boolean)
+		.join(' ');
+	const parts: (Node | string)[] = [];
+	if (changed.length > 0) {
+		parts.push(
+			'Changed ',
+			...changed.flatMap((file, index) => [
+				index > 0 ? ', ' : '',
+				h(
+					'a',
+					{ href: '#', class: 'file-link', 'data-action': 'open-file', 'data-path': file },
+					file,
+				),
+			]),
+		);
+	} else if (checkpoint) {
+		parts.push(`Checkpoint of ${(checkpoint.files ?? []).join(', ') || 'files'} saved`);
+	}
+	if (quiet) {
+		parts.push(
+			h(
+				'span',
+				{ class: 'permission-notice quiet', 'data-kind': 'permission', 'data-notice': quiet.kind },
+				`${parts.length > 0 ? ' \u00b7 ' : ''}${quietWords(quiet)}`,
+			),
+		);
+	}
+	if (checkpoint && changed.length > 0) {
+		parts.push(' \u00b7 undoable');
+	}
+	return h(
+		'div',
+		{ class: 'changed-files muted tool-facts', title: tooltip || undefined },
+		icon(changed.length > 0 ? 'diff' : quiet ? 'shield' : 'history'),
+		' ',
+		...parts,
+		tooltip ? h('span', { class: 'visually-hidden' }, ` (${tooltip})`) : undefined,
+	);
+}
+
+/** The notice's headline, short: zero's reason stays in the tooltip. */
+function quietWords(notice: NoticeView): string {
+	if (notice.kind === 'allowed_unsafe') {
+		return 'allowed: unsafe permissions';
+	}
+	const words = notice.headline.split(':')[0].trim();
+	return words.charAt(0).toLowerCase() + words.slice(1);
 }
 
 function renderToolDetails(turn: Turn, item: ToolItem, context: RenderContext): HTMLElement {
@@ -192,7 +231,7 @@ function renderToolDetails(turn: Turn, item: ToolItem, context: RenderContext): 
 			h(
 				'pre',
 				{ class: `tool-output${item.result.status === 'error' ? ' error' : ''}` },
-				details.output || '(empty)',
+				readFileDisplayText(item.name, details.output) || '(empty)',
 			),
 		);
 		const exitCode = item.result.meta?.exit_code;

@@ -136,7 +136,7 @@ test('Undo with a conflict: the dialog names the edited file, which survives whe
 			'changes-3-undo-conflict-dialog',
 		);
 		assert.match(text, /Undo the turn/);
-		assert.match(text, /deletes 1 file the turns created: notes\/todo\.md/);
+		assert.match(text, /deletes notes\/todo\.md \(created by this turn\)/);
 		assert.match(text, /src\/stats\.js \(it was edited after the turn\)/);
 		await waitUntil(
 			async () => (await card.getAttribute('data-undone')) === 'true',

@@ -54,8 +54,13 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 				['write_file', 'ok'],
 			],
 		);
+		// The permission is one quiet fact on the changed-file line; zero's reason in its tooltip.
 		assert.match(
 			await cards.nth(1).locator('.permission-notice.quiet').innerText(),
+			/allowed automatically/,
+		);
+		assert.match(
+			(await cards.nth(1).locator('.tool-facts').getAttribute('title')) ?? '',
 			/Allowed automatically: workspace write is allowed/,
 		);
 		assert.match(await cards.nth(1).locator('.changed-files').innerText(), /src\/notes\.txt/);

@@ -219,7 +219,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 		assert.equal(outcome.kind, 'undone', outcome.message);
 		assert.match(
 			api.changes.lastUndoPrompt()?.detail ?? '',
-			/Not undone \(zero cannot\): README\.md \(changed by a shell command/,
+			/Cannot be undone, stays as it is now: README\.md \(changed by a shell command/,
 		);
 		assert.match(fs.readFileSync(file('README.md'), 'utf8'), /Built by zero\./);
 	});

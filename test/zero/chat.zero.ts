@@ -232,12 +232,17 @@ test('3. write_file inside the workspace: quiet audit notice, checkpoint, change
 			/\bquiet\b/,
 			'an auto-allowed write is a quiet audit note, not a block',
 		);
-		assert.match(await notice.innerText(), /Allowed automatically: workspace write is allowed/);
+		assert.match(await notice.innerText(), /allowed automatically/);
 		assert.equal(await card.locator('.notice-actions').count(), 0);
+		// One quiet line: the file, the permission, the checkpoint; zero's words in the tooltip.
 		const changed = card.locator('.changed-files');
 		assert.match(
 			await changed.innerText(),
-			/Changed: src\/notes\.txt · checkpoint #\d+ saved before the change/,
+			/Changed src\/notes\.txt · allowed automatically · undoable/,
+		);
+		assert.match(
+			(await changed.getAttribute('title')) ?? '',
+			/^Allowed automatically: workspace write is allowed \(medium risk\)\. zero saved checkpoint #\d+ of src\/notes\.txt before the change/,
 		);
 		const link = card.locator('.file-link');
 		assert.equal(await link.getAttribute('data-path'), 'src/notes.txt');

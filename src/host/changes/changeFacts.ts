@@ -178,7 +178,13 @@ export function readTouchedState(
 /** The change list of these turns: before-content from the records, compared with disk now. */
 export async function computeChanges(
 	sources: readonly ChangeSource[],
-	context: { cwd: string; addDirs: readonly string[]; blobsDir: string },
+	context: {
+		cwd: string;
+		addDirs: readonly string[];
+		blobsDir: string;
+		/** Where the exact reasons go; the card says them in plain words. */
+		log?: (message: string) => void;
+	},
 	options: ChangeOptions = {},
 ): Promise<ComputedChanges> {
 	const touches = collectFileTouches(effectiveItems(sources));
@@ -188,6 +194,14 @@ export async function computeChanges(
 	for (const touch of touches) {
 		states.set(touch.path, await readTouchedState(context.cwd, touch.path, context.addDirs));
 		before.set(touch.path, await beforeFactOf(copies.get(touch.path), touch));
+		const beforeFact = before.get(touch.path);
+		const nowFact = states.get(touch.path);
+		if (beforeFact?.kind === 'unavailable') {
+			context.log?.(`${touch.path}: zero's saved copy could not be read: ${beforeFact.reason}`);
+		}
+		if (nowFact?.kind === 'unknown') {
+			context.log?.(`${touch.path}: could not be read now: ${nowFact.reason}`);
+		}
 	}
 	const changes = computeTurnChanges(
 		touches,

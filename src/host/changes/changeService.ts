@@ -185,7 +185,12 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		const addDirs = [...new Set(sources.flatMap((source) => source.record?.addDirs ?? []))];
 		const computed = await computeChanges(
 			sources,
-			{ cwd, addDirs, blobsDir: state.records.blobsDir },
+			{
+				cwd,
+				addDirs,
+				blobsDir: state.records.blobsDir,
+				log: (message) => this.deps.log.warn(message),
+			},
 			{ checkpointMaxBytes: checkpointMaxBytes(process.env) },
 		);
 		return { turns, computed, target: this.reviewTarget(chat, scope, cwd, addDirs) };
@@ -274,9 +279,8 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 				void vscode.window.showErrorMessage(outcome.message);
 				break;
 			case 'undone':
-				void vscode.window.showInformationMessage(
-					describeUndoReport(outcome.turnIds.length, outcome.report),
-				);
+				// The change card says what was undone; a toast would only repeat it.
+				this.deps.log.info(describeUndoReport(outcome.turnIds.length, outcome.report));
 				break;
 			case 'cancelled':
 				break;

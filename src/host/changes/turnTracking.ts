@@ -173,10 +173,15 @@ export class TurnTracking {
 				? (found.value.event.payload as { role?: unknown } | undefined)
 				: undefined;
 			if (!found.ok) {
-				this.undoProblem = `the turn's message is not in zero's session (${found.reason})`;
+				// The reason names zero's store: the log has it, the card says it in words.
+				this.log.warn(`Turn ${turnId}: its message is not in zero's session: ${found.reason}`);
+				this.undoProblem = "the turn's message is not in zero's session (details in the Zero log)";
 				this.userSequence = undefined;
 			} else if (found.value.event.type !== 'message' || payload?.role !== 'user') {
-				this.undoProblem = `zero's session event ${this.userSequence} is a ${found.value.event.type}, not this turn's message`;
+				this.log.warn(
+					`Turn ${turnId}: zero's session event ${this.userSequence} is a ${found.value.event.type}, not this turn's message`,
+				);
+				this.undoProblem = "zero's session no longer holds this turn's message where it was";
 				this.userSequence = undefined;
 			}
 		}
@@ -196,6 +201,7 @@ export class TurnTracking {
 				cwd,
 				addDirs,
 				blobsDir: this.records.blobsDir,
+				log: (message) => this.log.warn(message),
 			},
 			{ checkpointMaxBytes: checkpointMaxBytes(this.start.env) },
 		);

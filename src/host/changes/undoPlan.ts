@@ -3,7 +3,6 @@
  * deletes, which it cannot undo and why, and which were edited after the turns (zero would
  * overwrite them without asking). Also the words of the confirmation that shows it.
  */
-import type { RewindPlanAnswer } from '../../zero/checkpointSchemas';
 import type { Turn } from '../../shared/transcriptSchema';
 import {
 	collectFileTouches,
@@ -223,50 +222,45 @@ function listReasons(entries: readonly PathReason[]): string {
 		: shown.join('; ');
 }
 
-function files(count: number): string {
-	return `${count} file${count === 1 ? '' : 's'}`;
-}
-
 function promptExcerpt(turn: Turn | undefined): string {
 	const text = (turn?.prompt?.text ?? '').replace(/\s+/g, ' ').trim();
 	return text.length > 60 ? `${text.slice(0, 59)}\u2026` : text;
 }
 
 /** The confirmation for an undo: zero's plan, the files, the conflicts, and the choices. */
-export function describeUndo(plan: UndoPlan, zeroPlan: RewindPlanAnswer): UndoPrompt {
+export function describeUndo(plan: UndoPlan): UndoPrompt {
 	const later = plan.turns.length - 1;
 	const excerpt = promptExcerpt(plan.turns[0]);
 	const message = `Undo the turn${excerpt ? ` \u201c${excerpt}\u201d` : ''}${later > 0 ? ` and ${later} later turn${later === 1 ? '' : 's'}` : ''}?`;
+	const these = later > 0 ? 'these turns' : 'this turn';
+	// In the user's words: the files, what comes back and what cannot; zero's session, events and
+	// sequence numbers stay in the log.
 	const lines: string[] = [
-		`zero's rewind drops ${zeroPlan.droppedCount} event${zeroPlan.droppedCount === 1 ? '' : 's'} of session ${zeroPlan.sessionId} from event ${zeroPlan.targetSequence} on (the next turn will not see ${later > 0 ? 'these turns' : 'this turn'}), and:`,
+		`zero forgets ${these}: your next message starts from before ${later > 0 ? 'them' : 'it'}. The chat still shows ${later > 0 ? 'them' : 'it'}, marked undone.`,
 	];
 	if (plan.restored.length > 0) {
-		lines.push(`\u2022 restores ${files(plan.restored.length)}: ${list(plan.restored)}`);
+		lines.push(`\u2022 puts back as it was: ${list(plan.restored)}`);
 	}
 	if (plan.deleted.length > 0) {
-		lines.push(
-			`\u2022 deletes ${files(plan.deleted.length)} the turns created: ${list(plan.deleted)}`,
-		);
+		lines.push(`\u2022 deletes ${list(plan.deleted)} (created by ${these})`);
 	}
 	if (plan.uncertain.length > 0) {
-		lines.push(
-			`\u2022 may restore ${files(plan.uncertain.length)}: ${listReasons(plan.uncertain)}`,
-		);
+		lines.push(`\u2022 may not put back: ${listReasons(plan.uncertain)}`);
 	}
 	if (plan.rewrittenUnchanged.length > 0) {
 		lines.push(
-			`\u2022 rewrites ${files(plan.rewrittenUnchanged.length)} a failed or refused call had saved: ${list(plan.rewrittenUnchanged)}`,
+			`\u2022 also rewrites, unchanged: ${list(plan.rewrittenUnchanged)} (a call that failed or was refused had saved ${plan.rewrittenUnchanged.length === 1 ? 'it' : 'them'})`,
 		);
 	}
 	if (plan.restored.length + plan.deleted.length + plan.uncertain.length === 0) {
-		lines.push('\u2022 restores no file');
+		lines.push('\u2022 no file to put back');
 	}
 	if (plan.notRestorable.length > 0) {
-		lines.push(`Not undone (zero cannot): ${listReasons(plan.notRestorable)}.`);
+		lines.push(`Cannot be undone, stays as it is now: ${listReasons(plan.notRestorable)}.`);
 	}
 	if (plan.unrecorded.length > 0) {
 		lines.push(
-			`${plan.unrecorded.length} of these turns ${plan.unrecorded.length === 1 ? 'has' : 'have'} no change record (cut off or older): zero undoes what it saved for ${plan.unrecorded.length === 1 ? 'it' : 'them'} without a check.`,
+			`${plan.unrecorded.length} of these turns ${plan.unrecorded.length === 1 ? 'has' : 'have'} no change record (cut off or older): zero puts back what it saved for ${plan.unrecorded.length === 1 ? 'it' : 'them'} without a check.`,
 		);
 	}
 	if (plan.conflicts.length === 0) {

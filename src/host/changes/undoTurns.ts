@@ -154,7 +154,10 @@ export async function undoTurn(
 				keptEdits: [],
 			};
 		}
-		const prompt = describeUndo(plan, planned.answer);
+		deps.log.info(
+			`Undo plan of zero: drops ${planned.answer.droppedCount} event(s) of session ${planned.answer.sessionId} from event ${planned.answer.targetSequence}.`,
+		);
+		const prompt = describeUndo(plan);
 		const choice = await deps.choose(prompt);
 		if (choice === undefined || !prompt.options.includes(choice)) {
 			return { kind: 'cancelled' };

@@ -1,6 +1,66 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
-import { summarizeToolArgs } from '../../../src/shared/toolSummary';
+import { readFileDisplayText, summarizeToolArgs } from '../../../src/shared/toolSummary';
+import { RECORDED } from '../helpers';
+
+/** Every read_file result the real zero v0.8.0 wrote in the recorded fixtures. */
+function recordedReads(): string[] {
+	return readdirSync(RECORDED)
+		.filter((file) => file.endsWith('.jsonl'))
+		.flatMap((file) => readFileSync(path.join(RECORDED, file), 'utf8').split('\n'))
+		.filter((line) => line.includes('"type":"tool_result"'))
+		.map((line) => JSON.parse(line) as { name: string; output?: string })
+		.filter((event) => event.name === 'read_file' && typeof event.output === 'string')
+		.map((event) => event.output as string);
+}
+
+describe('read_file output shown without zero\u2019s line numbers', () => {
+	it('strips zero\u2019s "N | " prefixes from every recorded read, keeping the header and text', () => {
+		const reads = recordedReads();
+		assert.ok(reads.length >= 2, `${reads.length} recorded reads`);
+		assert.equal(
+			readFileDisplayText(
+				'read_file',
+				'File: README.md (3 lines)\n\n1 | # Demo\n2 | \n3 | The answer is 42.',
+			),
+			'File: README.md (3 lines)\n\n# Demo\n\nThe answer is 42.',
+		);
+		for (const output of reads) {
+			const shown = readFileDisplayText('read_file', output);
+			assert.doesNotMatch(shown, /^\s*\d+ \| /m, shown);
+			assert.equal(shown.split('\n')[0], output.split('\n')[0], 'the File: header stays');
+		}
+	});
+
+	it('right-aligned numbers of a range (zero pads them to the widest), once per line only', () => {
+		const output =
+			'File: a.md (lines 8-10 of 12)\n\n 8 | x\n 9 | 9 | y\n10 |   z\n\n[truncated: 2 more line(s) in the requested range not shown; set offset=11 to continue]';
+		assert.equal(
+			readFileDisplayText('read_file', output),
+			'File: a.md (lines 8-10 of 12)\n\nx\n9 | y\n  z\n\n[truncated: 2 more line(s) in the requested range not shown; set offset=11 to continue]',
+		);
+	});
+
+	it('leaves other tools, other shapes and tab-numbered text alone', () => {
+		assert.equal(
+			readFileDisplayText('bash', 'File: x (1 lines)\n\n1 | a'),
+			'File: x (1 lines)\n\n1 | a',
+		);
+		assert.equal(readFileDisplayText('read_file', '1\texport x\n2\ty'), '1\texport x\n2\ty');
+		assert.equal(
+			readFileDisplayText('read_file', 'Error reading file a: nope'),
+			'Error reading file a: nope',
+		);
+		assert.equal(
+			readFileDisplayText('read_file', 'File: a (1 lines)\n\n'),
+			'File: a (1 lines)\n\n',
+		);
+		const gap = 'File: a (2 lines)\n\n1 | a\n3 | c';
+		assert.equal(readFileDisplayText('read_file', gap), 'File: a (2 lines)\n\na\n3 | c');
+	});
+});
 
 describe('tool summaries', () => {
 	it('show the argument a user most wants to see for each known tool', () => {

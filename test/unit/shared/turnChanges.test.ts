@@ -12,6 +12,7 @@ import {
 	findConflicts,
 	touchedPaths,
 	type BeforeFact,
+	type FileFacts,
 	type FileChange,
 	type FileStamp,
 	type FileTouch,
@@ -335,7 +336,9 @@ describe('change rules', () => {
 			[content('x\n'), file('y\n'), 'modified'],
 			[content('x\n'), { kind: 'missing' }, 'deleted'],
 			[{ kind: 'skipped', cause: 'not_saved' }, file('y\n'), 'modified'],
-			[{ kind: 'unavailable', reason: 'gone' }, { kind: 'missing' }, 'deleted'],
+			// zero's saved copy cannot be read: whether the file existed before is not known.
+			[{ kind: 'unavailable', reason: 'gone' }, { kind: 'missing' }, 'changed'],
+			[{ kind: 'unavailable', reason: 'gone' }, file('y\n'), 'changed'],
 			[{ kind: 'none' }, file('y\n'), 'changed'],
 			[{ kind: 'none' }, { kind: 'missing' }, 'deleted'],
 			[content('x\n'), { kind: 'unknown', reason: 'EACCES' }, 'unknown'],
@@ -344,6 +347,41 @@ describe('change rules', () => {
 			const items = [tool({ id: 'c', name: 'bash', result: ok(['f.txt']) })];
 			const [change] = computeTurnChanges(collectFileTouches(items), () => ({ before, now })).files;
 			assert.equal(change.kind, kind, `${before.kind} -> ${now.kind}`);
+		}
+	});
+
+	it('never puts a path of zero\u2019s store or a raw error on the card', () => {
+		const items = [
+			tool({
+				id: 'c',
+				name: 'write_file',
+				checkpoint: { sequence: 5, tool: 'write_file', files: ['NOTES.md'] },
+				result: ok(['NOTES.md']),
+			}),
+		];
+		const store = '/home/u/.local/share/zero/sessions/zero_20261201_1_1/checkpoints/5/blobs/ab12';
+		const cases: FileFacts[] = [
+			{
+				before: { kind: 'unavailable', reason: `ENOENT: no such file, open '${store}'` },
+				now: { kind: 'missing' },
+			},
+			{
+				before: { kind: 'unavailable', reason: `EACCES ${store}` },
+				now: {
+					kind: 'unknown',
+					reason: `cannot be read: EACCES: permission denied, open '/w/NOTES.md'`,
+				},
+			},
+		];
+		for (const facts of cases) {
+			const [change] = computeTurnChanges(collectFileTouches(items), () => facts).files;
+			const text = JSON.stringify(change);
+			assert.doesNotMatch(
+				text,
+				/zero_2026|\/sessions\/|checkpoints\/|blobs|ENOENT|EACCES|\/w\//,
+				text,
+			);
+			assert.notEqual(change.kind, 'deleted', 'a created file is not said deleted');
 		}
 	});
 
@@ -363,8 +401,12 @@ describe('change rules', () => {
 		})).files;
 		assert.deepEqual(uncertain.restore, {
 			status: 'uncertain',
-			reason: "zero's saved copy could not be read: zero's saved copy failed its sha256 check",
+			reason:
+				"zero's saved copy could not be read, so undo may not restore it (details in the Zero log)",
 		});
+		// "changed, diff unavailable", never "modified" or "deleted" with an unknown before.
+		assert.equal(uncertain.kind, 'changed');
+		assert.equal(uncertain.lines.kind, 'unknown');
 		const [notSaved] = computeTurnChanges(
 			collectFileTouches(items),
 			() => ({ before: { kind: 'skipped', cause: 'not_saved' }, now }),

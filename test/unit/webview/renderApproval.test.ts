@@ -75,18 +75,70 @@ describe('the live approval on a tool card', () => {
 			'rm -rf junk <img src=x onerror=alert(1)>',
 		);
 		assert.equal(approval.querySelector('img'), null);
-		const buttons = [...approval.querySelectorAll<HTMLElement>('button')];
+		// Two buttons in view: Allow once and Deny; zero's other options under "More".
+		const buttons = [...approval.querySelectorAll<HTMLElement>('.approval-options > button')];
 		assert.deepEqual(
 			buttons.map((button) => [button.textContent, button.dataset.optionId]),
 			[
 				['Allow once', 'allow'],
-				['Allow for this turn', 'allow_for_session'],
-				['Always allow this command (runs outside the sandbox)', 'always_allow_prefix'],
 				['Deny', 'deny'],
 			],
 		);
-		assert.match(approval.textContent ?? '', /shared with the terminal and zero exec/);
-		assert.ok(approval.querySelector('[data-command="zero.manageGrants"]'));
+		const more = approval.querySelector<HTMLDetailsElement>('details.approval-more');
+		assert.ok(more, 'a "More" disclosure');
+		assert.equal(more.open, false, 'closed until asked');
+		assert.match(more.querySelector('summary')?.textContent ?? '', /^More \(2 other options\)$/);
+		const extra = [...more.querySelectorAll<HTMLElement>('.approval-more-option')];
+		assert.deepEqual(
+			extra.map((row) => [row.querySelector('button')?.textContent, row.dataset.optionId]),
+			[
+				['Allow for this turn', 'allow_for_session'],
+				['Always allow this command', 'always_allow_prefix'],
+			],
+		);
+		assert.match(extra[0].textContent ?? '', /rest of this turn\. Nothing is stored\./);
+		assert.match(
+			extra[1].textContent ?? '',
+			/Stores a zero grant for this exec_command command \(they run outside the sandbox\); the terminal and zero exec use it too\. Manage Sandbox Grants lists it\./,
+		);
+		assert.ok(extra[1].querySelector('[data-command="zero.manageGrants"]'));
+		// Every option keeps its answer wiring, "More" or not.
+		for (const button of approval.querySelectorAll<HTMLElement>('button')) {
+			assert.equal(button.dataset.action, 'approval');
+			assert.equal(button.dataset.requestId, '7');
+		}
+	});
+
+	it('"Always allow" names the command prefix the model asked zero to store', () => {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
+		const toolCall = {
+			toolCallId: 'call_1',
+			title: 'exec_command',
+			kind: 'execute',
+			status: 'pending',
+			rawInput: {
+				cmd: 'git pull --rebase',
+				sandbox_permissions: 'require_escalated',
+				prefix_rule: ['git', 'pull'],
+			},
+		};
+		for (const action of [
+			{ type: 'turn/start' as const, turnId: 't1' },
+			...mapper.start(),
+			...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options: SHELL_OPTIONS }),
+		]) {
+			applyAcpAction(transcript, action);
+		}
+		const turn = transcript.turns[0];
+		const card = renderTool(turn, turn.run.items[0] as ToolItem, context);
+		const always = card.querySelector(
+			'.approval-more-option[data-option-id="always_allow_prefix"]',
+		);
+		assert.match(
+			always?.textContent ?? '',
+			/Stores a zero grant for exec_command commands starting with \u201cgit pull\u201d/,
+		);
 	});
 
 	it('Enter on the focused approval allows once, Escape denies; Enter on a button is left to it', () => {

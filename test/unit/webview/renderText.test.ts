@@ -2,6 +2,8 @@ import './domEnv';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+	renderReasoning,
+	updateLiveReasoning,
 	MARKDOWN_MAX_CHARS,
 	renderText,
 	updateStreamingText,
@@ -25,5 +27,23 @@ describe('answer text', () => {
 			// A streaming row past the limit is rebuilt, not patched as markdown.
 			assert.equal(updateStreamingText(row, `${text}more`), false);
 		}
+	});
+});
+
+describe('the reasoning row', () => {
+	it('measures the reasoning in words, not characters', () => {
+		const row = renderReasoning('I should  read\nthe file first.', false, false, 't1', 'r1');
+		assert.equal(row.querySelector('.reasoning-toggle')?.textContent, ' Reasoning \u00b7 6 words');
+		const one = renderReasoning('Hmm.', false, false, 't1', 'r2');
+		assert.match(one.textContent ?? '', /Reasoning \u00b7 1 word$/);
+		const long = renderReasoning('word '.repeat(1234), false, false, 't1', 'r3');
+		assert.match(long.textContent ?? '', /Reasoning \u00b7 1\.2k words$/);
+		assert.doesNotMatch(long.textContent ?? '', /chars/);
+	});
+
+	it('a live row keeps counting words as zero streams', () => {
+		const row = renderReasoning('one two', true, false, 't1', 'r1');
+		assert.equal(updateLiveReasoning(row, 'one two three'), true);
+		assert.match(row.textContent ?? '', /Thinking\u2026 \u00b7 3 words$/);
 	});
 });

@@ -58,7 +58,8 @@ describe('tool cards', () => {
 			const { turn, item } = toolTurn(name, name);
 			const card = renderTool(turn, item as Extract<typeof item, { kind: 'tool' }>, context);
 			assert.equal(card.dataset.tool, name);
-			assert.equal(card.querySelector('.tool-summary')?.textContent, 'a.ts');
+			// An unknown tool keeps its name in front of the object: the path alone would not say.
+			assert.equal(card.querySelector('.tool-summary')?.textContent, `${name} a.ts`);
 			const icons = Array.from(card.querySelectorAll('.tool-header .codicon')).map(
 				(element) => element.className,
 			);
@@ -68,6 +69,115 @@ describe('tool cards', () => {
 			]);
 		});
 	}
+});
+
+describe('the header leads with the object of the call', () => {
+	const collapsed: RenderContext = { ...context, isExpanded: () => false };
+	const cases: [string, string, Record<string, unknown>, string][] = [
+		['bash', 'shell', { command: 'echo hello > out.txt' }, '$ echo hello > out.txt'],
+		['exec_command', 'shell', { cmd: 'cat out.txt\n\trm -rf /' }, '$ cat out.txt rm -rf /'],
+		['read_file', 'read', { path: 'src/math.js' }, 'src/math.js'],
+		['write_file', 'write', { path: 'src/<b>x</b>.js', content: 'x' }, 'src/<b>x</b>.js'],
+		['grep', 'read', { pattern: 'TODO' }, 'TODO'],
+		['write_stdin', 'shell', { session_id: '3' }, 'write_stdin 3'],
+		['__proto__', 'unknown', { path: 'a.ts' }, '__proto__ a.ts'],
+		['constructor', 'unknown', {}, 'constructor'],
+	];
+	for (const [name, sideEffect, args, expected] of cases) {
+		it(`${name} ${JSON.stringify(args)} -> "${expected}", no badge repeating the icon`, () => {
+			const line = JSON.stringify({
+				type: 'tool_call',
+				schemaVersion: 2,
+				runId: 'r',
+				id: 'call',
+				name,
+				args,
+				sideEffect,
+			});
+			const transcript = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
+				{ type: 'turn/start', turnId: 't1' },
+				{ type: 'run/line' as const, turnId: 't1', parsed: parseLine(line) },
+			]);
+			const turn = transcript.turns[0];
+			const item = turn.run.items[0] as Extract<(typeof turn.run.items)[number], { kind: 'tool' }>;
+			const card = renderTool(turn, item, collapsed);
+			const header = card.querySelector<HTMLElement>('.tool-header');
+			assert.equal(header?.querySelector('.tool-summary')?.textContent, expected);
+			assert.equal(header?.querySelector('.badge.side-effect'), null);
+			assert.equal(header?.querySelector('.tool-name'), null);
+			// The tool's own name stays in reach: the tooltip and the card's accessible name.
+			assert.ok(header?.title.startsWith(`${name} (${sideEffect})`), header?.title);
+			assert.ok((card.getAttribute('aria-label') ?? '').startsWith(name));
+			assert.equal(card.querySelector('b'), null);
+		});
+	}
+});
+
+describe('a write: the changed file, the permission and the checkpoint on one quiet line', () => {
+	const collapsed: RenderContext = {
+		...context,
+		isExpanded: () => false,
+		toolNotice: () => ({
+			kind: 'allowed_auto',
+			tone: 'quiet',
+			headline: 'Allowed automatically: workspace write is allowed',
+			riskLevel: 'medium',
+			facts: [],
+			secondaryActions: [],
+		}),
+	};
+	it('one line, zero\u2019s reason, the risk and the checkpoint number in its tooltip', () => {
+		const lines = [
+			{
+				type: 'tool_call',
+				id: 'w',
+				name: 'write_file',
+				args: { path: 'src/notes.txt' },
+				sideEffect: 'write',
+			},
+			{
+				type: 'checkpoint',
+				checkpoint: { files: ['src/notes.txt'], sequence: 4, tool: 'write_file' },
+			},
+			{
+				type: 'tool_result',
+				id: 'w',
+				name: 'write_file',
+				status: 'ok',
+				output: 'Wrote src/notes.txt',
+				changedFiles: ['src/notes.txt'],
+			},
+		].map((line) => JSON.stringify({ schemaVersion: 2, runId: 'r', ...line }));
+		const transcript = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
+			{ type: 'turn/start', turnId: 't1' },
+			...lines.map((text) => ({
+				type: 'run/line' as const,
+				turnId: 't1',
+				parsed: parseLine(text),
+			})),
+		]);
+		const turn = transcript.turns[0];
+		const item = turn.run.items[0] as Extract<(typeof turn.run.items)[number], { kind: 'tool' }>;
+		const card = renderTool(turn, item, collapsed);
+		assert.equal(card.querySelectorAll('.notice, .changed-files').length, 1);
+		const facts = card.querySelector<HTMLElement>('.tool-facts');
+		assert.ok(facts);
+		const visible = [...facts.childNodes]
+			.filter(
+				(node) => !(node instanceof HTMLElement && node.classList.contains('visually-hidden')),
+			)
+			.map((node) => node.textContent)
+			.join('');
+		assert.equal(
+			visible.trim(),
+			'Changed src/notes.txt \u00b7 allowed automatically \u00b7 undoable',
+		);
+		assert.equal(
+			facts.title,
+			'Allowed automatically: workspace write is allowed (medium risk). zero saved checkpoint #4 of src/notes.txt before the change, so it can be undone.',
+		);
+		assert.ok(facts.querySelector('a.file-link[data-path="src/notes.txt"]'));
+	});
 });
 
 describe('zero\u2019s markers on a result', () => {

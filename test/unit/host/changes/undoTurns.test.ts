@@ -46,12 +46,14 @@ describe('undoing a turn', () => {
 		const prompt = world.prompts[0];
 		assert.deepEqual(prompt.options, [UNDO_CHOICES.undo]);
 		assert.match(prompt.message, /Undo the turn “Fix it \[scenario:changes-edit\]”\?/);
+		// In plain words: what comes back, what is deleted; no events, session ids or sequences.
 		assert.match(
 			prompt.detail,
-			/zero's rewind drops 13 events of session vscode-c1-1 from event 1 on/,
+			/^zero forgets this turn: your next message starts from before it\./,
 		);
-		assert.match(prompt.detail, /restores 1 file: src\/stats\.js/);
-		assert.match(prompt.detail, /deletes 1 file the turns created: notes\/todo\.md/);
+		assert.match(prompt.detail, /puts back as it was: src\/stats\.js/);
+		assert.match(prompt.detail, /deletes notes\/todo\.md \(created by this turn\)/);
+		assert.doesNotMatch(prompt.detail, /event|session|vscode-c1-1|sequence/);
 		assert.deepEqual(world.commands, [
 			['sessions', 'rewind-plan', 'vscode-c1-1', '--sequence=1', '--exclude-target', '--json'],
 			['sessions', 'rewind', 'vscode-c1-1', '--sequence=1', '--exclude-target', '--json'],

@@ -1,0 +1,98 @@
+import './domEnv';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FileChange, TurnChangeSummary } from '../../../src/shared/changeSchema';
+import type { Turn } from '../../../src/shared/transcriptSchema';
+import {
+	collectFileTouches,
+	computeTurnChanges,
+	type FileFacts,
+} from '../../../src/shared/turnChanges';
+import type { RenderContext } from '../../../src/webview/renderContext';
+import { renderChanges } from '../../../src/webview/renderChanges';
+
+const context: RenderContext = {
+	isExpanded: () => false,
+	toolDetails: () => 'loading',
+	toolNotice: () => undefined,
+	turnNotices: () => undefined,
+	isReadOnly: () => false,
+	now: () => 0,
+};
+
+const STORE = '/home/u/.local/share/zero/sessions/zero_20261201_1_1/checkpoints/3/blobs/9f';
+
+/** A turn whose write_file created NOTES.md, with the facts the host could read. */
+function cardOf(facts: FileFacts): HTMLElement {
+	const items = [
+		{
+			kind: 'tool' as const,
+			id: 'w',
+			name: 'write_file',
+			args: { path: 'NOTES.md' },
+			sideEffect: 'write',
+			checkpoint: { sequence: 3, tool: 'write_file', files: ['NOTES.md'] },
+			result: { status: 'ok' as const, changedFiles: ['NOTES.md'] },
+		},
+	];
+	const { files, checkpointedUnchanged } = computeTurnChanges(
+		collectFileTouches(items as never),
+		() => facts,
+	);
+	const summary: TurnChangeSummary = {
+		files: files as FileChange[],
+		checkpointedUnchanged,
+		undo: { kind: 'available' },
+		reviewed: false,
+	};
+	const turn = { id: 't1', changes: summary } as unknown as Turn;
+	return renderChanges(turn, context);
+}
+
+describe('the change card', () => {
+	it('says "changed, diff unavailable" when zero\u2019s saved copy cannot be read, never "deleted ±?"', () => {
+		for (const now of [
+			{ kind: 'missing' as const },
+			{ kind: 'unknown' as const, reason: `EACCES ${STORE}` },
+		]) {
+			const card = cardOf({
+				before: { kind: 'unavailable', reason: `ENOENT: open '${STORE}'` },
+				now,
+			});
+			const row = card.querySelector<HTMLElement>('.change-file');
+			assert.ok(row);
+			assert.equal(row.querySelector('.change-kind')?.firstChild?.textContent, 'changed');
+			assert.equal(row.querySelector('.change-lines')?.textContent, 'diff unavailable');
+			assert.doesNotMatch(card.textContent ?? '', /deleted|\u00b1\?/);
+		}
+	});
+
+	it('no path of zero\u2019s store or raw error anywhere in the card (text or tooltips)', () => {
+		const card = cardOf({
+			before: { kind: 'unavailable', reason: `sha256 mismatch in ${STORE}` },
+			now: { kind: 'file', sha256: 'x', size: 1, text: 'n' },
+		});
+		const everything = [
+			card.textContent ?? '',
+			...[...card.querySelectorAll('[title]')].map(
+				(element) => element.getAttribute('title') ?? '',
+			),
+		].join('\n');
+		assert.doesNotMatch(
+			everything,
+			/\.local\/share|sessions\/|checkpoints\/|blobs|sha256 mismatch/,
+		);
+		assert.match(everything, /zero's saved copy could not be read/);
+	});
+
+	it('the tools that changed a file sit in its tooltip, not in a visible column of their own', () => {
+		const card = cardOf({
+			before: { kind: 'absent' },
+			now: { kind: 'file', sha256: 'x', size: 2, text: 'n\n' },
+		});
+		const kind = card.querySelector<HTMLElement>('.change-file .change-kind');
+		assert.equal(kind?.title, 'by write_file');
+		assert.equal(kind?.querySelector('.visually-hidden')?.textContent, ' by write_file');
+		assert.equal(card.querySelector('.change-file > .change-tools'), null);
+	});
+});
