@@ -106,8 +106,13 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 		assert.equal(flag(argv, '--resume'), flag(session.execRecords()[0].argv, '--init-session-id'));
 		const ran = frame.locator('[data-kind="tool"][data-tool="bash"]').last();
 		assert.equal(await ran.getAttribute('data-status'), 'ok');
+		// One quiet fact on the card; zero's full words in its tooltip.
 		assert.match(
-			await ran.locator('.permission-notice').innerText(),
+			await ran.locator('.permission-notice.quiet').innerText(),
+			/allowed: unsafe permissions/,
+		);
+		assert.match(
+			(await ran.locator('.tool-facts').getAttribute('title')) ?? '',
 			/Allowed: unsafe permissions for this run/,
 		);
 		assert.match(await frame.locator('[data-kind="prompt"]').last().innerText(), /Unsafe/);

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activate, newChat, resetSettings, sendAndWait, useFakeZero } from './support';
+import { activate, newChat, resetSettings, sendAndWait, useFakeZero, waitUntil } from './support';
 
 describe('chats shared with other windows (FAKE zero)', function () {
 	this.timeout(60_000);
@@ -18,6 +18,21 @@ describe('chats shared with other windows (FAKE zero)', function () {
 		const chatId = await newChat(api);
 		await sendAndWait(api, 'shared [scenario:answer]');
 		const dir = path.join(api.storagePath(), 'chats', chatId);
+		// The chat is saved after its run ends, on a timer: wait for that save, so the check below
+		// is about the delete and a late save cannot bring the chat back after it.
+		const transcriptFile = path.join(dir, 'transcript.json');
+		await waitUntil(
+			() => {
+				try {
+					const saved = JSON.parse(fs.readFileSync(transcriptFile, 'utf8'));
+					return saved.turns?.[0]?.run?.end !== undefined;
+				} catch {
+					return false;
+				}
+			},
+			30_000,
+			'the chat saved with its finished run',
+		);
 		// What another window's run leaves while it streams: a lease naming a live process.
 		const lease = path.join(dir, 'leases', `${process.pid}-otherwindow.lease`);
 		fs.mkdirSync(path.dirname(lease), { recursive: true });
@@ -25,7 +40,7 @@ describe('chats shared with other windows (FAKE zero)', function () {
 
 		api.answerNextConfirmation(true);
 		await vscode.commands.executeCommand('zero.deleteChat', chatId);
-		assert.ok(fs.existsSync(path.join(dir, 'transcript.json')), 'not deleted while streamed into');
+		assert.ok(fs.existsSync(transcriptFile), 'not deleted while streamed into');
 
 		fs.rmSync(lease);
 		api.answerNextConfirmation(true);
