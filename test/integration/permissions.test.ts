@@ -36,7 +36,7 @@ describe('permission blocks', function () {
 		const refused = await sendAndWait(api, 'run the tests [scenario:shell-blocked]');
 		const bash = blockedTool(refused);
 		assert.equal(bash.permission?.action, 'prompt');
-		assert.deepEqual(api.noticeActionIds(refused.id, bash.id), ['rerun-unsafe', 'grant-and-rerun']);
+		assert.deepEqual(api.noticeActionIds(refused.id, bash.id), ['grant-and-rerun', 'rerun-unsafe']);
 
 		// Declining the confirmation runs nothing.
 		api.answerNextConfirmation(false);
@@ -273,7 +273,7 @@ describe('permission blocks', function () {
 		assert.equal(stopped.run.end?.kind === 'run_end' && stopped.run.end.status, 'success');
 		assert.equal(stopped.run.modelRequests, 3, "zero's trace counted 3 requests for 2 turns");
 		const notices = api.notices(stopped.id);
-		assert.equal(notices?.run[0]?.headline, 'Stopped at the turn limit');
+		assert.equal(notices?.run[0]?.headline, 'Continue the task?');
 		assert.deepEqual(api.noticeActionIds(stopped.id), ['continue']);
 		await api.runNoticeAction(stopped.id, undefined, 'continue');
 		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the continued run');
