@@ -174,7 +174,9 @@ class ChatApp {
 						}
 					}
 					this.invalidateRows();
-					if (this.waitingForYou() !== this.composerWaiting) {
+					// A live approval that starts or stops waiting changes what the composer offers.
+					const wasWaiting = this.composerWaiting;
+					if (this.waitingForYou() !== wasWaiting) {
 						this.renderChrome();
 					}
 				}

@@ -223,11 +223,12 @@ for (const theme of THEMES) {
 					10_000,
 					'"Waiting for you" in the status row',
 				);
-				const offered = await live.locator('button.send').innerText();
-				assert.doesNotMatch(
-					offered,
-					/Queue/,
-					'the composer offers no Queue while an approval waits',
+				// What the composer offers instead: answering the card above, or Stop.
+				assert.equal(await live.locator('button.send').isVisible(), false, 'no Send or Queue');
+				assert.equal(await live.locator('button.stop').isVisible(), true, 'Stop');
+				assert.match(
+					await live.locator('.composer .mode-hint').innerText(),
+					/waiting for your answer/,
 				);
 			}
 			await approval.getByRole('button', { name: 'Allow once' }).click();
