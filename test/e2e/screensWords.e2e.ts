@@ -13,6 +13,7 @@ import type { Frame, Page } from 'playwright-core';
 import { moved, screenshot, uiStep } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
 import {
+	flag,
 	send,
 	startFakeChat,
 	step,
@@ -156,6 +157,25 @@ for (const theme of THEMES) {
 				assert.ok(
 					glyph.y < title.y + title.height && title.y < glyph.y + glyph.height,
 					`the status icon (y ${glyph.y}) is on the title's line (y ${title.y})`,
+				);
+				// Retry sends the same prompt again in the same chat, resuming zero's session.
+				const runs = current.execRecords().length;
+				await crash.status.getByRole('button', { name: 'Retry' }).click();
+				const prompts = crash.frame.locator('[data-kind="prompt"]', { hasText: 'Crash please' });
+				await waitUntil(async () => (await prompts.count()) === 2, 20_000, 'the retried prompt');
+				await waitForRunEnd(crash.frame, 'Crash please');
+				await waitUntil(
+					async () => current.execRecords().length === runs + 1,
+					20_000,
+					'the retried run',
+				);
+				const retried = current.execRecords()[runs];
+				assert.match(JSON.stringify(retried), /Crash please \[scenario:crash\]/);
+				const crashed = current.execRecords()[runs - 1];
+				assert.equal(
+					flag(retried.argv, '--resume'),
+					flag(crashed.argv, '--init-session-id') ?? flag(crashed.argv, '--resume'),
+					"the retry resumes the chat's zero session",
 				);
 			}
 
