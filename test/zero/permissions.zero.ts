@@ -81,6 +81,10 @@ test('4. bash without a native sandbox is refused; "Re-run with unsafe permissio
 			/--skip-permissions-unsafe/,
 		);
 		await screenshot(session.page, 'zero-4a-bash-blocked');
+		// Closed again, as a reader does: the commands (wrapped at spaces) are long in a side bar,
+		// and the chat mounts only the rows near what is in view.
+		await notice.locator('.notice-toggle').click();
+		await details.waitFor({ state: 'detached' });
 
 		const chat1 = await savedChat(session, prompt, 1);
 		const turn1 = chat1.transcript.turns[0];
