@@ -197,8 +197,11 @@ describe('permission blocks', function () {
 		assert.equal(notice?.kind, 'denied_by_grant');
 		// No unsafe re-run on its own: zero refuses it the same way (p01b).
 		assert.deepEqual(api.noticeActionIds(refused.id, bash.id), ['revoke-and-rerun']);
+		// It re-runs unsafe (bash needs it without a native sandbox): offered, never as the primary.
+		assert.equal(notice?.primaryAction, undefined);
+		assert.equal(notice?.secondaryActions[0]?.unsafe, true);
 		assert.match(
-			notice?.primaryAction?.commandLine ?? '',
+			notice?.secondaryActions[0]?.commandLine ?? '',
 			/ sandbox grants revoke bash --json && .* exec .*--skip-permissions-unsafe/,
 		);
 
