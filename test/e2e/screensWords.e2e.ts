@@ -203,6 +203,21 @@ for (const theme of THEMES) {
 					.getByRole('button', { name: /Copy command/ })
 					.first()
 					.waitFor();
+				const unsafe = notice.locator('.notice-actions [data-action-id="rerun-unsafe"]');
+				assert.match((await unsafe.getAttribute('class')) ?? '', /\bsecondary unsafe\b/);
+				// The exact commands, behind the disclosure, wrap at spaces only.
+				await notice.locator('.notice-toggle').click();
+				const wrapping = await notice
+					.locator('.notice-details .command-line')
+					.first()
+					.evaluate((element) => {
+						const style = getComputedStyle(element);
+						return `${style.wordBreak} ${style.overflowWrap} ${style.whiteSpace}`;
+					});
+				assert.equal(wrapping, 'normal normal pre-wrap');
+				await shot('4b-refusal-details');
+				found.push(...(await axe(refusal.frame, `words-${theme.name}-refusal-details`)));
+				await notice.locator('.notice-toggle').click();
 			}
 
 			// One finished chat with a crash, a turn-limit stop and a refusal: its words.
