@@ -18,6 +18,8 @@ export const NoticeActionSchema = z.object({
 	description: z.string().optional(),
 	/** A modal confirmation comes first (risky, permanent, or outside the workspace). */
 	needsConfirmation: z.boolean(),
+	/** It lifts zero's approvals (unsafe permissions): never the primary action, and styled as a warning. */
+	unsafe: z.boolean().optional(),
 });
 export type NoticeAction = z.infer<typeof NoticeActionSchema>;
 
@@ -52,11 +54,18 @@ export type TurnNotices = z.infer<typeof TurnNoticesSchema>;
 
 export const NO_ACTION_HELPS = 'No re-run from here can make this succeed.';
 
+/**
+ * The primary action is the first that is not unsafe (the actions come safest first); an unsafe
+ * one is only ever secondary, so a notice whose only follow-up is unsafe has no primary.
+ */
 function splitActions(
 	actions: readonly NoticeAction[],
 ): Pick<NoticeView, 'primaryAction' | 'secondaryActions'> {
-	const [primaryAction, ...secondaryActions] = actions;
-	return { primaryAction, secondaryActions };
+	const primaryAction = actions.find((action) => !action.unsafe);
+	return {
+		primaryAction,
+		secondaryActions: actions.filter((action) => action !== primaryAction),
+	};
 }
 
 /** The facts of a permission notice, in the words the chat shows them. */

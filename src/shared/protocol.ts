@@ -51,6 +51,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 		images: z.array(ImageAttachment).max(20),
 	}),
 	z.object({ type: z.literal('chat/stop') }),
+	/** Sends the prompt of a turn that failed again, as a new message in the same chat. */
+	z.object({ type: z.literal('chat/retry'), turnId: z.string().max(200) }),
 	z.object({ type: z.literal('chat/new') }),
 	z.object({ type: z.literal('queue/remove'), index: z.number().int().min(0) }),
 	z.object({ type: z.literal('composer/setMode'), mode: ChatPermissionModeSchema }),

@@ -19,11 +19,22 @@ export function blockedTools(run: RunState): ToolItem[] {
 	);
 }
 
+/** What the user can do next about a run that did not finish: offered as buttons on the status row. */
+export type RunNextStep = 'retry' | 'showLog' | 'checkSetup';
+
 export type RunOutcomeSummary = {
 	tone: 'success' | 'error' | 'warning' | 'info';
+	/** Plain words: what happened. */
 	title: string;
+	/** Plain words: why, or what it means. */
 	detail?: string;
+	/** zero's own terms (its status, exit code, signal), shown only behind "Details". */
+	facts?: string[];
+	/** The next steps a failure offers, most useful first. */
+	next?: RunNextStep[];
 };
+
+export const TURN_LIMIT_TITLE = 'Stopped at the turn limit';
 
 /**
  * How a turn ended: as `describeRunEnd`, except that a run stopped at the turn limit says so (with
@@ -38,7 +49,7 @@ export function describeTurnEnd(turn: Turn): RunOutcomeSummary | undefined {
 	if (limit) {
 		return {
 			tone: 'warning',
-			title: limit.headline,
+			title: TURN_LIMIT_TITLE,
 			detail:
 				limit.maxTurns !== undefined
 					? `zero used its ${limit.maxTurns} model turn${limit.maxTurns === 1 ? '' : 's'} before the task was done.`
@@ -48,76 +59,115 @@ export function describeTurnEnd(turn: Turn): RunOutcomeSummary | undefined {
 	return describeRunEnd(turn.run);
 }
 
-/** One line a user reads at the end of a run: how it ended and why. */
+/** zero's status and exit code, for the Details disclosure. */
+function endFacts(
+	status: string | undefined,
+	exitCode: number | null | undefined,
+	signal?: string | null,
+): string[] {
+	return [
+		status !== undefined ? `zero's status: ${status}` : '',
+		exitCode !== undefined && exitCode !== null ? `exit code ${exitCode}` : '',
+		signal ? `signal ${signal}` : '',
+	].filter(Boolean);
+}
+
+/** One line a user reads at the end of a run: how it ended and why, and what to do next. */
 export function describeRunEnd(run: RunState): RunOutcomeSummary | undefined {
 	const end = run.end;
 	if (!end) {
 		return undefined;
 	}
 	switch (end.kind) {
-		case 'run_end':
+		case 'run_end': {
+			const facts = endFacts(end.status, end.exitCode);
 			switch (end.status) {
 				case 'success':
 					return { tone: 'success', title: 'Finished' };
 				case 'interrupted':
-					return {
-						tone: 'warning',
-						title: 'Interrupted',
-						detail: end.stopRequested
-							? 'Stopped at your request (exit 130).'
-							: `zero was interrupted (exit ${end.exitCode ?? 130}).`,
-					};
+					return end.stopRequested
+						? { tone: 'warning', title: 'Stopped', detail: 'You stopped zero.', facts }
+						: {
+								tone: 'warning',
+								title: 'Interrupted',
+								detail: 'zero was interrupted before it finished.',
+								facts,
+								next: ['retry'],
+							};
 				case 'incomplete':
 					return {
 						tone: 'warning',
-						title: 'Incomplete',
-						detail: `zero stopped with work left to do (exit ${end.exitCode ?? 4}).`,
+						title: 'Not finished',
+						detail: 'zero stopped with work left to do.',
+						facts,
+						next: ['retry', 'showLog'],
 					};
 				case 'error':
 					return {
 						tone: 'error',
-						title: `Failed with exit code ${end.exitCode ?? '?'}`,
-						detail: exitCodeMeaning(end.exitCode),
+						title: 'Failed',
+						detail: exitCodeMeaning(end.exitCode) ?? 'zero reported an error.',
+						facts,
+						next: end.exitCode === 3 ? ['retry', 'checkSetup', 'showLog'] : ['retry', 'showLog'],
 					};
 				case 'spec_review_required':
 					return { tone: 'info', title: 'Spec ready for review' };
 				default:
+					// A status this version does not know (a newer zero, or an ACP stop reason).
 					return {
 						tone: 'info',
-						title: `Ended with status "${end.status}"`,
-						detail: end.exitCode === undefined ? undefined : `Exit code ${end.exitCode}.`,
+						title: 'Ended',
+						detail: 'zero ended the run in a way this version of the extension does not know.',
+						facts,
+						next: ['showLog'],
 					};
 			}
+		}
 		case 'no_run_end': {
-			const how = end.signal ? `signal ${end.signal}` : `exit code ${end.exitCode ?? '?'}`;
+			const facts = endFacts(undefined, end.exitCode, end.signal);
 			if (end.killed) {
 				return {
 					tone: 'warning',
-					title: 'Stopped (killed)',
-					detail: `zero did not stop after SIGINT and was killed (${how}).`,
+					title: 'Stopped',
+					detail: 'zero did not stop when asked, so it was ended.',
+					facts,
 				};
 			}
 			if (end.stopRequested) {
 				return {
 					tone: 'warning',
 					title: 'Stopped',
-					detail: `zero exited on the stop signal before it could report the end of the run (${how}).`,
+					detail: 'zero stopped before it could finish the run.',
+					facts,
 				};
 			}
 			return {
 				tone: 'error',
-				title: 'zero ended without finishing the run',
-				detail: `The process exited (${how}) without a run_end event.${end.stderrTail ? ' Last stderr lines below.' : ''}`,
+				title: 'zero stopped unexpectedly',
+				detail: 'It quit before finishing the run.',
+				facts,
+				next: ['retry', 'showLog'],
 			};
 		}
 		case 'spawn_failed':
 			return {
 				tone: 'error',
 				title: end.reason === 'not_found' ? 'zero was not found' : 'zero could not be started',
-				detail: end.message,
+				detail:
+					end.reason === 'not_found'
+						? 'Check Setup finds zero or says how to install it.'
+						: 'Check Setup looks at the program zero is started from.',
+				facts: [end.message],
+				next: ['checkSetup', 'showLog'],
 			};
 		case 'abandoned':
-			return { tone: 'warning', title: 'Cut off', detail: end.message };
+			return {
+				tone: 'warning',
+				title: 'Cut off',
+				detail: 'The run ended when VS Code closed or the chat was reloaded.',
+				facts: [end.message],
+				next: ['retry'],
+			};
 	}
 }
 
@@ -125,19 +175,22 @@ type NoRunEnd = Extract<NonNullable<RunState['end']>, { kind: 'no_run_end' }>;
 
 /** The `zero acp` process ended before it answered the turn's `session/prompt`. */
 function describeAcpProcessEnd(end: NoRunEnd): RunOutcomeSummary {
-	const how = end.signal ? `signal ${end.signal}` : `exit code ${end.exitCode ?? '?'}`;
+	const facts = endFacts(undefined, end.exitCode, end.signal);
 	if (end.stopRequested || end.killed) {
 		// The extension shut the process down (VS Code closing, the setting changed); not a crash.
 		return {
 			tone: 'warning',
-			title: 'zero acp was shut down during the turn',
-			detail: `${end.killed ? 'It did not exit when asked and was killed' : 'It exited when asked'} (${how}). Your next message starts zero acp again.`,
+			title: 'Stopped',
+			detail: 'Live approvals were shut down during the turn. Your next message starts them again.',
+			facts,
 		};
 	}
 	return {
 		tone: 'error',
-		title: 'zero acp ended during the turn',
-		detail: `The zero acp process exited (${how}) before it answered the prompt.${end.stderrTail ? " zero's last stderr lines are below." : ''} Your next message starts zero acp again.`,
+		title: 'zero stopped unexpectedly',
+		detail: 'Live approvals (zero acp) quit before answering. Your next message starts them again.',
+		facts,
+		next: ['retry', 'showLog'],
 	};
 }
 
@@ -146,16 +199,24 @@ export function exitCodeMeaning(exitCode: number | undefined): string | undefine
 		case 1:
 			return 'zero crashed or could not write its output.';
 		case 2:
-			return 'zero rejected the command line or input (usage error).';
+			return 'zero did not accept the request.';
 		case 3:
-			return 'The model provider, configuration, sandbox or an MCP server failed.';
+			return 'The model provider, the configuration, the sandbox or an MCP server failed.';
 		case 4:
-			return 'The run was incomplete.';
+			return 'The run was not finished.';
 		case 130:
 			return 'The run was interrupted.';
 		default:
 			return undefined;
 	}
+}
+
+/** True while zero waits for the user's answer on a live-approval card of this run. */
+export function isWaitingForUser(run: RunState): boolean {
+	return (
+		run.phase !== 'ended' &&
+		run.items.some((item) => item.kind === 'tool' && item.approval?.state === 'waiting')
+	);
 }
 
 /**

@@ -37,13 +37,16 @@ export function describeTurnLimit(
 		return undefined;
 	}
 	const maxTurns = context.maxTurns;
-	const limit =
-		maxTurns !== undefined ? ` (${maxTurns} model turn${maxTurns === 1 ? '' : 's'})` : '';
+	const budget =
+		maxTurns !== undefined
+			? `a fresh budget of ${maxTurns} model turn${maxTurns === 1 ? '' : 's'}`
+			: 'a fresh turn budget';
+	// The status row above says it stopped at the turn limit: the notice says what to do about it.
 	const notice = (evidence: TurnLimitNotice['evidence']): TurnLimitNotice => ({
 		kind: 'turn_limit',
 		tone: 'block',
-		headline: 'Stopped at the turn limit',
-		explanation: `zero stopped at its turn limit${limit} before the task was done: its last answer was requested without tools. Continue to let it carry on in the same session with a fresh turn budget, or raise "zero.maxTurns".`,
+		headline: 'Continue the task?',
+		explanation: `Continue lets zero carry on in the same session with ${budget}. To give every run more, raise the "zero.maxTurns" setting.`,
 		evidence,
 		...(maxTurns !== undefined ? { maxTurns } : {}),
 	});

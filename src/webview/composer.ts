@@ -28,6 +28,7 @@ export class Composer {
 	private view: ComposerView | undefined;
 	private images: ImageAttachment[] = [];
 	private historyIndex = -1;
+	private waitingForYou = false;
 
 	constructor(
 		private readonly callbacks: ComposerCallbacks,
@@ -182,28 +183,41 @@ export class Composer {
 		});
 	}
 
-	update(view: ComposerView): void {
+	/**
+	 * `waitingForYou`: zero waits on the user's answer to a live approval. Nothing typed now could
+	 * reach zero before that answer, so the composer offers no Send or Queue: the card is answered,
+	 * or the turn stopped.
+	 */
+	update(view: ComposerView, waitingForYou = false): void {
 		this.view = view;
+		this.waitingForYou = view.running && waitingForYou;
 		const acp = view.backend === 'acp';
 		this.backendSelect.value = acp ? 'acp' : 'exec';
 		this.modeSelect.value = view.permissionMode;
 		// zero acp asks on the tool card instead; exec's permission modes do not apply to it.
 		this.modeSelect.hidden = acp;
-		this.hint.textContent = acp
-			? 'Live approvals: zero asks on the tool card and waits for your answer. No token usage or checkpoints in this mode.'
-			: PERMISSION_MODE_INFO[view.permissionMode].explanation;
+		this.hint.textContent = this.waitingForYou
+			? 'zero is waiting for your answer: choose on the card above, or Stop to end the turn.'
+			: acp
+				? 'Live approvals: zero asks on the tool card and waits for your answer. No token usage or checkpoints in this mode.'
+				: PERMISSION_MODE_INFO[view.permissionMode].explanation;
 		this.modelButton.replaceChildren(icon('sparkle'), ` ${view.model || 'default model'}`);
 		this.stopButton.hidden = !view.running;
+		this.sendButton.hidden = this.waitingForYou;
 		this.sendButton.replaceChildren(
 			icon(view.running ? 'list-ordered' : 'send'),
 			view.running ? ' Queue' : ' Send',
 		);
 		this.sendButton.title = view.running ? 'Send when the current run ends' : 'Send';
-		this.textarea.placeholder = view.running
-			? 'zero is working; your message will be sent when it finishes\u2026'
-			: view.sendWithEnter
-				? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)'
-				: 'Ask zero\u2026 (Ctrl+Enter to send)';
+		// The accessible name says what the button shows (axe: label-content-name-mismatch).
+		this.sendButton.setAttribute('aria-label', view.running ? 'Queue' : 'Send');
+		this.textarea.placeholder = this.waitingForYou
+			? 'zero is waiting for your answer on the card above.'
+			: view.running
+				? 'zero is working; your message will be sent when it finishes\u2026'
+				: view.sendWithEnter
+					? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)'
+					: 'Ask zero\u2026 (Ctrl+Enter to send)';
 		this.queueList.replaceChildren(
 			...view.queue.map((text, index) =>
 				h(
@@ -310,6 +324,10 @@ export class Composer {
 	}
 
 	private send(): void {
+		if (this.waitingForYou) {
+			// The draft stays: zero waits on the card, not on a message.
+			return;
+		}
 		const text = this.textarea.value;
 		if (text.trim() === '' && this.images.length === 0 && (this.view?.context.length ?? 0) === 0) {
 			return;

@@ -17,6 +17,7 @@ import {
 import type { TurnNotices } from '../shared/notices';
 import { itemKey } from '../shared/transcript';
 import { applyAcpAction } from '../shared/acpTranscript';
+import { isWaitingForUser } from '../shared/runOutcome';
 import { approvalKeyAnswer, requestIdOf } from './renderApproval';
 import { toolDetails as toolDetailsOf, type ToolDetails } from '../shared/viewTranscript';
 import type { ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
@@ -51,6 +52,8 @@ class ChatApp {
 	private transcript: Transcript | undefined;
 	private readiness: ReadinessView | undefined;
 	private composerView: ComposerView | undefined;
+	/** What the composer was last told about a live approval waiting (it changes what it offers). */
+	private composerWaiting = false;
 	/** The host's notices by turn id; the webview never builds its own. */
 	private notices = new Map<string, TurnNotices>();
 	/** Bumped whenever a turn's notices change, so its rows re-render. */
@@ -171,6 +174,11 @@ class ChatApp {
 						}
 					}
 					this.invalidateRows();
+					// A live approval that starts or stops waiting changes what the composer offers.
+					const wasWaiting = this.composerWaiting;
+					if (this.waitingForYou() !== wasWaiting) {
+						this.renderChrome();
+					}
 				}
 				return;
 			case 'composer/update':
@@ -281,10 +289,17 @@ class ChatApp {
 				this.footer.replaceChildren(this.composer.element);
 			}
 			if (this.composerView) {
-				this.composer.update(this.composerView);
+				this.composer.update(this.composerView, this.waitingForYou());
 			}
 		}
 		this.root.dataset.running = this.composerView?.running ? 'true' : 'false';
+	}
+
+	/** Whether the last turn waits on the user's answer to a live approval. */
+	private waitingForYou(): boolean {
+		const last = this.transcript?.turns.at(-1);
+		this.composerWaiting = last !== undefined && isWaitingForUser(last.run);
+		return this.composerWaiting;
 	}
 
 	private renderHeader(): void {
@@ -437,6 +452,9 @@ class ChatApp {
 				post({ type: 'clipboard/copy', text: code });
 				return;
 			}
+			case 'retry-turn':
+				post({ type: 'chat/retry', turnId: data.turn ?? '' });
+				return;
 			case 'run-command': {
 				const command = data.command;
 				if (isRunnableCommand(command)) {

@@ -1,7 +1,8 @@
 /**
- * A notice as the host sent it: what happened, why, and one primary action. The exact command of
- * every action, the other actions and the facts behind the notice sit behind one disclosure, so a
- * notice stays small in the side panel; each command has a copy button.
+ * A notice as the host sent it: what happened, why, and one primary action (the safest that
+ * works; never an unsafe one, which shows beside it as a warning-styled secondary). The exact
+ * command of every action, the other actions and the facts behind the notice sit behind one
+ * disclosure, so a notice stays small in the side panel; each command has a "Copy command" button.
  */
 import type { NoticeAction, NoticeView } from '../shared/notices';
 import { h, icon } from './dom';
@@ -34,7 +35,7 @@ function actionButton(
 		'button',
 		{
 			type: 'button',
-			class: `button ${primary ? 'primary' : 'secondary'}`,
+			class: `button ${primary ? 'primary' : 'secondary'}${action.unsafe ? ' unsafe' : ''}`,
 			'data-action': 'notice',
 			'data-turn': target.turnId,
 			'data-item': target.itemId,
@@ -42,6 +43,7 @@ function actionButton(
 			title: action.description ?? action.label,
 			disabled: readOnly ? true : undefined,
 		},
+		action.unsafe ? icon('warning') : undefined,
 		action.label,
 		action.needsConfirmation ? '\u2026' : '',
 	);
@@ -52,13 +54,13 @@ function copyButton(text: string, what: string): HTMLElement {
 		'button',
 		{
 			type: 'button',
-			class: 'icon-button copy-command',
-			title: 'Copy the exact command',
-			'aria-label': `Copy the command of \u201c${what}\u201d`,
+			class: 'link-button copy-command',
+			title: `Copy the command of \u201c${what}\u201d`,
 			'data-action': 'copy-text',
 			'data-text': text,
 		},
 		icon('copy'),
+		' Copy command',
 	);
 }
 
@@ -72,7 +74,7 @@ function actionDetails(
 	return h(
 		'div',
 		{ class: 'notice-option', 'data-option': action.id },
-		primary
+		primary || action.unsafe
 			? h('div', { class: 'notice-option-label' }, `\u201c${action.label}\u201d runs:`)
 			: actionButton(action, target, false, readOnly),
 		action.description && !primary
@@ -82,7 +84,8 @@ function actionDetails(
 			? h(
 					'div',
 					{ class: 'notice-command' },
-					h('code', { class: 'command-line' }, action.commandLine),
+					// Focusable: a token too long for the panel scrolls instead of breaking.
+					h('code', { class: 'command-line', tabindex: 0 }, action.commandLine),
 					copyButton(action.commandLine, action.label),
 				)
 			: undefined,
@@ -114,6 +117,9 @@ export function renderNotice(
 	const readOnly = context.isReadOnly();
 	const primary = readOnly ? undefined : notice.primaryAction;
 	const secondary = readOnly ? [] : notice.secondaryActions;
+	// Unsafe follow-ups stay in sight beside the primary, styled as a warning.
+	const unsafe = secondary.filter((action) => action.unsafe);
+	const firstShown = primary ?? unsafe[0];
 	const open = context.isExpanded(target.disclosureKey);
 	const facts = [
 		notice.riskLevel
@@ -122,11 +128,12 @@ export function renderNotice(
 		...notice.facts.map((fact) => h('span', { class: 'notice-fact' }, fact)),
 	].filter((fact): fact is HTMLElement => fact !== undefined);
 	const hasDetails = facts.length > 0 || primary !== undefined || secondary.length > 0;
+	const others = secondary.length - unsafe.length;
 	const moreLabel =
-		secondary.length > 0
-			? `Commands and ${secondary.length} more option${secondary.length === 1 ? '' : 's'}`
-			: primary
-				? 'Details and the exact command'
+		others > 0
+			? `Details, commands and ${others} more option${others === 1 ? '' : 's'}`
+			: primary || unsafe.length > 0
+				? 'Details and the exact commands'
 				: 'Details';
 	return h(
 		'div',
@@ -139,12 +146,15 @@ export function renderNotice(
 		h('div', { class: 'notice-headline' }, glyph, h('span', {}, notice.headline)),
 		notice.subject ? h('code', { class: 'notice-args' }, notice.subject) : undefined,
 		notice.explanation ? h('div', { class: 'notice-explanation' }, notice.explanation) : undefined,
-		primary
+		primary || unsafe.length > 0
 			? h(
 					'div',
 					{ class: 'notice-actions' },
-					actionButton(primary, target, true, readOnly),
-					primary.commandLine ? copyButton(primary.commandLine, primary.label) : undefined,
+					primary ? actionButton(primary, target, true, readOnly) : undefined,
+					...unsafe.map((action) => actionButton(action, target, false, readOnly)),
+					firstShown?.commandLine
+						? copyButton(firstShown.commandLine, firstShown.label)
+						: undefined,
 				)
 			: notice.noAction && !readOnly
 				? h('div', { class: 'notice-none' }, notice.noAction)

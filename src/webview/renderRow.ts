@@ -135,7 +135,8 @@ function renderItem(
 					role: 'alert',
 				},
 				icon('error'),
-				h('span', {}, item.code ? `${item.code}: ` : '', item.message),
+				// zero's message reads on its own; its code (zero's term) stays in data-code.
+				h('span', {}, item.message),
 			);
 		case 'notice':
 			if (item.code?.startsWith('stderr:')) {

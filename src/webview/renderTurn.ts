@@ -1,12 +1,13 @@
 /** The rows that frame a turn: the prompt with its command line, and the run's status line. */
 import { blockedCount } from '../shared/notices';
 import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
-import { describeTurnEnd } from '../shared/runOutcome';
+import { describeTurnEnd, isWaitingForUser, type RunNextStep } from '../shared/runOutcome';
 import type { Turn } from '../shared/transcriptSchema';
 import type { RunPermissionMode } from '../zero/permissionModes';
 import { formatTokens, h, icon } from './dom';
 import type { RenderContext } from './renderContext';
 import { renderNotice } from './renderNotice';
+import { renderProtocolNotes } from './renderProtocolNotes';
 
 export function renderPrompt(turn: Turn): HTMLElement {
 	const command = turn.command;
@@ -56,6 +57,8 @@ export function renderPrompt(turn: Turn): HTMLElement {
 						command.kind === 'continue'
 							? h('span', { class: 'muted' }, ' \u00b7 continued')
 							: undefined,
+						// The exact command (zero's flags, its session id) is for whoever needs it.
+						h('span', { class: 'muted run-command-label' }, ' \u00b7 Details'),
 					),
 					h('code', { class: 'command-line' }, command.display),
 				)
@@ -82,9 +85,11 @@ function chipIcon(kind: string): string {
 function runningLabel(turn: Turn): string {
 	return turn.run.stopRequested
 		? ' Stopping\u2026'
-		: turn.run.phase === 'starting'
-			? ' Starting zero\u2026'
-			: ' zero is working\u2026';
+		: isWaitingForUser(turn.run)
+			? ' Waiting for you: answer zero\u2019s question above, or Stop.'
+			: turn.run.phase === 'starting'
+				? ' Starting zero\u2026'
+				: ' zero is working\u2026';
 }
 
 function runningTokens(turn: Turn): string {
@@ -97,10 +102,19 @@ function runningTokens(turn: Turn): string {
 export function updateRunningStatus(element: HTMLElement, turn: Turn): HTMLElement | undefined {
 	const label = element.querySelector('.status-label');
 	const tokens = element.querySelector('.status-tokens');
-	if (turn.run.phase === 'ended' || !element.classList.contains('running') || !label || !tokens) {
+	if (
+		turn.run.phase === 'ended' ||
+		!element.classList.contains('running') ||
+		!label ||
+		!tokens ||
+		// A new protocol note re-renders the row (its count is part of it).
+		element.querySelector('.protocol-notes')?.getAttribute('data-count') !==
+			(renderProtocolNotes(turn)?.getAttribute('data-count') ?? undefined)
+	) {
 		return undefined;
 	}
 	element.dataset.phase = turn.run.phase;
+	element.dataset.waiting = isWaitingForUser(turn.run) ? 'true' : 'false';
 	label.textContent = runningLabel(turn);
 	tokens.textContent = runningTokens(turn);
 	return element;
@@ -118,11 +132,13 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 				'data-kind': 'status',
 				'data-turn': turn.id,
 				'data-phase': run.phase,
+				'data-waiting': isWaitingForUser(run) ? 'true' : 'false',
 				role: 'status',
 			},
 			spinner,
 			h('span', { class: 'status-label' }, runningLabel(turn)),
 			h('span', { class: 'muted status-tokens' }, runningTokens(turn)),
+			renderProtocolNotes(turn),
 		);
 	}
 	const outcome = describeTurnEnd(turn);
@@ -186,19 +202,76 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 					)
 				: undefined,
 	);
-	if (run.end?.kind === 'no_run_end' && run.end.stderrTail) {
-		// A crash is explained by zero's last words: open, so they are read without a click.
-		const crashed = !run.end.stopRequested && !run.end.killed;
+	// Retry sends the prompt again: only a turn with a prompt of its own can offer it.
+	const next = (outcome?.next ?? []).filter(
+		(step) => step !== 'retry' || Boolean(turn.prompt?.text.trim()),
+	);
+	if (next.length > 0 && !context.isReadOnly()) {
 		element.append(
 			h(
-				'details',
-				{ class: 'stderr-tail', open: crashed },
-				h('summary', {}, 'Last stderr lines'),
-				h('pre', {}, run.end.stderrTail),
+				'div',
+				{ class: 'status-actions' },
+				...next.map((step, index) => nextStepButton(turn, step, index === 0)),
 			),
 		);
 	}
+	const stderrTail = run.end?.kind === 'no_run_end' ? run.end.stderrTail : undefined;
+	if ((outcome?.facts?.length ?? 0) > 0 || stderrTail) {
+		// zero's own terms (status, exit code, its last stderr lines) for whoever needs them.
+		element.append(
+			h(
+				'details',
+				{ class: 'run-details' },
+				h('summary', {}, 'Details'),
+				outcome?.facts?.length
+					? h('div', { class: 'run-facts muted' }, outcome.facts.join(' \u00b7 '))
+					: undefined,
+				stderrTail
+					? h(
+							'div',
+							{ class: 'stderr-tail' },
+							h('div', { class: 'muted' }, 'zero\u2019s last lines on stderr:'),
+							h('pre', {}, stderrTail),
+						)
+					: undefined,
+			),
+		);
+	}
+	const notes = renderProtocolNotes(turn);
+	if (notes) {
+		element.append(notes);
+	}
 	return element;
+}
+
+const NEXT_STEPS: Record<RunNextStep, { label: string; title: string; icon: string }> = {
+	retry: { label: 'Retry', title: 'Send this prompt again in this chat', icon: 'refresh' },
+	showLog: { label: 'Show Log', title: 'Open the Zero output log', icon: 'output' },
+	checkSetup: {
+		label: 'Check Setup',
+		title: 'Check how zero is installed and set up',
+		icon: 'tools',
+	},
+};
+
+function nextStepButton(turn: Turn, step: RunNextStep, primary: boolean): HTMLElement {
+	const info = NEXT_STEPS[step];
+	const command =
+		step === 'showLog' ? 'zero.showLog' : step === 'checkSetup' ? 'zero.checkSetup' : undefined;
+	return h(
+		'button',
+		{
+			type: 'button',
+			class: `button ${primary ? 'primary' : 'secondary'}`,
+			title: info.title,
+			'data-action': command ? 'run-command' : 'retry-turn',
+			'data-command': command,
+			'data-turn': turn.id,
+			'data-step': step,
+		},
+		icon(info.icon),
+		` ${info.label}`,
+	);
 }
 
 /** The status icon carries the colour; the words stay in the theme's foreground colour. */

@@ -1,6 +1,8 @@
 /** Flattens a transcript into the rows the virtual list shows, each with a cheap change signature. */
 import { itemKey } from '../shared/transcript';
+import { isWaitingForUser } from '../shared/runOutcome';
 import type { Transcript, TranscriptItem, Turn } from '../shared/transcriptSchema';
+import { isProtocolNote } from './renderProtocolNotes';
 
 export type Row =
 	| { kind: 'prompt'; key: string; turn: Turn }
@@ -14,7 +16,8 @@ export function buildRows(transcript: Transcript): Row[] {
 		if (turn.prompt || turn.command) {
 			rows.push({ kind: 'prompt', key: `${turn.id}:prompt`, turn });
 		}
-		const items = turn.run.items;
+		// Protocol notes are not part of the conversation: the status row counts them.
+		const items = turn.run.items.filter((item) => !isProtocolNote(item));
 		for (let i = 0; i < items.length; i++) {
 			rows.push({
 				kind: 'item',
@@ -49,7 +52,7 @@ function contentSignature(row: Row, expanded: boolean, extra: string): string {
 			return `p${row.turn.command?.display.length ?? 0}${row.turn.prompt?.text.length ?? 0}`;
 		case 'status': {
 			const run = row.turn.run;
-			return `s${run.phase}${run.end?.kind ?? ''}${run.usage.totalTokens}${run.stopRequested ? 1 : 0}${run.items.length}${extra}`;
+			return `s${run.phase}${run.end?.kind ?? ''}${run.usage.totalTokens}${run.stopRequested ? 1 : 0}${isWaitingForUser(run) ? 'w' : ''}${run.items.length}${extra}`;
 		}
 		case 'item': {
 			const item = row.item;

@@ -131,12 +131,14 @@ async function acpCrashChat(current: FakeChatSession): Promise<Frame> {
 	const status = await waitForRunEnd(frame, 'Crash mid-turn');
 	assert.equal(await status.getAttribute('data-end'), 'no_run_end');
 	const line = await status.locator('.status-line').innerText();
-	assert.match(line, /zero acp ended during the turn.*exit code 2/s);
-	assert.doesNotMatch(line, /run_end/);
-	// zero's last words are read without a click.
-	const tail = status.locator('details.stderr-tail');
-	assert.equal(await tail.getAttribute('open'), '');
-	assert.match(await tail.locator('pre').innerText(), /panic: FAKE crash mid-turn/);
+	assert.match(line, /zero stopped unexpectedly.*zero acp/s);
+	assert.doesNotMatch(line, /run_end|exit code/);
+	await status.getByRole('button', { name: 'Retry' }).waitFor();
+	// zero's last words and exit code behind Details.
+	const details = status.locator('details.run-details');
+	await details.locator('summary').click();
+	assert.match(await details.innerText(), /exit code 2/);
+	assert.match(await details.locator('.stderr-tail pre').innerText(), /panic: FAKE crash mid-turn/);
 	await status.scrollIntoViewIfNeeded();
 	return frame;
 }

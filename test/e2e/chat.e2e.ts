@@ -122,15 +122,24 @@ test('Stop mid-run shows "interrupted"', async () => {
 		await frame.locator('button.stop').click();
 		const status = await waitForRunEnd(frame, 'Take your time');
 		assert.equal(await status.getAttribute('data-status'), 'interrupted');
-		assert.match(await status.innerText(), /Interrupted.*Stopped at your request/);
+		assert.match(await status.innerText(), /Stopped.*You stopped zero\./s);
 		await screenshot(session.page, 'chat-3-stopped');
 	});
 });
 
-test('an unknown event and a malformed line are shown as diagnostics', async () => {
+test('an unknown event and a malformed line are protocol notes, out of the conversation', async () => {
 	await step(session.page, 'chat-drift', async () => {
 		await send(frame, 'Odd output [scenario:drift]');
-		await waitForRunEnd(frame, 'Odd output');
+		const status = await waitForRunEnd(frame, 'Odd output');
+		// Not rows of the conversation: one collapsed line on the turn's status row.
+		assert.equal(
+			await frame.locator('.row[data-kind="diagnostic"], .row[data-kind="unrecognized"]').count(),
+			0,
+		);
+		const notes = status.locator('details.protocol-notes');
+		assert.match(await notes.locator('summary').first().innerText(), /^\s*4 protocol notes$/);
+		await notes.locator('summary').first().click();
+		await notes.locator('.protocol-notes-details > summary').click();
 		await frame.locator('[data-kind="unrecognized"][data-type="subagent_progress"]').waitFor();
 		assert.equal(
 			await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"]').count(),
@@ -140,30 +149,37 @@ test('an unknown event and a malformed line are shown as diagnostics', async () 
 			await frame.locator('[data-kind="diagnostic"][data-code="schema_version"]').count(),
 			1,
 		);
-		await frame.locator('[data-kind="diagnostic"][data-code="invalid_json"] summary').click();
+		// zero's exact line, already open under Details.
 		assert.match(
 			await frame
 				.locator('[data-kind="diagnostic"][data-code="invalid_json"] .excerpt')
 				.innerText(),
 			/this is not json \{/,
 		);
+		assert.match(await status.locator('.status-line').innerText(), /Ended/);
+		assert.doesNotMatch(await status.locator('.status-line').innerText(), /paused_for_review/);
+		await status.locator('details.run-details > summary').click();
 		assert.match(
-			await frame.locator('[data-kind="status"]').last().innerText(),
-			/Ended with status "paused_for_review"/,
+			await status.locator('details.run-details').innerText(),
+			/zero's status: paused_for_review/,
 		);
 		await screenshot(session.page, 'chat-4-drift-diagnostics');
 	});
 });
 
-test('a crash without run_end shows the exit code and stderr', async () => {
+test('a crash without run_end says so in words, offers Retry and Show Log, and keeps the exit code and stderr behind Details', async () => {
 	await step(session.page, 'chat-crash', async () => {
 		await send(frame, 'Crash please [scenario:crash]');
 		const status = await waitForRunEnd(frame, 'Crash please');
 		assert.equal(await status.getAttribute('data-end'), 'no_run_end');
-		assert.match(await status.innerText(), /zero ended without finishing the run.*exit code 1/s);
-		// Open without a click: the crash's explanation is zero's last stderr lines.
-		assert.equal(await status.locator('details.stderr-tail').getAttribute('open'), '');
-		assert.match(await status.locator('.stderr-tail pre').innerText(), /panic: runtime error/);
+		assert.match(await status.locator('.status-line').innerText(), /zero stopped unexpectedly/);
+		await status.getByRole('button', { name: 'Retry' }).waitFor();
+		await status.getByRole('button', { name: 'Show Log' }).waitFor();
+		const details = status.locator('details.run-details');
+		assert.equal(await details.getAttribute('open'), null, 'Details starts closed');
+		await details.locator('summary').click();
+		assert.match(await details.innerText(), /exit code 1/);
+		assert.match(await details.locator('.stderr-tail pre').innerText(), /panic: runtime error/);
 		await screenshot(session.page, 'chat-5-crash');
 	});
 });
@@ -187,7 +203,7 @@ test('a window reload restores the chat', async () => {
 		assert.match(await frame.locator('.chat-title').innerText(), /What does this project do/);
 		assert.match(
 			await frame.locator('[data-kind="status"]').last().innerText(),
-			/zero ended without finishing the run/,
+			/zero stopped unexpectedly/,
 		);
 		await screenshot(session.page, 'chat-6-restored-after-reload');
 		// Restored cards fetch their arguments and output from the extension when expanded.

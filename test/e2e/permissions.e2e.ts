@@ -66,14 +66,18 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 		assert.match(noticeText, /npm test/);
 		assert.match(noticeText, /native sandbox/);
 		assert.match(await status.innerText(), /1 action was blocked/);
-		// One primary action; the exact commands and the other options stay behind a disclosure.
+		// The safer follow-up is the primary; unsafe is a secondary marked as a warning. The exact
+		// commands stay behind a disclosure; "Copy command" copies the primary's.
 		const rerun = notice.locator('.notice-actions [data-action-id="rerun-unsafe"]');
-		assert.match((await rerun.getAttribute('class')) ?? '', /primary/);
+		assert.match((await rerun.getAttribute('class')) ?? '', /secondary unsafe/);
+		const grant = notice.locator('.notice-actions [data-action-id="grant-and-rerun"]');
+		assert.match((await grant.getAttribute('class')) ?? '', /primary/);
 		assert.equal(await notice.locator('.notice-details').count(), 0, 'closed by default');
-		assert.equal(await notice.locator('[data-action-id="grant-and-rerun"]').count(), 0);
+		const copy = notice.locator('.notice-actions .copy-command');
+		assert.equal((await copy.innerText()).trim(), 'Copy command');
 		assert.match(
-			(await notice.locator('.notice-actions .copy-command').getAttribute('data-text')) ?? '',
-			/exec -o stream-json -i stream-json .*--skip-permissions-unsafe --resume=vscode-/,
+			(await copy.getAttribute('data-text')) ?? '',
+			/sandbox grants allow bash .* && .* exec /,
 		);
 		await screenshot(session.page, 'permissions-1-shell-notice');
 		await notice.locator('.notice-toggle').click();

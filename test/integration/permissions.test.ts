@@ -36,7 +36,7 @@ describe('permission blocks', function () {
 		const refused = await sendAndWait(api, 'run the tests [scenario:shell-blocked]');
 		const bash = blockedTool(refused);
 		assert.equal(bash.permission?.action, 'prompt');
-		assert.deepEqual(api.noticeActionIds(refused.id, bash.id), ['rerun-unsafe', 'grant-and-rerun']);
+		assert.deepEqual(api.noticeActionIds(refused.id, bash.id), ['grant-and-rerun', 'rerun-unsafe']);
 
 		// Declining the confirmation runs nothing.
 		api.answerNextConfirmation(false);
@@ -197,8 +197,11 @@ describe('permission blocks', function () {
 		assert.equal(notice?.kind, 'denied_by_grant');
 		// No unsafe re-run on its own: zero refuses it the same way (p01b).
 		assert.deepEqual(api.noticeActionIds(refused.id, bash.id), ['revoke-and-rerun']);
+		// It re-runs unsafe (bash needs it without a native sandbox): offered, never as the primary.
+		assert.equal(notice?.primaryAction, undefined);
+		assert.equal(notice?.secondaryActions[0]?.unsafe, true);
 		assert.match(
-			notice?.primaryAction?.commandLine ?? '',
+			notice?.secondaryActions[0]?.commandLine ?? '',
 			/ sandbox grants revoke bash --json && .* exec .*--skip-permissions-unsafe/,
 		);
 
@@ -273,7 +276,7 @@ describe('permission blocks', function () {
 		assert.equal(stopped.run.end?.kind === 'run_end' && stopped.run.end.status, 'success');
 		assert.equal(stopped.run.modelRequests, 3, "zero's trace counted 3 requests for 2 turns");
 		const notices = api.notices(stopped.id);
-		assert.equal(notices?.run[0]?.headline, 'Stopped at the turn limit');
+		assert.equal(notices?.run[0]?.headline, 'Continue the task?');
 		assert.deepEqual(api.noticeActionIds(stopped.id), ['continue']);
 		await api.runNoticeAction(stopped.id, undefined, 'continue');
 		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the continued run');

@@ -398,7 +398,7 @@ const fetchRan = (_setup: Setup, item: ToolItem): void => {
 	assert.match(resultText(item), /zero-vscode-fixture\.invalid|no such host|lookup|dial/i);
 };
 
-/** The notice's actions, the primary one first. */
+/** The notice's actions, the primary one first (never an unsafe one: that is secondary). */
 function actionsOf(view: NoticeView): NoticeAction[] {
 	return [...(view.primaryAction ? [view.primaryAction] : []), ...view.secondaryActions];
 }
@@ -451,7 +451,7 @@ const rows: Row[] = [
 		mode: 'member',
 		prompt: 'Fetch the page.',
 		call: () => FETCH,
-		offers: ['rerun-unsafe', 'grant-and-rerun'],
+		offers: ['grant-and-rerun', 'rerun-unsafe'],
 		ran: fetchRan,
 	},
 	{
@@ -460,7 +460,7 @@ const rows: Row[] = [
 		mode: 'member',
 		prompt: 'Echo hi.',
 		call: () => ECHO,
-		offers: ['rerun-unsafe', 'grant-and-rerun'],
+		offers: ['grant-and-rerun', 'rerun-unsafe'],
 		ran: (_setup, item) => assertOk(item, /echo: hi/),
 	},
 	{
@@ -468,7 +468,7 @@ const rows: Row[] = [
 		mode: 'plan',
 		prompt: 'Fetch the page.',
 		call: () => FETCH,
-		offers: ['rerun-unsafe', 'grant-and-rerun'],
+		offers: ['grant-and-rerun', 'rerun-unsafe'],
 		ran: fetchRan,
 	},
 	{
@@ -477,7 +477,7 @@ const rows: Row[] = [
 		mode: 'plan',
 		prompt: 'Echo hi.',
 		call: () => ECHO,
-		offers: ['rerun-unsafe', 'grant-and-rerun'],
+		offers: ['grant-and-rerun', 'rerun-unsafe'],
 		ran: (_setup, item) => assertOk(item, /echo: hi/),
 	},
 	{
@@ -485,7 +485,7 @@ const rows: Row[] = [
 		mode: 'member',
 		prompt: 'Run echo hello-from-bash.',
 		call: () => bash('echo hello-from-bash'),
-		offers: ['rerun-unsafe', 'grant-and-rerun'],
+		offers: ['grant-and-rerun', 'rerun-unsafe'],
 		ran: (_setup, item) => assertOk(item, /hello-from-bash/),
 	},
 	{
@@ -493,7 +493,7 @@ const rows: Row[] = [
 		mode: 'auto',
 		prompt: 'Run echo hello-from-bash.',
 		call: () => bash('echo hello-from-bash'),
-		offers: ['rerun-unsafe', 'grant-and-rerun'],
+		offers: ['grant-and-rerun', 'rerun-unsafe'],
 		ran: (_setup, item) => assertOk(item, /hello-from-bash/),
 	},
 	{
@@ -711,7 +711,7 @@ const rows: Row[] = [
 		mode: 'plan',
 		prompt: 'Run echo hello-from-bash.',
 		call: () => bash('echo hello-from-bash'),
-		offers: ['rerun-unsafe', 'grant-and-rerun'],
+		offers: ['grant-and-rerun', 'rerun-unsafe'],
 		ran: (_setup, item) => assertOk(item, /hello-from-bash/),
 	},
 	{

@@ -181,6 +181,14 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'chat/stop':
 				session.stop();
 				return;
+			case 'chat/retry': {
+				// The same words in the same chat: an exec chat resumes zero's session, as any message.
+				const prompt = session.transcript.turns.find((turn) => turn.id === message.turnId)?.prompt;
+				if (prompt && session.send(prompt.text)) {
+					this.remember(prompt.text);
+				}
+				return;
+			}
 			case 'chat/new':
 				this.newChat();
 				return;

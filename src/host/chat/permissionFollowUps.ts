@@ -369,6 +369,9 @@ export class PermissionFollowUps {
 						: undefined,
 			// Risky, permanent, or outside the workspace: a modal confirmation comes first.
 			needsConfirmation: 'risk' in spec || spec.id === 'rerun-add-dir',
+			...(spec.id === 'rerun-unsafe' || ('mode' in spec && spec.mode === 'unsafe')
+				? { unsafe: true }
+				: {}),
 		};
 	}
 }

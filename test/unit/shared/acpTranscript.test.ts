@@ -357,7 +357,8 @@ describe('ACP turns in the transcript (replayed from recordings of the real zero
 		assert.equal(tool.result?.status, 'error');
 		assert.equal(first.run.stopRequested, true);
 		assert.equal(first.run.end?.kind === 'run_end' && first.run.end.status, 'interrupted');
-		assert.match(describeRunEnd(first.run)?.detail ?? '', /Stopped at your request/);
+		assert.equal(describeRunEnd(first.run)?.title, 'Stopped');
+		assert.equal(describeRunEnd(first.run)?.detail, 'You stopped zero.');
 	});
 
 	it("max_tokens and refusal end like exec: a warning in zero's words and a finished run; a provider error fails the run", () => {
@@ -389,7 +390,7 @@ describe('ACP turns in the transcript (replayed from recordings of the real zero
 		assert.deepEqual(shape(turn.run.items), [['text', '1 ']]);
 		assert.equal(turn.run.end?.kind, 'no_run_end');
 		assert.equal(turn.run.end?.kind === 'no_run_end' && turn.run.end.signal, 'SIGKILL');
-		assert.equal(describeRunEnd(turn.run)?.title, 'zero ended without finishing the run');
+		assert.equal(describeRunEnd(turn.run)?.title, 'zero stopped unexpectedly');
 	});
 
 	it('two sessions of one process become two chats, each with its own turn', () => {
@@ -559,7 +560,8 @@ describe('AcpTurnMapper and the ACP reducer additions', () => {
 	it('an unknown stop reason is kept as the run status', () => {
 		const { mapper, apply, run } = setup();
 		apply(mapper.end({ kind: 'completed', stopReason: 'max_turn_requests' }));
-		assert.equal(describeRunEnd(run())?.title, 'Ended with status "max_turn_requests"');
+		assert.equal(describeRunEnd(run())?.title, 'Ended');
+		assert.deepEqual(describeRunEnd(run())?.facts, ["zero's status: max_turn_requests"]);
 	});
 
 	it('ignores progress updates and repeats, and survives hostile titles', () => {
@@ -622,7 +624,9 @@ describe('AcpTurnMapper and the ACP reducer additions', () => {
 		assert.deepEqual(describeRunEnd(run()), {
 			tone: 'error',
 			title: 'zero was not found',
-			detail: 'zero was not found at /x.',
+			detail: 'Check Setup finds zero or says how to install it.',
+			facts: ['zero was not found at /x.'],
+			next: ['checkSetup', 'showLog'],
 		});
 	});
 });

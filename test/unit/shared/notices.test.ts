@@ -45,6 +45,25 @@ describe('notice views', () => {
 		assert.equal(view.noAction, undefined);
 	});
 
+	it('an unsafe action is never the primary: the first safe one is, or none', () => {
+		const item = toolOf('p01a-deny-bash-member');
+		const notice = describePermission(item, { permissionMode: 'member' });
+		assert.ok(notice);
+		const unsafe = { ...action('unsafe'), unsafe: true };
+		const view = permissionNoticeView(notice, [unsafe, action('grant')], true);
+		assert.equal(view.primaryAction?.id, 'grant');
+		assert.deepEqual(
+			view.secondaryActions.map((entry) => entry.id),
+			['unsafe'],
+		);
+		const onlyUnsafe = permissionNoticeView(notice, [unsafe], true);
+		assert.equal(onlyUnsafe.primaryAction, undefined);
+		assert.deepEqual(
+			onlyUnsafe.secondaryActions.map((entry) => entry.id),
+			['unsafe'],
+		);
+	});
+
 	it('a block without any follow-up says that nothing from here helps, once the run ended', () => {
 		const item = toolOf('p06c-apply-patch-escape-member');
 		const notice = describePermission(item, { permissionMode: 'member' });

@@ -27,19 +27,23 @@ describe('run outcomes', () => {
 		assert.equal(describeRunEnd(interrupted.turns[0].run)?.title, 'Interrupted');
 		const providerFailure = replay(path.join(RECORDED, '06a-provider-http-500.jsonl'), exited(3))
 			.turns[0].run;
-		assert.equal(describeRunEnd(providerFailure)?.title, 'Failed with exit code 3');
+		assert.equal(describeRunEnd(providerFailure)?.title, 'Failed');
+		assert.deepEqual(describeRunEnd(providerFailure)?.next, ['retry', 'checkSetup', 'showLog']);
 		assert.equal(providerFailure.items.at(-1)?.kind, 'error');
 		const crash = replay(
 			path.join(SCENARIOS, 'crash.jsonl'),
 			exited(1, { stderrTail: 'panic: boom' }),
 		).turns[0].run;
 		assert.equal(crash.end?.kind, 'no_run_end');
-		assert.match(describeRunEnd(crash)?.detail ?? '', /exit code 1.*without a run_end/);
+		assert.equal(describeRunEnd(crash)?.title, 'zero stopped unexpectedly');
+		assert.deepEqual(describeRunEnd(crash)?.facts, ['exit code 1']);
+		assert.deepEqual(describeRunEnd(crash)?.next, ['retry', 'showLog']);
 		const killed = replay(
 			path.join(SCENARIOS, 'crash.jsonl'),
 			exited(null, { signal: 'SIGKILL', killed: true, stopRequested: true }),
 		).turns[0].run;
-		assert.equal(describeRunEnd(killed)?.title, 'Stopped (killed)');
+		assert.equal(describeRunEnd(killed)?.title, 'Stopped');
+		assert.match(describeRunEnd(killed)?.detail ?? '', /did not stop when asked/);
 		const signalled = replay(
 			path.join(RECORDED, '07b-sigint-right-after-run-start.jsonl'),
 			exited(null, { signal: 'SIGINT', stopRequested: true }),
@@ -60,7 +64,7 @@ describe('run outcomes', () => {
 				}),
 			),
 		});
-		assert.equal(describeRunEnd(incomplete.turns[0].run)?.title, 'Incomplete');
+		assert.equal(describeRunEnd(incomplete.turns[0].run)?.title, 'Not finished');
 		const notFound = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 		applyAction(notFound, { type: 'turn/start', turnId: 't' });
 		applyAction(notFound, {

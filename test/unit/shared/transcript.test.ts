@@ -98,8 +98,10 @@ describe('transcript reducer', () => {
 		]);
 		assert.deepEqual(describeRunEnd(run), {
 			tone: 'info',
-			title: 'Ended with status "paused_for_review"',
-			detail: 'Exit code 0.',
+			title: 'Ended',
+			detail: 'zero ended the run in a way this version of the extension does not know.',
+			facts: ["zero's status: paused_for_review", 'exit code 0'],
+			next: ['showLog'],
 		});
 	});
 

@@ -27,6 +27,7 @@ function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Tu
 	applyAcpAction(transcript, {
 		type: 'turn/start',
 		turnId: 't1',
+		prompt: { text: 'Do the thing', context: [] },
 		command: { kind: 'chat', display: 'zero acp', permissionMode: 'member', backend: 'acp' },
 	});
 	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 's1' });
@@ -61,36 +62,49 @@ function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Tu
 const text = (element: HTMLElement) => (element.textContent ?? '').replace(/\s+/g, ' ');
 
 describe('the status row of a turn whose process died', () => {
-	it('a zero acp crash says so in ACP words and shows the stderr lines open', () => {
+	it('a zero acp crash says so in words, offers Retry and Show Log, and keeps the exit code and stderr lines behind Details', () => {
 		const status = renderStatus(acpTurnEndedBy({}), context);
 		const line = text(status.querySelector('.status-line') as HTMLElement);
-		assert.match(line, /zero acp ended during the turn/);
-		assert.match(line, /exit code 2/);
-		assert.doesNotMatch(line, /run_end/);
-		const tail = status.querySelector('details.stderr-tail') as HTMLDetailsElement | null;
-		assert.ok(tail, 'the stderr tail is on the status row');
-		assert.equal(tail.open, true, 'the stderr tail is open');
-		assert.match(tail.querySelector('pre')?.textContent ?? '', /panic: FAKE crash mid-turn/);
+		assert.match(line, /zero stopped unexpectedly/);
+		assert.match(line, /Live approvals \(zero acp\) quit before answering/);
+		assert.doesNotMatch(line, /run_end|exit code/);
+		assert.deepEqual(
+			[...status.querySelectorAll('.status-actions button')].map((button) =>
+				button.textContent?.trim(),
+			),
+			['Retry', 'Show Log'],
+		);
+		const details = status.querySelector('details.run-details') as HTMLDetailsElement | null;
+		assert.ok(details, 'the Details disclosure is on the status row');
+		assert.equal(details.open, false, 'Details starts closed');
+		assert.match(details.textContent ?? '', /exit code 2/);
+		assert.match(
+			details.querySelector('.stderr-tail pre')?.textContent ?? '',
+			/panic: FAKE crash mid-turn/,
+		);
 	});
 
 	it('a zero acp process shut down by the extension is not called a crash', () => {
 		const status = renderStatus(acpTurnEndedBy({ shutdownRequested: true }), context);
 		const line = text(status.querySelector('.status-line') as HTMLElement);
-		assert.doesNotMatch(line, /run_end|ended during the turn/);
-		assert.match(line, /zero acp was shut down/);
+		assert.doesNotMatch(line, /run_end|unexpectedly/);
+		assert.match(line, /Stopped.*Live approvals were shut down during the turn/);
 		assert.equal(status.classList.contains('tone-error'), false);
-		assert.equal((status.querySelector('details.stderr-tail') as HTMLDetailsElement).open, false);
+		assert.equal(status.querySelector('.status-actions'), null, 'nothing to retry');
+		assert.equal((status.querySelector('details.run-details') as HTMLDetailsElement).open, false);
 	});
 
-	it('an exec crash shows its stderr lines open too', () => {
+	it('an exec crash offers Retry and Show Log, with its stderr lines behind Details', () => {
 		const turn = replay(
 			path.join(SCENARIOS, 'crash.jsonl'),
 			exited(1, { stderrTail: 'panic: runtime error' }),
 		).turns[0];
 		const status = renderStatus(turn, context);
-		assert.match(text(status), /zero ended without finishing the run/);
-		const tail = status.querySelector('details.stderr-tail') as HTMLDetailsElement;
-		assert.equal(tail.open, true);
-		assert.match(tail.textContent ?? '', /panic: runtime error/);
+		assert.match(text(status), /zero stopped unexpectedly/);
+		assert.ok(status.querySelector('button[data-action="retry-turn"]'), 'Retry');
+		assert.ok(status.querySelector('button[data-command="zero.showLog"]'), 'Show Log');
+		const details = status.querySelector('details.run-details') as HTMLDetailsElement;
+		assert.equal(details.open, false);
+		assert.match(details.textContent ?? '', /panic: runtime error/);
 	});
 });

@@ -175,7 +175,7 @@ describe('host notices and follow-ups', () => {
 		withMode(turn, 'plan');
 		const { followUps } = harness();
 		const without = followUps.turnNotices(transcript, turn, chat()).items[tool(turn, 'bash').id];
-		assert.deepEqual(actionIds(without), ['rerun-unsafe', 'grant-and-rerun']);
+		assert.deepEqual(actionIds(without), ['grant-and-rerun', 'rerun-unsafe']);
 		const sandboxed = followUps.turnNotices(
 			transcript,
 			turn,
@@ -237,9 +237,12 @@ describe('host notices and follow-ups', () => {
 		});
 		const notice = run.followUps.turnNotices(transcript, turn, chat()).items[item.id];
 		assert.equal(notice.kind, 'denied_by_grant');
-		assert.equal(notice.primaryAction?.id, 'revoke-and-rerun');
+		// Its re-run is unsafe (member mode cannot run bash here): offered, never as the primary.
+		assert.equal(notice.primaryAction, undefined);
+		assert.equal(notice.secondaryActions[0]?.id, 'revoke-and-rerun');
+		assert.equal(notice.secondaryActions[0]?.unsafe, true);
 		assert.match(
-			notice.primaryAction?.commandLine ?? '',
+			notice.secondaryActions[0]?.commandLine ?? '',
 			/^\/usr\/bin\/zero sandbox grants revoke bash --json && \/usr\/bin\/zero exec .* --skip-permissions-unsafe /,
 		);
 		const prepared = await run.followUps.prepare(
@@ -339,7 +342,7 @@ describe('host notices and follow-ups', () => {
 		assert.equal(notices.run.length, 1);
 		const [limit] = notices.run;
 		assert.equal(limit.kind, 'turn_limit');
-		assert.equal(limit.headline, 'Stopped at the turn limit');
+		assert.equal(limit.headline, 'Continue the task?');
 		assert.equal(limit.primaryAction?.id, 'continue');
 		assert.match(
 			limit.primaryAction?.commandLine ?? '',
