@@ -215,25 +215,27 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 			),
 		);
 	}
-	const stderrTail = run.end?.kind === 'no_run_end' ? run.end.stderrTail : undefined;
-	if ((outcome?.facts?.length ?? 0) > 0 || stderrTail) {
-		// zero's own terms (status, exit code, its last stderr lines) for whoever needs them.
+	const end = run.end?.kind === 'no_run_end' ? run.end : undefined;
+	if (end?.stderrTail) {
+		// zero's own last words explain a crash: open, so they are read without a click (closed
+		// after a Stop or a kill, where they explain nothing the user did not do).
+		element.append(
+			h(
+				'details',
+				{ class: 'stderr-tail', open: !end.stopRequested && !end.killed },
+				h('summary', {}, 'zero\u2019s last lines on stderr'),
+				h('pre', {}, end.stderrTail),
+			),
+		);
+	}
+	if ((outcome?.facts?.length ?? 0) > 0) {
+		// zero's own terms (its status, exit code, signal) for whoever needs them.
 		element.append(
 			h(
 				'details',
 				{ class: 'run-details' },
 				h('summary', {}, 'Details'),
-				outcome?.facts?.length
-					? h('div', { class: 'run-facts muted' }, outcome.facts.join(' \u00b7 '))
-					: undefined,
-				stderrTail
-					? h(
-							'div',
-							{ class: 'stderr-tail' },
-							h('div', { class: 'muted' }, 'zero\u2019s last lines on stderr:'),
-							h('pre', {}, stderrTail),
-						)
-					: undefined,
+				h('div', { class: 'run-facts muted' }, outcome?.facts?.join(' \u00b7 ')),
 			),
 		);
 	}

@@ -134,11 +134,13 @@ async function acpCrashChat(current: FakeChatSession): Promise<Frame> {
 	assert.match(line, /zero stopped unexpectedly.*zero acp/s);
 	assert.doesNotMatch(line, /run_end|exit code/);
 	await status.getByRole('button', { name: 'Retry' }).waitFor();
-	// zero's last words and exit code behind Details.
+	// zero's last words are read without a click; its exit code is behind Details.
+	const tail = status.locator('details.stderr-tail');
+	assert.equal(await tail.getAttribute('open'), '');
+	assert.match(await tail.locator('pre').innerText(), /panic: FAKE crash mid-turn/);
 	const details = status.locator('details.run-details');
 	await details.locator('summary').click();
 	assert.match(await details.innerText(), /exit code 2/);
-	assert.match(await details.locator('.stderr-tail pre').innerText(), /panic: FAKE crash mid-turn/);
 	await status.scrollIntoViewIfNeeded();
 	return frame;
 }

@@ -167,7 +167,7 @@ test('an unknown event and a malformed line are protocol notes, out of the conve
 	});
 });
 
-test('a crash without run_end says so in words, offers Retry and Show Log, and keeps the exit code and stderr behind Details', async () => {
+test("a crash without run_end says so in words, offers Retry and Show Log, shows zero's last stderr lines and keeps the exit code behind Details", async () => {
 	await step(session.page, 'chat-crash', async () => {
 		await send(frame, 'Crash please [scenario:crash]');
 		const status = await waitForRunEnd(frame, 'Crash please');
@@ -175,11 +175,13 @@ test('a crash without run_end says so in words, offers Retry and Show Log, and k
 		assert.match(await status.locator('.status-line').innerText(), /zero stopped unexpectedly/);
 		await status.getByRole('button', { name: 'Retry' }).waitFor();
 		await status.getByRole('button', { name: 'Show Log' }).waitFor();
+		const tail = status.locator('details.stderr-tail');
+		assert.equal(await tail.getAttribute('open'), '', "zero's last words are open");
+		assert.match(await tail.locator('pre').innerText(), /panic: runtime error/);
 		const details = status.locator('details.run-details');
 		assert.equal(await details.getAttribute('open'), null, 'Details starts closed');
 		await details.locator('summary').click();
 		assert.match(await details.innerText(), /exit code 1/);
-		assert.match(await details.locator('.stderr-tail pre').innerText(), /panic: runtime error/);
 		await screenshot(session.page, 'chat-5-crash');
 	});
 });

@@ -62,7 +62,7 @@ function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Tu
 const text = (element: HTMLElement) => (element.textContent ?? '').replace(/\s+/g, ' ');
 
 describe('the status row of a turn whose process died', () => {
-	it('a zero acp crash says so in words, offers Retry and Show Log, and keeps the exit code and stderr lines behind Details', () => {
+	it("a zero acp crash says so in words, offers Retry and Show Log, shows zero's last stderr lines open and keeps the exit code behind Details", () => {
 		const status = renderStatus(acpTurnEndedBy({}), context);
 		const line = text(status.querySelector('.status-line') as HTMLElement);
 		assert.match(line, /zero stopped unexpectedly/);
@@ -78,10 +78,10 @@ describe('the status row of a turn whose process died', () => {
 		assert.ok(details, 'the Details disclosure is on the status row');
 		assert.equal(details.open, false, 'Details starts closed');
 		assert.match(details.textContent ?? '', /exit code 2/);
-		assert.match(
-			details.querySelector('.stderr-tail pre')?.textContent ?? '',
-			/panic: FAKE crash mid-turn/,
-		);
+		// zero's last words are read without a click.
+		const tail = status.querySelector('details.stderr-tail') as HTMLDetailsElement | null;
+		assert.equal(tail?.open, true, 'the stderr lines are open on a crash');
+		assert.match(tail?.querySelector('pre')?.textContent ?? '', /panic: FAKE crash mid-turn/);
 	});
 
 	it('a zero acp process shut down by the extension is not called a crash', () => {
@@ -92,9 +92,11 @@ describe('the status row of a turn whose process died', () => {
 		assert.equal(status.classList.contains('tone-error'), false);
 		assert.equal(status.querySelector('.status-actions'), null, 'nothing to retry');
 		assert.equal((status.querySelector('details.run-details') as HTMLDetailsElement).open, false);
+		const tail = status.querySelector('details.stderr-tail') as HTMLDetailsElement | null;
+		assert.notEqual(tail?.open, true, 'no stderr lines pushed open after a shutdown');
 	});
 
-	it('an exec crash offers Retry and Show Log, with its stderr lines behind Details', () => {
+	it('an exec crash offers Retry and Show Log, with its stderr lines open', () => {
 		const turn = replay(
 			path.join(SCENARIOS, 'crash.jsonl'),
 			exited(1, { stderrTail: 'panic: runtime error' }),
@@ -103,8 +105,9 @@ describe('the status row of a turn whose process died', () => {
 		assert.match(text(status), /zero stopped unexpectedly/);
 		assert.ok(status.querySelector('button[data-action="retry-turn"]'), 'Retry');
 		assert.ok(status.querySelector('button[data-command="zero.showLog"]'), 'Show Log');
-		const details = status.querySelector('details.run-details') as HTMLDetailsElement;
-		assert.equal(details.open, false);
-		assert.match(details.textContent ?? '', /panic: runtime error/);
+		const tail = status.querySelector('details.stderr-tail') as HTMLDetailsElement;
+		assert.equal(tail.open, true);
+		assert.match(tail.textContent ?? '', /panic: runtime error/);
+		assert.equal((status.querySelector('details.run-details') as HTMLDetailsElement).open, false);
 	});
 });

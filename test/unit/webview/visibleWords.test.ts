@@ -3,8 +3,9 @@
  * one it does not know, crashes, stops, kills, a spawn failure, a cut-off run, the turn limit),
  * refusal notices, ACP turns (each stop reason, a crash, a shutdown, a live approval waiting) and
  * protocol diagnostics, rendered by the real renderers. None of zero's internal terms (its event
- * and status names, a session id, a path of its session store) may be visible: only behind a
- * closed "Details" disclosure.
+ * and status names, a session id, a path of its session store) may be in the chat's own words:
+ * only behind a closed "Details" disclosure. zero's last stderr lines are zero's words, quoted
+ * verbatim (open after a crash, since they explain it): they are not the chat's and are skipped.
  */
 import './domEnv';
 import assert from 'node:assert/strict';
@@ -49,6 +50,9 @@ function visibleWords(root: Element): string {
 			if (summary && /(^|\u00b7 )Details$/.test(summary.textContent?.trim() ?? '')) {
 				return;
 			}
+		}
+		if (node instanceof Element && node.matches('.stderr-tail > pre')) {
+			return;
 		}
 		if (node.nodeType === Node.TEXT_NODE) {
 			parts.push(node.textContent ?? '');
