@@ -167,7 +167,8 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 		const dialog = session.page.locator('.monaco-dialog-box');
 		await dialog.waitFor({ state: 'visible', timeout: 30_000 });
 		const text = await dialog.innerText();
-		assert.match(text, /deletes 1 file the turns created: notes\/plan\.txt/);
+		assert.match(text, /puts back as it was: src\/stats\.js/);
+		assert.match(text, /deletes notes\/plan\.txt \(created by this turn\)/);
 		await screenshot(session.page, 'zero-changes-3-undo-dialog');
 		await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
 		await waitUntil(

@@ -67,7 +67,7 @@ test('7. Stop during a slow stream: run_end interrupted (130), no zero process l
 
 		assert.equal(await status.getAttribute('data-end'), 'run_end');
 		assert.equal(await status.getAttribute('data-status'), 'interrupted');
-		assert.match(await status.innerText(), /Interrupted — Stopped at your request \(exit 130\)\./);
+		assert.match(await status.innerText(), /Stopped — You stopped zero\./);
 		assert.equal(await stop.isVisible(), false, 'the Stop button goes away');
 		const shown = (await frame.locator('[data-kind="text"]').innerText()).trim();
 		// However many 250 ms chunks arrived before Stop (one on a fast machine), never all 40.

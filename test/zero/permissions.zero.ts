@@ -298,13 +298,13 @@ test('4b. "Always allow bash" stores a zero grant (after a confirmation) and the
 		]);
 		await send(frame, prompt);
 		await waitForTurnEnd(frame, 1);
-		// "Always allow" is the second option: behind the notice's disclosure.
+		// "Always allow" is the safest follow-up that works: the notice's primary (unsafe never is).
 		const notice = frame.locator('[data-kind="tool"][data-tool="bash"] .permission-notice');
-		await notice.locator('.notice-toggle').click();
 		const grant = notice.locator(
-			'.notice-details [data-action="notice"][data-action-id="grant-and-rerun"]',
+			'.notice-actions [data-action="notice"][data-action-id="grant-and-rerun"]',
 		);
 		assert.match(await grant.innerText(), /Always allow bash/);
+		assert.match((await grant.getAttribute('class')) ?? '', /primary/);
 		await grant.click();
 		const dialog = session.page.locator('.monaco-dialog-box');
 		await dialog.waitFor({ state: 'visible', timeout: 15_000 });
