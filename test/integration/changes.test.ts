@@ -15,6 +15,7 @@ import {
 	activate,
 	newChat,
 	resetSettings,
+	restoreFile,
 	sendAndWait,
 	useFakeZero,
 	waitUntil,
@@ -47,8 +48,9 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		api.changes.forceSingleDiffs(false);
 		for (const [name, bytes] of originals) {
-			fs.writeFileSync(file(name), bytes);
+			await restoreFile(file(name), bytes);
 		}
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		for (const extra of ['notes', 'build.log', 'assets']) {
 			fs.rmSync(file(extra), { recursive: true, force: true });
 		}

@@ -13,6 +13,7 @@ import {
 	activate,
 	newChat,
 	resetSettings,
+	restoreFile,
 	sendAndWait,
 	useFakeZero,
 	workspaceRoot,
@@ -45,7 +46,8 @@ describe('undo re-checks the files when it acts (FAKE zero)', function () {
 			await vscode.commands.executeCommand('workbench.action.files.revert');
 		}
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-		fs.writeFileSync(file('src/stats.js'), original);
+		await restoreFile(file('src/stats.js'), original);
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		fs.rmSync(file('notes'), { recursive: true, force: true });
 	});
 

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
 	activate,
+	documentMatchesDisk,
 	extensionPath,
 	flag,
 	newChat,
@@ -17,8 +18,12 @@ import {
 } from './support';
 
 async function openFile(relative: string): Promise<vscode.TextEditor> {
-	const document = await vscode.workspace.openTextDocument(path.join(workspaceRoot(), relative));
-	return vscode.window.showTextDocument(document);
+	const file = path.join(workspaceRoot(), relative);
+	const document = await vscode.workspace.openTextDocument(file);
+	const editor = await vscode.window.showTextDocument(document);
+	// What the tests select must be the file as it is on disk, not an older copy in memory.
+	await documentMatchesDisk(file);
+	return editor;
 }
 
 function zeroDiagnostics(relative: string): vscode.Diagnostic[] {

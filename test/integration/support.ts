@@ -32,6 +32,40 @@ export function workspaceRoot(): string {
 	return folder.uri.fsPath;
 }
 
+/**
+ * Writes `bytes` back to a workspace file a test changed, and waits until VS Code's copy of it (a
+ * document stays open in memory after its editor closed) shows them: the file watcher is
+ * asynchronous, and a later test that opens the file would otherwise read the old text.
+ */
+export async function restoreFile(file: string, bytes: Buffer): Promise<void> {
+	fs.writeFileSync(file, bytes);
+	await documentMatchesDisk(file);
+}
+
+/** Waits until an open, unmodified document of `file` has the text on disk (reverting it). */
+export async function documentMatchesDisk(file: string): Promise<void> {
+	const document = vscode.workspace.textDocuments.find((doc) => doc.uri.fsPath === file);
+	if (!document || document.isClosed) {
+		return;
+	}
+	const disk = fs.readFileSync(file, 'utf8');
+	await waitUntil(
+		async () => {
+			if (document.isClosed || document.getText() === disk) {
+				return true;
+			}
+			if (!document.isDirty) {
+				// Read it from disk now instead of waiting for the watcher.
+				await vscode.window.showTextDocument(document, { preview: true });
+				await vscode.commands.executeCommand('workbench.action.files.revert');
+			}
+			return false;
+		},
+		30_000,
+		`the editor's copy of ${path.basename(file)} to match the disk`,
+	);
+}
+
 export interface FakeZero {
 	binary: string;
 	stateDir: string;
