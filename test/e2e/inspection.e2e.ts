@@ -109,7 +109,16 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 		assert.equal(await report.locator('img, script, iframe').count(), 0);
 		// The findings come first, once, each a link to its line; the run's details come last.
 		const sections = await report.locator('main.report > h2').allInnerTexts();
-		assert.deepEqual([sections[0], sections[sections.length - 1]], ['Findings', 'Details']);
+		assert.equal(sections[0], 'Findings');
+		assert.equal(
+			await report.locator('main.report > details.run-details > summary').innerText(),
+			'Details',
+		);
+		assert.doesNotMatch(
+			await report.locator('main.report').innerText(),
+			/init-session-id/,
+			'no session id in sight before Details is opened',
+		);
 		const links = report.locator('main.report > ul').first().locator('a');
 		assert.deepEqual(await links.allInnerTexts(), ['src/stats.js:15', 'src/stats.js:13-16']);
 		await screenshot(page, 'inspection-3-report');

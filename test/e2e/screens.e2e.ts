@@ -129,7 +129,11 @@ for (const theme of THEMES) {
 			await shot('3-report');
 			if (LABEL !== 'before') {
 				const headings = await report.locator('main.report > h2').allInnerTexts();
-				assert.deepEqual(headings, ['Findings', 'Details']);
+				assert.deepEqual(headings, ['Findings']);
+				// The run's facts (zero's command with its session id) folded under Details, closed.
+				const details = report.locator('main.report > details.run-details');
+				assert.equal(await details.locator('summary').innerText(), 'Details');
+				assert.equal(await details.getAttribute('open'), null);
 				assert.equal(await report.locator('main.report > ul').first().locator('a').count(), 2);
 			}
 			// The report in a 300 px editor too: the side bar takes the rest for one shot.

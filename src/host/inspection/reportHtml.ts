@@ -90,6 +90,19 @@ function splitReport(report: string): {
 	};
 }
 
+/**
+ * The run's own facts (folder, model, zero's command line with its session id) after the answer:
+ * folded under "Details", closed, so the report reads as findings first, in the user's words.
+ */
+function detailsHtml(after: string, markdown: ReturnType<typeof reportMarkdown>): string {
+	const text = after.trim();
+	const heading = /^## Details\n/.exec(text);
+	if (!heading) {
+		return text ? markdown.render(text) : '';
+	}
+	return `<details class="run-details">\n<summary>Details</summary>\n${markdown.render(text.slice(heading[0].length))}</details>\n`;
+}
+
 export function renderReportHtml(
 	report: string,
 	cspSource: string,
@@ -117,7 +130,7 @@ export function renderReportHtml(
 </head>
 <body>
 <main class="report">
-${markdown.render(parts.before)}${answer}${parts.after ? markdown.render(parts.after) : ''}</main>
+${markdown.render(parts.before)}${answer}${detailsHtml(parts.after, markdown)}</main>
 </body>
 </html>`;
 }

@@ -75,7 +75,7 @@ describe('inspection report', () => {
 		// The last end marker is the report's own: the model's "## Details" stays inside its answer.
 		const answer = html.slice(html.indexOf('<section class="answer"'), html.indexOf('</section>'));
 		assert.match(answer, /<h2>Details<\/h2>\n<ul>\n<li>Command: <code>rm<\/code>/);
-		assert.match(html.slice(html.indexOf('</section>')), /<h2>Details<\/h2>/);
+		assert.match(html.slice(html.indexOf('</section>')), /<summary>Details<\/summary>/);
 	});
 
 	it('says plainly when no findings could be read, keeping the report', () => {

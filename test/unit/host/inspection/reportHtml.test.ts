@@ -113,8 +113,11 @@ describe('inspection report links', () => {
 		const findings = body.indexOf('<li>one</li>');
 		const details = body.indexOf('<details class="answer">');
 		const again = body.indexOf('one again');
-		const meta = body.lastIndexOf('<h2>Details</h2>');
+		const meta = body.lastIndexOf('<details class="run-details">\n<summary>Details</summary>');
 		assert.ok(findings >= 0 && findings < details && details < again && again < meta, body);
+		// The run's facts are folded away, closed: the command's session id is read only on request.
+		assert.ok(body.slice(meta).includes('<li>Folder: <code>/ws</code></li>'), body);
+		assert.doesNotMatch(body, /<details class="run-details" open/);
 		assert.match(body, /<summary>zero's full answer<\/summary>/);
 		assert.ok(!body.includes('zero:answer'), 'the markers are not shown');
 	});
