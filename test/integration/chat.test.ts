@@ -209,8 +209,20 @@ describe('chat with the FAKE zero', function () {
 		const chatId = await newChat(api);
 		await sendAndWait(api, 'persist me [scenario:answer]');
 		const dir = path.join(api.storagePath(), 'chats', chatId);
-		await waitUntil(() => fs.existsSync(path.join(dir, 'transcript.json')), 5000, 'the saved chat');
-		const saved = JSON.parse(fs.readFileSync(path.join(dir, 'transcript.json'), 'utf8'));
+		// Saves come on a timer (the first may hold no turn yet): wait for the one after the run.
+		const savedChat = () => {
+			try {
+				return JSON.parse(fs.readFileSync(path.join(dir, 'transcript.json'), 'utf8'));
+			} catch {
+				return undefined;
+			}
+		};
+		await waitUntil(
+			() => savedChat()?.turns?.[0]?.run?.end !== undefined,
+			30_000,
+			'the chat saved with its finished run',
+		);
+		const saved = savedChat();
 		assert.equal(saved.turns.length, 1);
 		assert.equal(saved.turns[0].prompt.text, 'persist me [scenario:answer]');
 		const raw = fs.readdirSync(path.join(dir, 'runs'));

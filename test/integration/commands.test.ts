@@ -11,6 +11,7 @@ import {
 	flag,
 	newChat,
 	resetSettings,
+	restoreFile,
 	sendAndWait,
 	useFakeZero,
 	waitUntil,
@@ -40,6 +41,11 @@ describe('commands and editor context', function () {
 		const api = await activate();
 		const fake = await useFakeZero();
 		await newChat(api);
+		// The sample file as the workspace fixture has it, whatever an earlier suite left on disk.
+		await restoreFile(
+			path.join(workspaceRoot(), 'src/stats.js'),
+			fs.readFileSync(path.join(extensionPath(), 'test/fixtures/workspace/src/stats.js')),
+		);
 		const editor = await openFile('src/stats.js');
 		editor.selection = new vscode.Selection(12, 0, 15, 1);
 		await vscode.commands.executeCommand('zero.askAboutSelection');
