@@ -169,12 +169,17 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		assert.equal(tool?.approval?.state, 'withdrawn');
 		assert.equal(tool?.approval?.settledBy, 'cancel');
 		assert.equal(ended.run.end?.kind === 'run_end' && ended.run.end.status, 'interrupted');
-		const sent = fake.wire().filter((message) => message.dir === 'C');
-		assert.ok(sent.some((message) => message.method === 'session/cancel'));
-		assert.ok(
-			sent.some(
-				(message) => JSON.stringify(message.result) === '{"outcome":{"outcome":"cancelled"}}',
-			),
+		// The FAKE logs what it read when it reads it, which may be after it answered the prompt:
+		// wait for the lines instead of reading the log once.
+		const sent = () => fake.wire().filter((message) => message.dir === 'C');
+		await waitUntil(
+			() =>
+				sent().some((message) => message.method === 'session/cancel') &&
+				sent().some(
+					(message) => JSON.stringify(message.result) === '{"outcome":{"outcome":"cancelled"}}',
+				),
+			10_000,
+			'session/cancel and the "cancelled" answer in the FAKE\'s log',
 		);
 	});
 
