@@ -11,7 +11,12 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { mergeSettingsFile, repoRoot } from '../harness/codeServer';
-import { executeCommand, findWebviewFrame, moved, screenshot, uiStep } from '../harness/workbench';
+import {
+	executeCommand,
+	findWebviewFrame,
+	screenshot,
+	setSideBarWidth,
+} from '../harness/workbench';
 import { THEMES, axe, axeScriptless, describeViolations, serious, type Violation } from './axe';
 import { FAKE_ZERO, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat';
 
@@ -24,31 +29,6 @@ let session: FakeChatSession | undefined;
 after(async () => {
 	await session?.close();
 });
-
-/** Drags the sash on the side bar's right edge until the side bar is `width` px wide. */
-async function setSideBarWidth(page: Page, width: number): Promise<void> {
-	await uiStep(page, `make the side bar ${width} px wide`, async () => {
-		const sidebar = page.locator('.part.sidebar');
-		const box = await sidebar.boundingBox();
-		if (!box) {
-			throw await moved(page, 'a visible side bar');
-		}
-		if (Math.abs(box.width - width) <= 1) {
-			return;
-		}
-		const edge = box.x + box.width;
-		const y = box.y + box.height / 2;
-		await page.mouse.move(edge, y);
-		await page.mouse.down();
-		await page.mouse.move(edge + (box.x + width - edge) / 2, y, { steps: 5 });
-		await page.mouse.move(box.x + width, y, { steps: 5 });
-		await page.mouse.up();
-		const after = await sidebar.boundingBox();
-		if (!after || Math.abs(after.width - width) > 1) {
-			throw await moved(page, `a ${width} px side bar (it is ${after?.width ?? '?'} px)`);
-		}
-	});
-}
 
 function machineSettings(current: FakeChatSession): string {
 	return path.join(current.wb.server.userDataDir, 'Machine', 'settings.json');

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { moved, screenshot, uiStep } from '../harness/workbench';
+import { screenshot, setSideBarWidth } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
 import {
 	send,
@@ -36,31 +36,6 @@ after(async () => {
 		fs.rmSync(dataDir, { recursive: true, force: true });
 	}
 });
-
-/** Drags the sash on the side bar's right edge until the side bar is `width` px wide. */
-async function setSideBarWidth(page: Page, width: number): Promise<void> {
-	await uiStep(page, `make the side bar ${width} px wide`, async () => {
-		const sidebar = page.locator('.part.sidebar');
-		const box = await sidebar.boundingBox();
-		if (!box) {
-			throw await moved(page, 'a visible side bar');
-		}
-		if (Math.abs(box.width - width) <= 1) {
-			return;
-		}
-		const edge = box.x + box.width;
-		const y = box.y + box.height / 2;
-		await page.mouse.move(edge, y);
-		await page.mouse.down();
-		await page.mouse.move(edge + (box.x + width - edge) / 2, y, { steps: 5 });
-		await page.mouse.move(box.x + width, y, { steps: 5 });
-		await page.mouse.up();
-		const after = await sidebar.boundingBox();
-		if (!after || Math.abs(after.width - width) > 1) {
-			throw await moved(page, `a ${width} px side bar (it is ${after?.width ?? '?'} px)`);
-		}
-	});
-}
 
 /** The workbench's modal dialog: its text, after a screenshot, once `button` is clicked. */
 async function answerDialog(page: Page, button: string, shot: () => Promise<string>) {

@@ -920,3 +920,28 @@ export async function waitForNotification(
 export async function clearNotifications(page: Page): Promise<void> {
 	await executeCommand(page, 'notifications.clearAll');
 }
+
+/** Drags the sash on the side bar's right edge until the side bar is `width` px wide. */
+export async function setSideBarWidth(page: Page, width: number): Promise<void> {
+	await uiStep(page, `make the side bar ${width} px wide`, async () => {
+		const sidebar = page.locator('.part.sidebar');
+		const box = await sidebar.boundingBox();
+		if (!box) {
+			throw await moved(page, 'a visible side bar');
+		}
+		if (Math.abs(box.width - width) <= 1) {
+			return;
+		}
+		const edge = box.x + box.width;
+		const y = box.y + box.height / 2;
+		await page.mouse.move(edge, y);
+		await page.mouse.down();
+		await page.mouse.move(edge + (box.x + width - edge) / 2, y, { steps: 5 });
+		await page.mouse.move(box.x + width, y, { steps: 5 });
+		await page.mouse.up();
+		const after = await sidebar.boundingBox();
+		if (!after || Math.abs(after.width - width) > 1) {
+			throw await moved(page, `a ${width} px side bar (it is ${after?.width ?? '?'} px)`);
+		}
+	});
+}
