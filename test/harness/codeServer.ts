@@ -404,6 +404,26 @@ function readJsonObject(file: string): Record<string, unknown> {
 	}
 }
 
+/** Our settings whose scope is `machine` (read from package.json, so a new one cannot be missed). */
+const MACHINE_SCOPED_KEYS: ReadonlySet<string> = (() => {
+	const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+		contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } };
+	};
+	const properties = manifest.contributes?.configuration?.properties ?? {};
+	return new Set(
+		Object.entries(properties)
+			.filter(([, schema]) => schema.scope === 'machine')
+			.map(([key]) => key),
+	);
+})();
+
+/** The entries of `settings` that VS Code reads only from the machine's settings in a remote window. */
+export function machineScoped(settings: Record<string, unknown>): Record<string, unknown> {
+	return Object.fromEntries(
+		Object.entries(settings).filter(([key]) => MACHINE_SCOPED_KEYS.has(key)),
+	);
+}
+
 /** Writes `values` into a VS Code settings file (User/ or Machine/), keeping its other keys. */
 export function mergeSettingsFile(file: string, values: Record<string, unknown>): void {
 	fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -489,13 +509,20 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
 		'extensions.autoCheckUpdates': false,
 		'extensions.autoUpdate': false,
 		'security.workspace.trust.enabled': workspaceTrust,
+		// VS Code for the Web (code-server) saves edited files after 1 s by default; the desktop VS
+		// Code our users run does not. Tests of unsaved editor changes need the desktop default (a
+		// loaded run saved a test's "unsaved" edit mid-undo).
+		'files.autoSave': 'off',
 		...(startupEditorNone ? { 'workbench.startupEditor': 'none' } : {}),
 		...settings,
 	});
-	// Machine-scoped settings (this one among them) are read from the remote machine's settings in
-	// a code-server window, not from the user's.
+	// A code-server window is a remote window: VS Code reads machine-scoped settings (zero.path,
+	// zero.env among them) only from the remote machine's settings and drops them from the user's
+	// once the extension's settings are registered. Left in User only, they reached the extension in
+	// most sessions and not in a loaded one ("zero is not installed" with zero.path set).
 	mergeSettingsFile(path.join(userDataDir, 'Machine', 'settings.json'), {
 		'workbench.welcomePage.walkthroughs.openOnInstall': firstRunWalkthrough,
+		...machineScoped(settings),
 	});
 
 	// A config file of our own so that code-server never writes ~/.config/code-server/config.yaml.
