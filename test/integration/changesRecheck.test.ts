@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import {
 	activate,
+	documentMatchesDisk,
 	newChat,
 	resetSettings,
 	restoreFile,
@@ -80,12 +81,20 @@ describe('undo re-checks the files when it acts (FAKE zero)', function () {
 	it('a file with unsaved editor changes is a conflict; keeping it leaves disk and editor as they are', async () => {
 		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		const zeroVersion = fs.readFileSync(file('src/stats.js'), 'utf8');
+		// The user's case: an editor showing zero's edit (VS Code's file watcher is asynchronous).
+		await documentMatchesDisk(file('src/stats.js'));
 		const document = await vscode.workspace.openTextDocument(file('src/stats.js'));
+		assert.equal(document.getText(), zeroVersion, "the editor shows zero's edit");
 		await vscode.window.showTextDocument(document);
 		const edit = new vscode.WorkspaceEdit();
 		edit.insert(document.uri, new vscode.Position(0, 0), '// not saved yet\n');
 		assert.ok(await vscode.workspace.applyEdit(edit));
 		assert.ok(document.isDirty);
+		assert.equal(
+			vscode.workspace.getConfiguration('files').get('autoSave'),
+			'off',
+			'VS Code would save the edit (code-server saves after 1 s unless told not to)',
+		);
 
 		api.answerNextChoice(KEEP_EDITED);
 		const outcome = await api.changes.undo(turn.id);
@@ -94,7 +103,10 @@ describe('undo re-checks the files when it acts (FAKE zero)', function () {
 		assert.match(prompt?.detail ?? '', /src\/stats\.js \(it has unsaved changes in an editor\)/);
 		assert.equal(outcome.kind, 'undone', outcome.message);
 		assert.equal(fs.readFileSync(file('src/stats.js'), 'utf8'), zeroVersion, 'disk kept');
-		assert.ok(document.isDirty, 'the unsaved changes are still in the editor');
+		assert.ok(
+			document.isDirty,
+			`the unsaved changes are still in the editor (version ${document.version}, closed ${document.isClosed})`,
+		);
 		assert.ok(document.getText().startsWith('// not saved yet\n'));
 		assert.equal(fs.existsSync(file('notes/todo.md')), false, 'the rest was undone');
 	});

@@ -44,14 +44,18 @@ export async function restoreFile(file: string, bytes: Buffer): Promise<void> {
 
 /** Waits until an open, unmodified document of `file` has the text on disk (reverting it). */
 export async function documentMatchesDisk(file: string): Promise<void> {
-	const document = vscode.workspace.textDocuments.find((doc) => doc.uri.fsPath === file);
+	// Only the file's own document: a review's before-content document has the same path under
+	// another scheme, and it never matches the disk.
+	const document = vscode.workspace.textDocuments.find(
+		(doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === file,
+	);
 	if (!document || document.isClosed) {
 		return;
 	}
-	const disk = fs.readFileSync(file, 'utf8');
+	const disk = () => fs.readFileSync(file, 'utf8');
 	await waitUntil(
 		async () => {
-			if (document.isClosed || document.getText() === disk) {
+			if (document.isClosed || document.getText() === disk()) {
 				return true;
 			}
 			if (!document.isDirty) {
@@ -63,6 +67,15 @@ export async function documentMatchesDisk(file: string): Promise<void> {
 		},
 		30_000,
 		`the editor's copy of ${path.basename(file)} to match the disk`,
+		{
+			seen: () => ({
+				dirty: document.isDirty,
+				version: document.version,
+				active: vscode.window.activeTextEditor?.document.uri.fsPath,
+				editor: document.getText().slice(0, 60),
+				disk: disk().slice(0, 60),
+			}),
+		},
 	);
 }
 
