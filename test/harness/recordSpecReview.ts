@@ -205,7 +205,7 @@ class SpecRecorder {
 					name,
 					note,
 					argv: ['zero', ...args].map((arg) => this.placeholder(arg)),
-					prompt,
+					prompt: this.placeholder(prompt),
 					exitCode: result.exitCode,
 					unusedScriptedResponses: unused,
 					modelRequests: requests.length,
