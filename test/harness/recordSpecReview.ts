@@ -408,7 +408,6 @@ async function recordApprove(r: SpecRecorder): Promise<void> {
 			implEntry?.parentSessionId === draftSession,
 		{ draftEntry, implEntry },
 	);
-	await r.saveStoreEvents(impl, 'the implementation session before any run: one user message');
 	const showApproved = await r.cli(
 		'show-approved',
 		['spec', 'show', meta.specId ?? '', '--json'],
