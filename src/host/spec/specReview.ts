@@ -184,8 +184,12 @@ export class SpecReview {
 			: prompt;
 	}
 
-	/** `zero spec reject <target> [--reason=...] --json`. */
+	/** `zero spec reject <target> [--reason=...] --json` (after the same look at the file). */
 	async reject(target: string, reason?: string): Promise<CliAnswer<SpecDecision>> {
+		const shown = await this.show(target);
+		if (!shown.ok) {
+			return shown;
+		}
 		return this.checked(
 			await this.answer(
 				argsOrError(() => buildSpecReviewArgs({ kind: 'reject', target, reason })),

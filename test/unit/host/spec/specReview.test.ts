@@ -114,10 +114,15 @@ describe('SpecReview over the recorded zero answers', () => {
 	});
 
 	it("reject, then the draft's status with the reason from sessions list", async () => {
+		const calls: string[][] = [];
 		const review = new SpecReview({
 			run: replay(
-				{ 'spec reject': 'reject-with-reason', 'sessions list': 'sessions-list-after-reject' },
-				[],
+				{
+					'spec show': 'show-rejected',
+					'spec reject': 'reject-with-reason',
+					'sessions list': 'sessions-list-after-reject',
+				},
+				calls,
 			),
 			workspaceRoot: ws,
 		});
@@ -130,6 +135,11 @@ describe('SpecReview over the recorded zero answers', () => {
 		assert.equal(status.value.rejectReason, 'Too broad: split it into two specs.');
 		const missing = await review.draftStatus('no-such-draft');
 		assert.equal(missing.ok, false);
+		assert.deepEqual(
+			calls.map((args) => args.slice(0, 2).join(' ')),
+			['spec show', 'spec reject', 'sessions list', 'sessions list'],
+		);
+		assert.ok(calls[1]?.includes('--reason=Too broad.'));
 	});
 
 	it("zero's refusals and a timed-out zero end in one-line problems", async () => {
@@ -157,7 +167,7 @@ describe('SpecReview over the recorded zero answers', () => {
 		assert.equal(bad.ok, false, 'a hostile id never reaches zero');
 	});
 
-	it('refuses a spec file zero reports outside the workspace, and never approves it', async () => {
+	it('refuses a spec file zero reports outside the workspace, and never approves or rejects it', async () => {
 		const calls: string[][] = [];
 		const outside = { ...(await recorded('show-draft')) };
 		outside.stdout = outside.stdout.split(ws).join(path.join(tmp, 'elsewhere'));
@@ -172,10 +182,12 @@ describe('SpecReview over the recorded zero answers', () => {
 		const approved = await review.approve(await draftId());
 		assert.equal(approved.ok, false);
 		assert.match(!approved.ok ? approved.problem : '', /outside the workspace/);
+		const rejected = await review.reject(await draftId(), 'no');
+		assert.equal(rejected.ok, false);
 		assert.deepEqual(
 			calls.map((args) => args[1]),
-			['show'],
-			'approve never ran',
+			['show', 'show'],
+			'neither approve nor reject ran',
 		);
 	});
 });
