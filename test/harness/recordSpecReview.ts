@@ -793,16 +793,21 @@ async function recordTask(r: SpecRecorder): Promise<void> {
 			childTypes.add(String(event.type));
 		}
 	}
+	const childAnswer = 'greet.js exports greet and farewell.';
 	r.check(
-		"task: the child's events are not in the parent's stream-json (only the Task call and result)",
-		!task.events.some(
-			(event) =>
-				event.type === 'message' ||
-				(event.type === 'text' &&
-					String(event.sessionId ?? '') !== '' &&
-					event.sessionId !== parent),
-		),
-		{ childTypes: [...childTypes] },
+		"task: the child's events are not in the parent's stream-json: one run_start, the child's answer only inside the Task result",
+		task.events.filter((event) => event.type === 'run_start').length === 1 &&
+			!task.events.some(
+				(event) => event.type === 'text' && String(event.delta ?? '').includes(childAnswer),
+			) &&
+			String(taskResult?.output ?? '').includes(childAnswer) &&
+			childTypes.has('message'),
+		{ childTypes: [...childTypes], types: task.events.map((event) => event.type) },
+	);
+	r.check(
+		'task: the Task result names the child session in meta.session_id',
+		childIds.length === 1 && (taskResult?.meta as Json | undefined)?.session_id === childIds[0],
+		taskResult?.meta,
 	);
 }
 
