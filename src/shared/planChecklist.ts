@@ -41,7 +41,12 @@ export interface PlanChecklist {
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 function inert(text: string): string {
-	const line = text.replace(HIDDEN, ' ').replace(/\s+/g, ' ').trim();
+	// Cut before folding: whitespace folding can only shorten, so 8x the limit is plenty.
+	const line = text
+		.slice(0, MAX_STEP_TEXT * 8)
+		.replace(HIDDEN, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
 	return line.length > MAX_STEP_TEXT ? `${line.slice(0, MAX_STEP_TEXT - 1)}\u2026` : line;
 }
 
@@ -90,7 +95,8 @@ const optionalText = z.string().nullish();
 const UpdatePlanArgsSchema = z.object({
 	plan: z.array(
 		z.looseObject({
-			content: z.string().min(1),
+			// Not .min(1): zod's length check coerces a non-string `length` and can throw.
+			content: z.string().refine((text) => text !== ''),
 			status: optionalText,
 			notes: optionalText,
 			id: optionalText,
@@ -104,23 +110,21 @@ const AcpPlanSchema = z.looseObject({
 });
 
 function checklist(raw: { text: string; status: PlanStepStatus; notes?: string }[]): PlanChecklist {
-	const all: PlanStep[] = raw.map((step) => ({
+	// Only the steps shown (and the current one) are made inert: a huge plan costs its length once.
+	const shown = (step: (typeof raw)[number]): PlanStep => ({
 		text: inert(step.text) || '(untitled step)',
 		status: step.status,
-		...(step.notes ? { notes: inert(step.notes) } : {}),
-	}));
-	const steps = all.slice(0, MAX_PLAN_STEPS);
-	const index =
-		all.findIndex((step) => step.status === 'in_progress') !== -1
-			? all.findIndex((step) => step.status === 'in_progress')
-			: all.findIndex((step) => step.status === 'pending');
-	const current = index === -1 ? undefined : { index, text: all[index]?.text ?? '' };
+		...(step.notes && inert(step.notes) ? { notes: inert(step.notes) } : {}),
+	});
+	const inProgress = raw.findIndex((step) => step.status === 'in_progress');
+	const index = inProgress !== -1 ? inProgress : raw.findIndex((step) => step.status === 'pending');
+	const currentStep = index === -1 ? undefined : raw[index];
 	return {
-		steps,
-		done: all.filter((step) => step.status === 'completed').length,
-		total: all.length,
-		...(current ? { current } : {}),
-		truncated: all.length > steps.length,
+		steps: raw.slice(0, MAX_PLAN_STEPS).map(shown),
+		done: raw.filter((step) => step.status === 'completed').length,
+		total: raw.length,
+		...(currentStep ? { current: { index, text: shown(currentStep).text } } : {}),
+		truncated: raw.length > MAX_PLAN_STEPS,
 	};
 }
 

@@ -53,11 +53,14 @@ export function inertLine(text: string, max = MAX_LINE): string {
 
 const specTarget = z.string().regex(SPEC_TARGET_PATTERN);
 const specStatus = z.string() as z.ZodType<SpecStatus | (string & {})>;
+// Length limits as refinements, not .min/.max: zod's length checks also run on a non-string
+// whose `length` is an object, and coercing that object can throw out of safeParse.
 const absolutePath = z
 	.string()
-	.min(1)
-	.max(MAX_PATH)
-	.refine((value) => !value.includes('\u0000'), 'NUL in path');
+	.refine(
+		(value) => value.length > 0 && value.length <= MAX_PATH && !value.includes('\u0000'),
+		'not a path',
+	);
 
 /** The `final.meta` of a spec-draft run (stream-json). */
 const SpecDraftMetaSchema = z.looseObject({

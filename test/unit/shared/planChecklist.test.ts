@@ -10,7 +10,8 @@ import {
 	MAX_STEP_TEXT,
 	planProgressLabel,
 } from '../../../src/shared/planChecklist';
-import { RECORDED } from '../helpers';
+import { hostileString, hostileValue } from '../fuzz/hostileStream';
+import { prng, RECORDED } from '../helpers';
 
 function execEvents(): unknown[] {
 	return readFileSync(path.join(RECORDED, 'spec', 'turns', 'update-plan-three-times.jsonl'), 'utf8')
@@ -130,6 +131,17 @@ describe('planChecklist: zero exec update_plan', () => {
 		);
 	});
 
+	it('does not throw on a step whose content has an object length (model-written arguments)', () => {
+		const trap = JSON.parse('{"length":{"toString":1,"valueOf":1}}') as unknown;
+		assert.equal(checklistFromUpdatePlan({ plan: [{ content: trap }] }), undefined);
+		assert.equal(
+			latestPlanFromExecEvents([
+				{ type: 'tool_call', id: 'c', name: 'update_plan', args: { plan: [{ content: trap }] } },
+			]),
+			undefined,
+		);
+	});
+
 	it('makes hostile, oversized plans bounded and inert', () => {
 		const hostile = `\u202e<img src=x onerror=alert(1)>\u0000\u001b[2J\n${'w'.repeat(100_000)}`;
 		const plan = checklistFromUpdatePlan({
@@ -195,6 +207,54 @@ describe('planChecklist: zero acp plan updates', () => {
 			{ sessionUpdate: 'plan', entries: [{ content: 1 }] },
 		]) {
 			assert.equal(checklistFromAcpPlan(update), undefined, JSON.stringify(update));
+		}
+	});
+});
+
+describe('planChecklist: seeded hostile input', () => {
+	it('never throws and stays bounded on random values shaped like plans', () => {
+		const rand = prng(2501);
+		const mutate = (): unknown =>
+			rand() < 0.5
+				? hostileValue(rand)
+				: Array.from({ length: Math.floor(rand() * 80) }, () =>
+						rand() < 0.7
+							? {
+									content: hostileString(rand),
+									status: hostileValue(rand),
+									notes: hostileValue(rand),
+								}
+							: hostileValue(rand),
+					);
+		for (let i = 0; i < 400; i++) {
+			const plans = [
+				checklistFromUpdatePlan({ plan: mutate() }),
+				checklistFromUpdatePlan(hostileValue(rand)),
+				checklistFromAcpPlan({ sessionUpdate: 'plan', entries: mutate() }),
+				latestPlanFromExecEvents([
+					{
+						type: 'tool_call',
+						id: hostileString(rand),
+						name: 'update_plan',
+						args: { plan: mutate() },
+					},
+					hostileValue(rand),
+				]),
+			];
+			for (const plan of plans) {
+				if (plan === undefined) {
+					continue;
+				}
+				assert.ok(plan.steps.length <= MAX_PLAN_STEPS);
+				assert.ok(plan.done <= plan.total);
+				for (const step of plan.steps) {
+					assert.ok(step.text.length > 0 && step.text.length <= MAX_STEP_TEXT, step.text);
+					assert.doesNotMatch(step.text, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+					assert.ok(['pending', 'in_progress', 'completed', 'failed'].includes(step.status));
+				}
+				assert.ok((plan.current?.text.length ?? 0) <= MAX_STEP_TEXT);
+				assert.ok(planProgressLabel(plan).length < 40);
+			}
 		}
 	});
 });

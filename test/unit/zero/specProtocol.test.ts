@@ -18,7 +18,8 @@ import {
 	specDraftFromFinal,
 	specSessionIn,
 } from '../../../src/zero/specProtocol';
-import { RECORDED } from '../helpers';
+import { hostileString, hostileValue } from '../fuzz/hostileStream';
+import { prng, RECORDED } from '../helpers';
 
 const SPEC = path.join(RECORDED, 'spec');
 
@@ -92,6 +93,16 @@ describe('specProtocol: the recorded spec-draft run', () => {
 		for (const junk of [null, undefined, 'x', 42, [], { stopReason: 'spec_review_required' }]) {
 			assert.equal(specDraftFromFinal(junk), undefined);
 		}
+	});
+
+	it('does not throw on a value whose length is an object zod cannot compare (model-shaped JSON)', () => {
+		const good = finalMeta('draft-use-spec') as Record<string, string>;
+		const trap = JSON.parse('{"length":{"toString":1,"valueOf":1}}') as unknown;
+		for (const key of ['specFilePath', 'specId', 'relativePath', 'specTitle', 'draftSessionId']) {
+			assert.equal(specDraftFromFinal({ ...good, [key]: trap }), undefined, key);
+		}
+		const show = JSON.parse(cli('show-draft').stdout) as Record<string, unknown>;
+		assert.equal(SpecShowSchema.safeParse({ ...show, specFilePath: trap }).success, false);
 	});
 
 	it('makes a hostile title inert and bounded, and falls back to the id when it is empty', () => {
@@ -330,5 +341,48 @@ describe('specProtocol: command lines', () => {
 	it('inertLine folds whitespace and drops control and bidi characters', () => {
 		assert.equal(inertLine(' a\n\tb\u202e\u0000c '), 'a bc');
 		assert.equal(inertLine('x'.repeat(50), 10).length, 10);
+	});
+});
+
+describe('specProtocol: seeded hostile input', () => {
+	it('never throws on random values in the places zero answers, and keeps what it gives bounded', () => {
+		const rand = prng(2502);
+		const good = finalMeta('draft-use-spec') as Record<string, unknown>;
+		const show = JSON.parse(cli('show-draft').stdout) as Record<string, unknown>;
+		const decision = JSON.parse(cli('approve-with-comment').stdout) as Record<string, unknown>;
+		const list = JSON.parse(cli('sessions-list-after-reject').stdout) as Record<string, unknown>[];
+		const keysOf = (value: Record<string, unknown>) => Object.keys(value);
+		const spoil = (value: Record<string, unknown>): Record<string, unknown> => {
+			const copy: Record<string, unknown> = { ...value };
+			for (const key of keysOf(value)) {
+				if (rand() < 0.3) {
+					copy[key] = rand() < 0.5 ? hostileString(rand) : hostileValue(rand);
+				}
+			}
+			return copy;
+		};
+		for (let i = 0; i < 400; i++) {
+			const draft = specDraftFromFinal(rand() < 0.1 ? hostileValue(rand) : spoil(good));
+			if (draft) {
+				assert.ok(draft.title.length <= 200);
+				assert.match(draft.relativePath, /^\.zero\/specs\/[a-z0-9-]+\.md$/);
+				assert.match(draft.specId, /^[A-Za-z0-9][A-Za-z0-9_-]*$/);
+			}
+			const shown = SpecShowSchema.safeParse(spoil(show));
+			if (shown.success) {
+				assert.ok(shown.data.content.length <= MAX_SPEC_CONTENT);
+			}
+			const decided = SpecDecisionSchema.safeParse(spoil(decision));
+			if (decided.success) {
+				assert.ok((decided.data.message ?? '').length <= 2000);
+				assert.doesNotMatch(decided.data.next ?? '', /[\u0000-\u001f\u202e]/);
+			}
+			const session = specSessionIn(
+				list.map((entry) => spoil(entry)),
+				'spec-draft-reject',
+			);
+			assert.ok((session?.rejectReason ?? '').length <= 2000);
+			assert.equal(typeof implementationPromptFromEvents(String(hostileString(rand))), 'undefined');
+		}
 	});
 });
