@@ -227,14 +227,16 @@ export function implementationPromptFromEvents(eventsJsonl: string): string | un
 // ---------------------------------------------------------------------------------------------
 // Command lines
 
+export const SPEC_REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
+
 export interface SpecDraftOptions {
 	cwd: string;
 	/** `--init-session-id`: the draft session (the chat knows it before zero answers). */
 	sessionId: string;
 	/** `--spec-model`: the model that drafts (zero uses `--model` or its default otherwise). */
 	specModel?: string;
-	/** `--spec-reasoning-effort` (zero v0.8.0: `low`, `medium`, `high`, ...). */
-	specReasoningEffort?: string;
+	/** `--spec-reasoning-effort`: zero v0.8.0 knows `low`, `medium` and `high` only. */
+	specReasoningEffort?: (typeof SPEC_REASONING_EFFORTS)[number];
 	/** `--model` for the run (the draft uses it unless `specModel` is set). */
 	model?: string;
 	maxTurns?: number;
@@ -274,6 +276,10 @@ export function buildSpecDraftArgs(options: SpecDraftOptions): string[] {
 		args.push(`--spec-model=${options.specModel}`);
 	}
 	if (options.specReasoningEffort) {
+		// The glued form skips zero's own check of the value, so check it here.
+		if (!SPEC_REASONING_EFFORTS.includes(options.specReasoningEffort)) {
+			throw new Error(`Invalid reasoning effort: ${JSON.stringify(options.specReasoningEffort)}`);
+		}
 		args.push(`--spec-reasoning-effort=${options.specReasoningEffort}`);
 	}
 	if (options.maxTurns !== undefined) {

@@ -294,6 +294,13 @@ describe('specProtocol: command lines', () => {
 			buildSpecDraftArgs({ cwd: '$WS', sessionId: 'spec-draft-approve' }),
 		);
 		assert.throws(() => buildSpecDraftArgs({ cwd: '/ws', sessionId: '--resume=x' }));
+		assert.throws(() =>
+			buildSpecDraftArgs({
+				cwd: '/ws',
+				sessionId: 'chat-1',
+				specReasoningEffort: 'extreme' as 'high',
+			}),
+		);
 	});
 
 	it('builds spec show/approve/reject with glued values, dropping empty notes', () => {
