@@ -737,6 +737,11 @@ async function recordPlan(r: SpecRecorder): Promise<void> {
 		},
 	);
 	r.check(
+		"plan: with the extension's flags (--permission-mode=member, no --auto) update_plan is offered and Task is not",
+		plan.tools.includes('update_plan') && !plan.tools.includes('Task'),
+		plan.tools,
+	);
+	r.check(
 		"plan: the result text is zero's normalized plan (done -> completed, blocked -> failed)",
 		JSON.stringify(results[1] ?? {}).includes('1. [completed] Read greet.js') &&
 			JSON.stringify(results[2] ?? {}).includes('3. [failed] Run the tests'),
