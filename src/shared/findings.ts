@@ -3,6 +3,7 @@
  * A missing or malformed block never loses the report: the caller keeps the text and says so.
  */
 import { z } from 'zod';
+import { safeParseUntrusted } from './untrustedParse';
 
 export const FINDINGS_FENCE = 'zero-findings';
 
@@ -81,7 +82,7 @@ export function parseFindings(answer: string): FindingsParse {
 	const findings: Finding[] = [];
 	let skipped = 0;
 	for (const entry of data) {
-		const parsed = FindingSchema.safeParse(entry);
+		const parsed = safeParseUntrusted(FindingSchema, entry);
 		if (!parsed.success) {
 			skipped++;
 			continue;

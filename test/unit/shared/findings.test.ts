@@ -34,6 +34,22 @@ describe('inspection findings', () => {
 		}
 	});
 
+	it('skips a finding whose values have a trap `length` (zod 4 length checks throw on it)', () => {
+		const trap = '{"length":{"toString":1,"valueOf":1}}';
+		const answer = [
+			'Report.',
+			'```zero-findings',
+			`[{"file":${trap},"line":1,"title":"t","severity":"high"},{"file":"a.js","line":2,"title":${trap},"severity":"low"},{"file":"b.js","line":3,"title":"kept","severity":"low"}]`,
+			'```',
+		].join('\n');
+		const result = parseFindings(answer);
+		assert.equal(result.kind, 'ok');
+		if (result.kind === 'ok') {
+			assert.deepEqual(locations(result.findings), [['b.js', 3, 3, 'info']]);
+			assert.equal(result.skipped, 2);
+		}
+	});
+
 	it('keeps the report when the block is malformed', () => {
 		const result = parseFindings(finalText('inspection-malformed'));
 		assert.equal(result.kind, 'malformed');
