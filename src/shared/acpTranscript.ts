@@ -24,16 +24,16 @@ import {
 	type AcpSessionEvent,
 	type PermissionSettledBy,
 	type PromptOutcome,
-} from '../zero/acp/outcomes';
+} from '../zero/protocol/acp/outcomes';
 import {
 	type PermissionOutcome,
 	type RequestPermissionParams,
 	type SessionUpdate,
 	type ToolCallContent,
-} from '../zero/acp/schemas';
-import type { ZeroEvent } from '../zero/events';
-import type { ParsedLine } from '../zero/parseLine';
-import type { ProcessOutcome } from '../zero/processOutcome';
+} from '../zero/protocol/acp/schemas';
+import type { ZeroEvent } from '../zero/protocol/events';
+import type { ParsedLine } from '../zero/protocol/parseLine';
+import type { ProcessOutcome } from '../zero/protocol/processOutcome';
 import { approvalsOf, cardForRequest, findApproval } from './approvalIndex';
 import { applyAction, findToolItem, findTurn } from './transcript';
 import {
@@ -264,7 +264,7 @@ export function processOutcomeOfExit(exit: AcpExit): ProcessOutcome {
 		exitCode: exit.exitCode,
 		signal: exit.signal,
 		stderrTail: exit.stderrTail,
-		stopRequested: exit.shutdownRequested,
+		stopRequested: exit.stopRequested,
 		killed: exit.killed,
 	};
 }

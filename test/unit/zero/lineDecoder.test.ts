@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { ParsedLine } from '../../../src/zero/parseLine';
-import { LineDecoder, parsedLineDecoder, type OversizeLine } from '../../../src/zero/lineDecoder';
+import type { ParsedLine } from '../../../src/zero/protocol/parseLine';
+import {
+	LineDecoder,
+	parsedLineDecoder,
+	type OversizeLine,
+} from '../../../src/zero/protocol/lineDecoder';
 import { corpusFiles, prng } from '../helpers';
 
 function decode(

@@ -11,9 +11,9 @@ import {
 	salvageEnvelope,
 	type AcpDiagnostic,
 	type IncomingRequestReply,
-} from '../../../../src/zero/acp/jsonRpc';
-import { PromptResultSchema } from '../../../../src/zero/acp/schemas';
-import { rawMemberText } from '../../../../src/zero/acp/wireId';
+} from '../../../../src/zero/protocol/acp/jsonRpc';
+import { PromptResultSchema } from '../../../../src/zero/protocol/acp/schemas';
+import { rawMemberText } from '../../../../src/zero/protocol/acp/wireId';
 import { readRecording, recordedLogs } from './acpHelpers';
 import { prng } from '../../helpers';
 
