@@ -88,7 +88,7 @@ describe('ZeroChild', { skip: !posix && 'POSIX shell scripts', timeout: 30_000 }
 		const { child, stdout } = shChild(
 			'trap "exit 130" INT; echo ready; while :; do sleep 0.05; done',
 		);
-		await waitUntil(() => stdout().includes('ready'));
+		await waitUntil(() => stdout().includes('ready'), 10_000, 'the child to say ready');
 		assert.equal(
 			child.stop({ kind: 'interrupt' }, { politeGraceMs: 60_000, terminateGraceMs: 60_000 }),
 			true,
@@ -113,7 +113,7 @@ describe('ZeroChild', { skip: !posix && 'POSIX shell scripts', timeout: 30_000 }
 
 	it('escalates to SIGTERM and SIGKILL when the child ignores the polite request and SIGTERM', async () => {
 		const { child, stdout } = shChild('trap "" INT TERM; echo ready; while :; do sleep 0.05; done');
-		await waitUntil(() => stdout().includes('ready'));
+		await waitUntil(() => stdout().includes('ready'), 10_000, 'the child to say ready');
 		child.stop({ kind: 'interrupt' }, FAST);
 		const outcome = await child.done;
 		assert.equal(outcome.kind === 'exited' && outcome.signal, 'SIGKILL');
@@ -132,13 +132,13 @@ describe('ZeroChild', { skip: !posix && 'POSIX shell scripts', timeout: 30_000 }
 			assert.equal(outcome.kind === 'exited' && outcome.exitCode, 0);
 			const leftBehind = Number(stdout().trim());
 			assert.ok(leftBehind > 0, `pid of the background job: ${stdout()}`);
-			await waitUntil(() => !processExists(leftBehind));
+			await waitUntil(() => !processExists(leftBehind), 10_000, 'the background job to be killed');
 		},
 	);
 
 	it('kill() ends the tree at once and says the extension stopped it', async () => {
 		const { child } = shChild('trap "" INT TERM; while :; do sleep 0.05; done');
-		await waitUntil(() => child.pid !== undefined);
+		await waitUntil(() => child.pid !== undefined, 10_000, 'a pid');
 		child.kill();
 		const outcome = await child.done;
 		assert.deepEqual(

@@ -2,7 +2,7 @@
  * zod schemas for the Agent Client Protocol as `zero acp` (v0.8.0) speaks it, in both directions.
  * Observed on the real binary: test/fixtures/recorded/acp/ (see its README).
  *
- * Drift tolerance follows src/zero/events.ts: unknown keys are allowed (callers keep zero's own
+ * Drift tolerance follows src/zero/protocol/events.ts: unknown keys are allowed (callers keep zero's own
  * object after validating, so extra fields survive), enum-like fields accept any string (the known
  * values are exported), and an unknown `sessionUpdate` kind or notification method is reported as
  * drift by the caller rather than rejected here.
