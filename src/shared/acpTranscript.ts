@@ -502,8 +502,14 @@ export class AcpTurnMapper {
 			case 'current_mode_update':
 			case 'available_commands_update':
 			case 'user_message_chunk':
-				// Session state, not turn content: the host keeps the mode (and zero sends neither of
-				// the other two; it replays no history).
+			case 'config_option_update':
+			case 'session_info_update':
+			case 'usage_update':
+			case 'notice':
+			case 'compaction_update':
+			case 'compaction_summary_chunk':
+				// Session state, not turn content: the host keeps the mode (and zero v0.8.0 sends
+				// none of the others; it replays no history).
 				return [];
 		}
 	}

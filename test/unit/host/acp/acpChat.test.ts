@@ -350,7 +350,7 @@ describe('AcpChat with the FAKE zero acp', () => {
 		const drift = chat.transcript.turns[0].run.items.filter((item) => item.kind === 'unrecognized');
 		assert.deepEqual(
 			drift.map((item) => item.kind === 'unrecognized' && item.type),
-			['_zero/usage', 'session/update:usage_update'],
+			['_zero/usage', 'session/update:turn_usage'],
 		);
 		const text = chat.transcript.turns[0].run.items.map((item) =>
 			item.kind === 'text' ? item.text : '',

@@ -356,7 +356,8 @@ describe('AcpProcess: drift and bad lines', { timeout: 30_000 }, () => {
 		assert.deepEqual(observer.updateKinds(), [
 			'agent_message_chunk',
 			'?_zero/usage',
-			'?session/update:usage_update',
+			'?session/update:turn_usage',
+			'usage_update',
 			'agent_message_chunk',
 		]);
 		const drift = observer.events[1];
