@@ -14,7 +14,10 @@
 import type { PermissionEventAny, ZeroEvent } from '../zero/protocol/events';
 import { SESSION_ID_PATTERN } from '../zero/protocol/execArgs';
 import type { ParsedLine } from '../zero/protocol/parseLine';
-import { DEFAULT_CHAT_PERMISSION_MODE, type RunPermissionMode } from '../zero/protocol/permissionModes';
+import {
+	DEFAULT_CHAT_PERMISSION_MODE,
+	type RunPermissionMode,
+} from '../zero/protocol/permissionModes';
 import type { ProcessOutcome } from '../zero/protocol/processOutcome';
 import {
 	TRANSCRIPT_FORMAT_VERSION,

@@ -8,7 +8,10 @@
  * on the chat's serial queue. When the run has ended, S is confirmed in zero's event log, every
  * touched file is stamped (the undo's conflict check) and the turn's change summary is computed.
  */
-import { checkpointMaxBytes, safeWorkspaceRelativePath } from '../../zero/protocol/checkpointSchemas';
+import {
+	checkpointMaxBytes,
+	safeWorkspaceRelativePath,
+} from '../../zero/protocol/checkpointSchemas';
 import { copyCheckpointBefore } from '../../zero/process/checkpointStore';
 import {
 	findSessionEvent,

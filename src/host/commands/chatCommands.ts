@@ -9,7 +9,10 @@ import {
 	isResumableSession,
 	readCliJson,
 } from '../../zero/protocol/cliAnswers';
-import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../../zero/protocol/permissionModes';
+import {
+	CHAT_PERMISSION_MODES,
+	type ChatPermissionMode,
+} from '../../zero/protocol/permissionModes';
 import { focusChat, type CommandDeps, type Handlers } from './commandDeps';
 
 type ChatCommand =
