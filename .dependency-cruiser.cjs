@@ -1,5 +1,6 @@
 // The architecture as rules (`npm run lint` runs them): no import cycles, and every layer imports
-// only the layers below it. src/zero is the bottom (zero's protocol and process), then src/shared
+// only the layers below it. src/zero is the bottom (src/zero/protocol, pure, under
+// src/zero/process, which spawns and reads files), then src/shared
 // (used by the host and the webview), then the host's feature folders, then src/extension.ts.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -17,6 +18,37 @@ module.exports = {
 			comment: "src/zero speaks zero's protocol; it imports nothing else from this project.",
 			from: { path: '^src/zero/' },
 			to: { path: '^src/(?!zero/)' },
+		},
+		{
+			name: 'zero-protocol-uses-no-node-built-ins',
+			severity: 'error',
+			comment:
+				"src/zero/protocol is zero's protocol as data (events, schemas, framing, argument lists): it runs anywhere, the webview included.",
+			from: { path: '^src/zero/protocol/' },
+			to: { dependencyTypes: ['core'] },
+		},
+		{
+			name: 'zero-protocol-below-zero-process',
+			severity: 'error',
+			comment:
+				'src/zero/process (spawning, files, stores) is built on the protocol, never the other way.',
+			from: { path: '^src/zero/protocol/' },
+			to: { path: '^src/zero/(?!protocol/)' },
+		},
+		{
+			name: 'webview-never-reaches-zero-processes',
+			severity: 'error',
+			comment:
+				'The webview uses zero only as protocol, through no chain of imports: spawning, files and stores are host business.',
+			from: { path: '^src/webview/' },
+			to: { path: '^src/zero/process/', reachable: true },
+		},
+		{
+			name: 'shared-uses-zero-protocol-only',
+			severity: 'error',
+			comment: 'src/shared is bundled into the webview: of src/zero it imports the protocol only.',
+			from: { path: '^src/shared/' },
+			to: { path: '^src/zero/(?!protocol/)' },
 		},
 		{
 			name: 'shared-below-host-and-webview',

@@ -24,16 +24,16 @@ import {
 	type AcpSessionEvent,
 	type PermissionSettledBy,
 	type PromptOutcome,
-} from '../zero/acp/outcomes';
+} from '../zero/protocol/acp/outcomes';
 import {
 	type PermissionOutcome,
 	type RequestPermissionParams,
 	type SessionUpdate,
 	type ToolCallContent,
-} from '../zero/acp/schemas';
-import type { ZeroEvent } from '../zero/events';
-import type { ParsedLine } from '../zero/parseLine';
-import type { ProcessOutcome } from '../zero/processOutcome';
+} from '../zero/protocol/acp/schemas';
+import type { ZeroEvent } from '../zero/protocol/events';
+import type { ParsedLine } from '../zero/protocol/parseLine';
+import type { ProcessOutcome } from '../zero/protocol/processOutcome';
 import { approvalsOf, cardForRequest, findApproval } from './approvalIndex';
 import { applyAction, findToolItem, findTurn } from './transcript';
 import {
@@ -264,7 +264,7 @@ export function processOutcomeOfExit(exit: AcpExit): ProcessOutcome {
 		exitCode: exit.exitCode,
 		signal: exit.signal,
 		stderrTail: exit.stderrTail,
-		stopRequested: exit.shutdownRequested,
+		stopRequested: exit.stopRequested,
 		killed: exit.killed,
 	};
 }
@@ -502,8 +502,14 @@ export class AcpTurnMapper {
 			case 'current_mode_update':
 			case 'available_commands_update':
 			case 'user_message_chunk':
-				// Session state, not turn content: the host keeps the mode (and zero sends neither of
-				// the other two; it replays no history).
+			case 'config_option_update':
+			case 'session_info_update':
+			case 'usage_update':
+			case 'notice':
+			case 'compaction_update':
+			case 'compaction_summary_chunk':
+				// Session state, not turn content: the host keeps the mode (and zero v0.8.0 sends
+				// none of the others; it replays no history).
 				return [];
 		}
 	}

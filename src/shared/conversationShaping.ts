@@ -16,9 +16,9 @@
  *
  * Pure: the caller runs the steps in order, feeding each `rewind-plan` answer to the check given.
  */
-import type { RewindPlanAnswer } from '../zero/checkpointSchemas';
-import { buildExecArgs, type ExecOptions } from '../zero/execArgs';
-import { rewindArgs, rewindPlanArgs } from '../zero/rewindArgs';
+import type { RewindPlanAnswer } from '../zero/protocol/checkpointSchemas';
+import { buildExecArgs, type ExecOptions } from '../zero/protocol/execArgs';
+import { rewindArgs, rewindPlanArgs } from '../zero/protocol/rewindArgs';
 import type { Transcript, Turn, TurnPrompt } from './transcriptSchema';
 
 export type ShapeAction = 'edit' | 'retry' | 'fork';

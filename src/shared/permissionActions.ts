@@ -2,9 +2,9 @@
  * The follow-ups a permission notice offers: exact re-runs (with a mode, a kept directory, the
  * unsafe flag) and stored or revoked grants, only where zero's own rules let them succeed.
  */
-import { chooseAddDir, type AddDirChoice } from '../zero/addDir';
-import { isGrantableToolName, revokeRemovesWholeTool } from '../zero/grants';
-import type { RunPermissionMode } from '../zero/permissionModes';
+import { chooseAddDir, type AddDirChoice } from '../zero/protocol/addDir';
+import { isGrantableToolName, revokeRemovesWholeTool } from '../zero/protocol/grants';
+import type { RunPermissionMode } from '../zero/protocol/permissionModes';
 import { summarizeToolArgs } from './toolSummary';
 import type { ToolItem } from './transcriptSchema';
 import type { PermissionActionSpec, RunContext } from './permissionTypes';

@@ -1,5 +1,5 @@
 /** What each permission mode lets zero do headlessly, in words a user reads. */
-import type { RunPermissionMode } from '../zero/permissionModes';
+import type { RunPermissionMode } from '../zero/protocol/permissionModes';
 
 export const PERMISSION_MODE_INFO: Record<
 	RunPermissionMode,

@@ -1,6 +1,6 @@
 /** The shapes of permission notices and their follow-up actions, and what a run was started with. */
-import { type GrantRef } from '../zero/grants';
-import type { RunPermissionMode } from '../zero/permissionModes';
+import { type GrantRef } from '../zero/protocol/grants';
+import type { RunPermissionMode } from '../zero/protocol/permissionModes';
 
 export type NoticeTone = 'quiet' | 'block';
 

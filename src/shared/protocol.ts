@@ -4,7 +4,7 @@
  * The webview opens with `hello`; a different major version makes the host reload the webview.
  */
 import { z } from 'zod';
-import { ChatPermissionModeSchema } from '../zero/permissionModes';
+import { ChatPermissionModeSchema } from '../zero/protocol/permissionModes';
 import { TurnNoticesSchema } from './notices';
 import {
 	ChatBackendSchema,

@@ -1,6 +1,6 @@
 /** What a refused tool call asked for, read from its name and arguments, and which mode allows it. */
-import { chooseAddDir, isInsideWorkspace, type AddDirChoice } from '../zero/addDir';
-import type { RunPermissionMode } from '../zero/permissionModes';
+import { chooseAddDir, isInsideWorkspace, type AddDirChoice } from '../zero/protocol/addDir';
+import type { RunPermissionMode } from '../zero/protocol/permissionModes';
 import type { ToolItem } from './transcriptSchema';
 import type { RunContext } from './permissionTypes';
 

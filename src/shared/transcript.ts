@@ -11,11 +11,14 @@
  * Over 400 lines because it is one reducer: every action is handled in one place, so no action
  * type can be reduced twice or differently for the host and the view.
  */
-import type { PermissionEventAny, ZeroEvent } from '../zero/events';
-import { SESSION_ID_PATTERN } from '../zero/execArgs';
-import type { ParsedLine } from '../zero/parseLine';
-import { DEFAULT_CHAT_PERMISSION_MODE, type RunPermissionMode } from '../zero/permissionModes';
-import type { ProcessOutcome } from '../zero/processOutcome';
+import type { PermissionEventAny, ZeroEvent } from '../zero/protocol/events';
+import { SESSION_ID_PATTERN } from '../zero/protocol/execArgs';
+import type { ParsedLine } from '../zero/protocol/parseLine';
+import {
+	DEFAULT_CHAT_PERMISSION_MODE,
+	type RunPermissionMode,
+} from '../zero/protocol/permissionModes';
+import type { ProcessOutcome } from '../zero/protocol/processOutcome';
 import {
 	TRANSCRIPT_FORMAT_VERSION,
 	type PermissionInfo,

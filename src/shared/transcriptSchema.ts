@@ -10,17 +10,17 @@ import {
 	GrantSchema,
 	RiskSchema,
 	type PermissionEventAny,
-} from '../zero/events';
-import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/parseLine';
+} from '../zero/protocol/events';
+import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/protocol/parseLine';
 import { TurnChangeSummarySchema, TurnUndoneSchema } from './changeSchema';
-import { RunPermissionModeSchema } from '../zero/permissionModes';
-import { ProcessOutcomeSchema, SPAWN_FAILURE_REASONS } from '../zero/processOutcome';
-import { PERMISSION_SETTLED_BY } from '../zero/acp/outcomes';
+import { RunPermissionModeSchema } from '../zero/protocol/permissionModes';
+import { ProcessOutcomeSchema, SPAWN_FAILURE_REASONS } from '../zero/protocol/processOutcome';
+import { PERMISSION_SETTLED_BY } from '../zero/protocol/acp/outcomes';
 import {
 	PermissionOptionSchema,
 	PermissionOutcomeSchema,
 	PlanEntrySchema,
-} from '../zero/acp/schemas';
+} from '../zero/protocol/acp/schemas';
 
 export const TRANSCRIPT_FORMAT_VERSION = 1;
 

@@ -16,7 +16,10 @@
  * check share one model of what zero saved; splitting them would spread that model.
  */
 import { z } from 'zod';
-import { DEFAULT_CHECKPOINT_MAX_BYTES, safeWorkspaceRelativePath } from '../zero/checkpointSchemas';
+import {
+	DEFAULT_CHECKPOINT_MAX_BYTES,
+	safeWorkspaceRelativePath,
+} from '../zero/protocol/checkpointSchemas';
 import type {
 	ChangeKind,
 	FileChange,

@@ -1,5 +1,5 @@
 /** The message composer: text, attachments, queue, mode and model, send and stop. */
-import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../zero/permissionModes';
+import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../zero/protocol/permissionModes';
 import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
 import type { ComposerView, ImageAttachment } from '../shared/protocol';
 import { h, icon } from './dom';

@@ -3,7 +3,7 @@ import { blockedCount } from '../shared/notices';
 import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
 import { describeTurnEnd, isWaitingForUser, type RunNextStep } from '../shared/runOutcome';
 import type { Turn } from '../shared/transcriptSchema';
-import type { RunPermissionMode } from '../zero/permissionModes';
+import type { RunPermissionMode } from '../zero/protocol/permissionModes';
 import { formatTokens, h, icon } from './dom';
 import type { RenderContext } from './renderContext';
 import { renderNotice } from './renderNotice';

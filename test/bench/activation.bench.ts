@@ -23,7 +23,7 @@ import { waitForValue } from '../harness/wait';
 import { launchBrowser, newPage, openWorkbench, openZeroView } from '../harness/workbench';
 import { reduceTranscript } from '../../src/shared/transcript';
 import type { TranscriptAction } from '../../src/shared/transcriptSchema';
-import { parseLine } from '../../src/zero/parseLine';
+import { parseLine } from '../../src/zero/protocol/parseLine';
 import { generateTranscriptLines } from './corpus';
 
 const REPO = path.resolve(__dirname, '..', '..');

@@ -6,8 +6,8 @@
  * npm run bench bundles this file with esbuild first, so it measures the code as dist/extension.js ships it.
  */
 import { applyAction, createTranscript } from '../../src/shared/transcript';
-import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../../src/zero/lineDecoder';
-import { parseLine } from '../../src/zero/parseLine';
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../../src/zero/protocol/lineDecoder';
+import { parseLine } from '../../src/zero/protocol/parseLine';
 import { generateTranscriptLines } from './corpus';
 import { wholeNumberOption } from './benchOptions';
 

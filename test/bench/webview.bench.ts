@@ -67,7 +67,7 @@ import {
 } from '../../src/shared/protocol';
 import { createTranscript, reduceTranscript } from '../../src/shared/transcript';
 import type { TranscriptAction } from '../../src/shared/transcriptSchema';
-import { parseLine } from '../../src/zero/parseLine';
+import { parseLine } from '../../src/zero/protocol/parseLine';
 import { generateTranscriptLines } from './corpus';
 
 const EVENTS_PER_BATCH = 50;

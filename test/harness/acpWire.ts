@@ -1,7 +1,7 @@
 /**
  * A raw, recording JSON-RPC client for `zero acp`, used by the ACP recorder and the real-zero tier.
  *
- * It deliberately shares no code with `src/zero/acp`: it writes exactly the lines a scenario asks
+ * It deliberately shares no code with `src/zero/protocol/acp` and `src/zero/process/acp`: it writes exactly the lines a scenario asks
  * for (also malformed ones) and logs every line in both directions, in the order the client saw
  * them, so a recording shows zero's behaviour and not our client's. Node built-ins only.
  *

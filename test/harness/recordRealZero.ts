@@ -710,7 +710,7 @@ const readinessCommands: string[][] = [
 	['sessions', 'list', '--json'],
 	['exec', '--list-tools', '-o', 'json'],
 	['exec', '--list-tools', '-o', 'json', '--permission-mode', 'member'],
-	// The setup check's protocol probe (src/zero/setupProbe.ts): plan mode starts no MCP server.
+	// The setup check's protocol probe (src/zero/protocol/setupProbe.ts): plan mode starts no MCP server.
 	['exec', '-o', 'stream-json', '--list-tools', '--permission-mode=plan'],
 ];
 
@@ -752,7 +752,7 @@ async function recordReadiness(
 		(args[0] === 'providers' && (args[1] === 'current' || args[1] === 'check')) ||
 		args[0] === 'doctor' ||
 		args[0] === 'config' ||
-		// What the setup check asks besides the provider (src/zero/setupProbe.ts probeZero).
+		// What the setup check asks besides the provider (src/zero/protocol/setupProbe.ts probeZero).
 		args[0] === '--version' ||
 		(args[0] === 'exec' && args.includes('--permission-mode=plan')) ||
 		(args[0] === 'sandbox' && args[1] === 'policy' && args.length === 3);

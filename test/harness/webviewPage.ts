@@ -1,6 +1,6 @@
 // A static page that runs the chat webview (dist/webview.js + dist/chat.css) in a plain browser,
 // under the same Content-Security-Policy as in VS Code, for benchmarks and browser tests:
-// `import { startWebviewPage } from '../harness/webviewPage'`.
+// `import { startWebviewPage } from './webviewPage'`.
 //
 // The server listens on 127.0.0.1 (random port) and serves:
 //   /                 the webview document (ours, or the naive baseline with `naive: true`)

@@ -225,7 +225,7 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		const turn = await sendAndWait(api, 'drift [scenario:drift]');
 		assert.deepEqual(
 			turn.run.items.flatMap((item) => (item.kind === 'unrecognized' ? [item.type] : [])),
-			['_zero/usage', 'session/update:usage_update'],
+			['_zero/usage', 'session/update:turn_usage'],
 		);
 	});
 

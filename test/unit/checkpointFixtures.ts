@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { reduceTranscript } from '../../src/shared/transcript';
 import type { TranscriptAction, TranscriptItem } from '../../src/shared/transcriptSchema';
-import { parseLine } from '../../src/zero/parseLine';
+import { parseLine } from '../../src/zero/protocol/parseLine';
 import { RECORDED, readLines } from './helpers';
 
 export const CHECKPOINTS = path.join(RECORDED, 'checkpoints');

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { reduceTranscript } from '../../src/shared/transcript';
 import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
-import { parseLine } from '../../src/zero/parseLine';
+import { parseLine } from '../../src/zero/protocol/parseLine';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const SCENARIOS = path.join(REPO, 'test', 'fixtures', 'scenarios');

@@ -1,7 +1,7 @@
 /** Access to the real-zero edit/retry/fork recordings (`test/harness/recordConversationShaping.ts`). */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { CliResult } from '../../src/zero/cli';
+import type { CliResult } from '../../src/zero/process/cli';
 import { RECORDED } from './helpers';
 
 export const SHAPING = path.join(RECORDED, 'shaping');

@@ -26,10 +26,10 @@ import type {
 	Turn,
 	TranscriptAction,
 } from '../../src/shared/transcriptSchema';
-import { SandboxPolicySchema, shellRunsInSandbox } from '../../src/zero/cliAnswers';
-import { formatCommandLine } from '../../src/zero/execArgs';
-import { parseLine } from '../../src/zero/parseLine';
-import type { RunPermissionMode } from '../../src/zero/permissionModes';
+import { SandboxPolicySchema, shellRunsInSandbox } from '../../src/zero/protocol/cliAnswers';
+import { formatCommandLine } from '../../src/zero/protocol/execArgs';
+import { parseLine } from '../../src/zero/protocol/parseLine';
+import type { RunPermissionMode } from '../../src/zero/protocol/permissionModes';
 import {
 	startModelServer,
 	type ModelServer,

@@ -3,16 +3,16 @@
  * actions of each turn (through {@link AcpTurnMapper}, so cards, persistence and export work as for
  * exec), and the permission requests zero waits on until the user answers on the tool card.
  */
-import { AcpProcessExitedError, type AcpProcess } from '../../zero/acp/acpProcess';
+import { AcpProcessExitedError, type AcpProcess } from '../../zero/process/acp/acpProcess';
 import type {
 	AcpSession,
 	AcpSessionEvent,
 	PendingPermission,
 	PromptOutcome,
-} from '../../zero/acp/acpSession';
-import type { WireId } from '../../zero/acp/jsonRpc';
-import type { PromptBlock } from '../../zero/acp/schemas';
-import type { InputImage } from '../../zero/streamInput';
+} from '../../zero/protocol/acp/acpSession';
+import type { WireId } from '../../zero/protocol/acp/jsonRpc';
+import type { PromptBlock } from '../../zero/protocol/acp/schemas';
+import type { InputImage } from '../../zero/protocol/streamInput';
 import { AcpTurnMapper, applyAcpAction, processOutcomeOfExit } from '../../shared/acpTranscript';
 import { findTurn } from '../../shared/transcript';
 import type {

@@ -9,8 +9,8 @@ import {
 	AcpProcessExitedError,
 	DEFAULT_ACP_SHUTDOWN_TIMING,
 	type AcpShutdownTiming,
-} from '../../zero/acp/acpProcess';
-import type { AcpSession, AcpSessionObserver } from '../../zero/acp/acpSession';
+} from '../../zero/process/acp/acpProcess';
+import type { AcpSession, AcpSessionObserver } from '../../zero/protocol/acp/acpSession';
 import type { Logger } from '../platform/log';
 import type { ZeroSettings } from '../platform/settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';

@@ -4,8 +4,8 @@
  * there is none. `zero-before:/<path>?chat=…&scope=…&kind=content|empty|note&sha=…`.
  */
 import * as vscode from 'vscode';
-import { isSha256Hex } from '../../zero/checkpointSchemas';
-import { readCachedContent } from '../../zero/checkpointStore';
+import { isSha256Hex } from '../../zero/protocol/checkpointSchemas';
+import { readCachedContent } from '../../zero/process/checkpointStore';
 import { decodeText } from '../../shared/lineDiff';
 import { formatBytes } from '../../shared/turnChanges';
 import type { ReviewScope } from './fileActions';

@@ -2,8 +2,8 @@
  * The facts behind a change list: each touched file's before-content (copied from zero's store when
  * the turn ran) and its state on disk now, read in bounded memory.
  */
-import type { CopiedBefore } from '../../zero/checkpointSchemas';
-import { readCachedContent } from '../../zero/checkpointStore';
+import type { CopiedBefore } from '../../zero/protocol/checkpointSchemas';
+import { readCachedContent } from '../../zero/process/checkpointStore';
 import { decodeText } from '../../shared/lineDiff';
 import type { ToolItem, TranscriptItem, Turn } from '../../shared/transcriptSchema';
 import {

@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { CopiedBeforeSchema } from '../../zero/checkpointSchemas';
+import { CopiedBeforeSchema } from '../../zero/protocol/checkpointSchemas';
 import { TurnEndStampsSchema } from '../../shared/turnChanges';
 import type { Logger } from '../platform/log';
 

@@ -4,8 +4,8 @@
  * through our own copy, and answers the diff editor's Keep / Undo buttons.
  */
 import * as vscode from 'vscode';
-import { checkpointMaxBytes } from '../../zero/checkpointSchemas';
-import type { ParsedLine } from '../../zero/parseLine';
+import { checkpointMaxBytes } from '../../zero/protocol/checkpointSchemas';
+import type { ParsedLine } from '../../zero/protocol/parseLine';
 import type { TurnChangeSummary } from '../../shared/changeSchema';
 import { findTurn } from '../../shared/transcript';
 import type { Turn } from '../../shared/transcriptSchema';

@@ -4,7 +4,7 @@
  * copied from zero's checkpoint (with its mode), or the deletion of a file the turn created; a file
  * changed since the turn ended is only overwritten after the user agrees.
  */
-import { readCachedContent } from '../../zero/checkpointStore';
+import { readCachedContent } from '../../zero/process/checkpointStore';
 import type { FileChange, TurnChangeSummary } from '../../shared/changeSchema';
 import type { Turn } from '../../shared/transcriptSchema';
 import {

@@ -8,15 +8,18 @@
  * on the chat's serial queue. When the run has ended, S is confirmed in zero's event log, every
  * touched file is stamped (the undo's conflict check) and the turn's change summary is computed.
  */
-import { checkpointMaxBytes, safeWorkspaceRelativePath } from '../../zero/checkpointSchemas';
-import { copyCheckpointBefore } from '../../zero/checkpointStore';
+import {
+	checkpointMaxBytes,
+	safeWorkspaceRelativePath,
+} from '../../zero/protocol/checkpointSchemas';
+import { copyCheckpointBefore } from '../../zero/process/checkpointStore';
 import {
 	findSessionEvent,
 	readSessionMetadata,
 	zeroSessionsRoot,
 	type SessionsRoot,
-} from '../../zero/sessionStore';
-import type { ParsedLine } from '../../zero/parseLine';
+} from '../../zero/process/sessionStore';
+import type { ParsedLine } from '../../zero/protocol/parseLine';
 import { MAX_SUMMARY_FILES, type TurnChangeSummary } from '../../shared/changeSchema';
 import type { Turn } from '../../shared/transcriptSchema';
 import type { FileStamp, TurnChanges } from '../../shared/turnChanges';

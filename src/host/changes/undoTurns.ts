@@ -12,9 +12,9 @@ import {
 	parseRewindAnswer,
 	parseRewindPlanAnswer,
 	checkPlanUndoesTurn,
-} from '../../zero/rewindCommands';
+} from '../../zero/protocol/rewindCommands';
 import * as path from 'node:path';
-import type { CliResult } from '../../zero/cli';
+import type { CliResult } from '../../zero/process/cli';
 import type { UndoReport } from '../../shared/changeSchema';
 import type { Transcript, TranscriptAction, Turn } from '../../shared/transcriptSchema';
 import type { Logger } from '../platform/log';

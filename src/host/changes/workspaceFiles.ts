@@ -19,7 +19,7 @@ import {
 	type FileHandle,
 } from 'node:fs/promises';
 import * as path from 'node:path';
-import { safeWorkspaceRelativePath } from '../../zero/checkpointSchemas';
+import { safeWorkspaceRelativePath } from '../../zero/protocol/checkpointSchemas';
 import { decodeText } from '../../shared/lineDiff';
 import type { FileStamp, NowFact } from '../../shared/turnChanges';
 

@@ -7,7 +7,7 @@ import { promises as fs, type WriteStream } from 'node:fs';
 import * as path from 'node:path';
 import { applyAction } from '../../shared/transcript';
 import { TranscriptSchema, type Transcript } from '../../shared/transcriptSchema';
-import { parsedLineDecoder } from '../../zero/lineDecoder';
+import { parsedLineDecoder } from '../../zero/protocol/lineDecoder';
 
 /** Opens a directory to fsync it; Windows cannot, and there the rename alone must do. */
 export async function syncDirectory(dir: string): Promise<void> {

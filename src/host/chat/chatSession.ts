@@ -7,7 +7,7 @@
  * launch in `startTurn` is the next part to move out.
  */
 import * as vscode from 'vscode';
-import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissionModes';
+import type { ChatPermissionMode, RunPermissionMode } from '../../zero/protocol/permissionModes';
 import type { ComposerView, ImageAttachment } from '../../shared/protocol';
 import type { NoticeView, TurnNotices } from '../../shared/notices';
 import { newId } from '../../shared/ids';
@@ -20,15 +20,15 @@ import type {
 	TranscriptAction,
 	Turn,
 } from '../../shared/transcriptSchema';
-import { ZERO_DEFAULT_MAX_TURNS } from '../../zero/cliAnswers';
-import { buildExecArgs, formatCommandLine, type SessionFlag } from '../../zero/execArgs';
-import { stderrNotices } from '../../zero/stderrNotices';
+import { ZERO_DEFAULT_MAX_TURNS } from '../../zero/protocol/cliAnswers';
+import { buildExecArgs, formatCommandLine, type SessionFlag } from '../../zero/protocol/execArgs';
+import { stderrNotices } from '../../zero/protocol/stderrNotices';
 import {
 	buildUserMessage,
 	validateImage,
 	type InputError,
 	type InputImage,
-} from '../../zero/streamInput';
+} from '../../zero/protocol/streamInput';
 import type { RawRunWriter } from './chatFiles';
 import type { ChatStore } from './chatStore';
 import type { ChangeChat, ChangeService, TrackedTurn } from '../changes/changeService';

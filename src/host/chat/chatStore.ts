@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { applyAction, createRunState, findTurn, forgetRunUsage } from '../../shared/transcript';
 import { type Transcript } from '../../shared/transcriptSchema';
-import { capNestingOf } from '../../zero/parseLine';
+import { capNestingOf } from '../../zero/protocol/parseLine';
 import type { Logger } from '../platform/log';
 import {
 	RawRunWriter,

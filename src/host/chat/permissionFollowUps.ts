@@ -18,7 +18,7 @@ import {
 import { turnPermissionMode } from '../../shared/transcript';
 import type { ToolItem, Transcript, Turn } from '../../shared/transcriptSchema';
 import { actionCommands, type ActionCommands } from '../../shared/actionCommands';
-import { formatCommandLine } from '../../zero/execArgs';
+import { formatCommandLine } from '../../zero/protocol/execArgs';
 import {
 	parseGrantList,
 	parseRevokeCount,
@@ -26,8 +26,8 @@ import {
 	revokeRemovesWholeTool,
 	type GrantList,
 	type GrantRef,
-} from '../../zero/grants';
-import type { RunPermissionMode } from '../../zero/permissionModes';
+} from '../../zero/protocol/grants';
+import type { RunPermissionMode } from '../../zero/protocol/permissionModes';
 import type { Messages, Prompts } from '../platform/confirmations';
 import type { Logger } from '../platform/log';
 import type { ZeroSettings } from '../platform/settings';

@@ -8,8 +8,11 @@ import {
 	SessionsListSchema,
 	isResumableSession,
 	readCliJson,
-} from '../../zero/cliAnswers';
-import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../../zero/permissionModes';
+} from '../../zero/protocol/cliAnswers';
+import {
+	CHAT_PERMISSION_MODES,
+	type ChatPermissionMode,
+} from '../../zero/protocol/permissionModes';
 import { focusChat, type CommandDeps, type Handlers } from './commandDeps';
 
 type ChatCommand =

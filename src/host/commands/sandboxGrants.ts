@@ -2,7 +2,7 @@
  * Zero: Manage Sandbox Grants: every grant zero stores (tool-wide, file, directory and host grants,
  * and approved command prefixes), revoked by the grant's own scope with the count zero reports.
  */
-import { formatCommandLine } from '../../zero/execArgs';
+import { formatCommandLine } from '../../zero/protocol/execArgs';
 import {
 	parseGrantList,
 	parseRevokeCount,
@@ -10,7 +10,7 @@ import {
 	revokeGrantArgs,
 	type GrantList,
 	type GrantRef,
-} from '../../zero/grants';
+} from '../../zero/protocol/grants';
 import type { Messages, PickItem, Prompts } from '../platform/confirmations';
 import type { ZeroCli } from '../platform/zeroCli';
 

@@ -7,8 +7,8 @@ import {
 } from '../../shared/findings';
 import { applyAction, createTranscript } from '../../shared/transcript';
 import type { Transcript } from '../../shared/transcriptSchema';
-import { buildExecArgs } from '../../zero/execArgs';
-import { buildUserMessage } from '../../zero/streamInput';
+import { buildExecArgs } from '../../zero/protocol/execArgs';
+import { buildUserMessage } from '../../zero/protocol/streamInput';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../platform/log';
 import { publishFindings } from './findingDiagnostics';

@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
-import type { ProcessOutcome } from '../../zero/processOutcome';
-import { formatCommandLine } from '../../zero/execArgs';
-import type { ParsedLine } from '../../zero/parseLine';
-import { ZeroRun, type RunObserver, type StopTiming } from '../../zero/zeroRun';
+import type { ProcessOutcome } from '../../zero/protocol/processOutcome';
+import { formatCommandLine } from '../../zero/protocol/execArgs';
+import type { ParsedLine } from '../../zero/protocol/parseLine';
+import { ZeroRun, type RunObserver, type StopTiming } from '../../zero/process/zeroRun';
 import type { Logger } from './log';
 import type { RunRegistry } from './runRegistry';
 

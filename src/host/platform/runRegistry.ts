@@ -6,7 +6,7 @@ import {
 	readProcessInfo,
 	signalSession,
 	signalTree,
-} from '../../zero/processTree';
+} from '../../zero/process/processTree';
 import type { Logger } from './log';
 
 const KEY = 'zero.runningProcesses';

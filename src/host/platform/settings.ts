@@ -3,7 +3,7 @@ import {
 	CHAT_PERMISSION_MODES,
 	DEFAULT_CHAT_PERMISSION_MODE,
 	type ChatPermissionMode,
-} from '../../zero/permissionModes';
+} from '../../zero/protocol/permissionModes';
 
 /** An inspection preset: a label in the picker and the prompt zero receives. */
 export interface InspectionPreset {

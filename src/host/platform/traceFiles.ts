@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseTraceCounters } from '../../zero/trace';
+import { parseTraceCounters } from '../../zero/protocol/trace';
 import type { Logger } from './log';
 
 /**

@@ -1,4 +1,8 @@
-import { discoverZero, nodeDiscoveryHost, type DiscoveryResult } from '../../zero/discovery';
+import {
+	discoverZero,
+	nodeDiscoveryHost,
+	type DiscoveryResult,
+} from '../../zero/process/discovery';
 import type { Logger } from './log';
 import type { ZeroSettings } from './settings';
 

@@ -1,6 +1,6 @@
-import { runZeroCli, type CliResult } from '../../zero/cli';
-import { formatCommandLine } from '../../zero/execArgs';
-import { redactSecrets } from '../../zero/redact';
+import { runZeroCli, type CliResult } from '../../zero/process/cli';
+import { formatCommandLine } from '../../zero/protocol/execArgs';
+import { redactSecrets } from '../../zero/protocol/redact';
 import type { Logger } from './log';
 import type { ZeroSettings } from './settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from './zeroBinary';

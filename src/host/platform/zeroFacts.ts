@@ -5,8 +5,8 @@ import {
 	SandboxPolicySchema,
 	readCliJson,
 	shellRunsInSandbox,
-} from '../../zero/cliAnswers';
-import { zeroUserConfigPath } from '../../zero/userConfig';
+} from '../../zero/protocol/cliAnswers';
+import { zeroUserConfigPath } from '../../zero/protocol/userConfig';
 import type { Logger } from './log';
 import type { ZeroSettings } from './settings';
 import { asCliResult, type ZeroCli } from './zeroCli';

@@ -1,12 +1,12 @@
 /** The one setup state the chat shows for what was learned about zero, with one primary action. */
 import type { ReadinessView } from '../../shared/protocol';
-import type { DiscoveryResult } from '../../zero/discovery';
+import type { DiscoveryResult } from '../../zero/process/discovery';
 import {
 	MINIMUM_ZERO_VERSION,
 	type ProbeResult,
 	type ProviderProbe,
 	type SandboxInfo,
-} from '../../zero/setupProbe';
+} from '../../zero/protocol/setupProbe';
 
 export const INSTALL_COMMANDS = [
 	{ label: 'npm', command: 'npm install -g @gitlawb/zero' },

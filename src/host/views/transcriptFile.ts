@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import * as path from 'node:path';
 import { applyAction, createTranscript } from '../../shared/transcript';
 import type { Transcript } from '../../shared/transcriptSchema';
-import { parsedLineDecoder } from '../../zero/lineDecoder';
+import { parsedLineDecoder } from '../../zero/protocol/lineDecoder';
 
 /** Reads a stream-json file into a read-only transcript; each `run_start` after a finished run starts a new turn. */
 export async function readTranscriptFile(file: string, now: number): Promise<Transcript> {

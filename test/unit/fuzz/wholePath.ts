@@ -32,8 +32,8 @@ import { findToolDetails, toolDetails, toViewTranscript } from '../../../src/sha
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderRow } from '../../../src/webview/renderRow';
 import { buildRows } from '../../../src/webview/rows';
-import type { ParsedLine } from '../../../src/zero/parseLine';
-import { parsedLineDecoder } from '../../../src/zero/lineDecoder';
+import type { ParsedLine } from '../../../src/zero/protocol/parseLine';
+import { parsedLineDecoder } from '../../../src/zero/protocol/lineDecoder';
 import {
 	caseRandom,
 	hostileNumber,

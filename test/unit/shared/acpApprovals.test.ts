@@ -12,7 +12,10 @@ import type { ToolItem, Transcript, TranscriptAction } from '../../../src/shared
 import { toViewTranscript } from '../../../src/shared/viewTranscript';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderTool } from '../../../src/webview/renderTool';
-import type { RequestPermissionParams, SessionUpdate } from '../../../src/zero/acp/schemas';
+import type {
+	RequestPermissionParams,
+	SessionUpdate,
+} from '../../../src/zero/protocol/acp/schemas';
 
 const OPTIONS = [
 	{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },

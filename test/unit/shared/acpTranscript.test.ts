@@ -21,7 +21,7 @@ import {
 	SESSION_UPDATE_SCHEMAS,
 	type PermissionOutcome,
 	type SessionUpdate,
-} from '../../../src/zero/acp/schemas';
+} from '../../../src/zero/protocol/acp/schemas';
 import { RECORDED_ACP } from '../zero/acp/acpHelpers';
 
 interface Replay {
@@ -69,7 +69,7 @@ function replay(name: string): Replay {
 									exitCode: exit[1] === 'null' ? null : Number(exit[1]),
 									signal: exit[2] === 'null' ? null : exit[2],
 									stderrTail: '',
-									shutdownRequested: false,
+									stopRequested: false,
 									killed: false,
 								},
 							},

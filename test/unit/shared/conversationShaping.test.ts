@@ -12,9 +12,9 @@ import {
 } from '../../../src/shared/conversationShaping';
 import { reduceTranscript } from '../../../src/shared/transcript';
 import type { Transcript, TranscriptAction } from '../../../src/shared/transcriptSchema';
-import type { RewindPlanAnswer } from '../../../src/zero/checkpointSchemas';
-import { parseLine } from '../../../src/zero/parseLine';
-import { parseRewindPlanAnswer } from '../../../src/zero/rewindCommands';
+import type { RewindPlanAnswer } from '../../../src/zero/protocol/checkpointSchemas';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
+import { parseRewindPlanAnswer } from '../../../src/zero/protocol/rewindCommands';
 import { readLines } from '../helpers';
 import { SHAPING, shapingCli, shapingTurn, shapingUserSequence } from '../shapingFixtures';
 

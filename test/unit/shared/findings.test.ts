@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { parseFindings, type Finding } from '../../../src/shared/findings';
-import { parseLine } from '../../../src/zero/parseLine';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { SCENARIOS, readLines } from '../helpers';
 
 function finalText(scenario: string): string {

@@ -20,9 +20,9 @@ import {
 import { actionCommands, type ActionCommands } from '../../../src/shared/actionCommands';
 import { reduceTranscript } from '../../../src/shared/transcript';
 import type { RunState, ToolItem, TranscriptAction } from '../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../src/zero/parseLine';
-import type { RunPermissionMode } from '../../../src/zero/permissionModes';
-import { parseTraceCounters } from '../../../src/zero/trace';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
+import type { RunPermissionMode } from '../../../src/zero/protocol/permissionModes';
+import { parseTraceCounters } from '../../../src/zero/protocol/trace';
 import { RECORDED, readLines } from '../helpers';
 
 interface Meta {

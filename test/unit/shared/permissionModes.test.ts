@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PERMISSION_MODE_INFO } from '../../../src/shared/permissionModes';
-import { RUN_PERMISSION_MODES } from '../../../src/zero/permissionModes';
+import { RUN_PERMISSION_MODES } from '../../../src/zero/protocol/permissionModes';
 
 describe('permission mode texts', () => {
 	it('label and explain every mode a run can use, and nothing else', () => {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { describePermission } from '../../../src/shared/permissions';
 import { permissionActions, rerunPrompt } from '../../../src/shared/permissionActions';
 import { type NoticeKind } from '../../../src/shared/permissionTypes';
-import type { RunPermissionMode } from '../../../src/zero/permissionModes';
+import type { RunPermissionMode } from '../../../src/zero/protocol/permissionModes';
 import { providerSetupProblem } from '../../../src/shared/runOutcome';
 import { reduceTranscript } from '../../../src/shared/transcript';
 import type {
@@ -14,7 +14,7 @@ import type {
 	TranscriptAction,
 } from '../../../src/shared/transcriptSchema';
 import { actionCommands, grantArgs } from '../../../src/shared/actionCommands';
-import { parseLine } from '../../../src/zero/parseLine';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { RECORDED, SCENARIOS, readLines } from '../helpers';
 
 function tool(

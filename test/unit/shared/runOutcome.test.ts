@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { blockedTools, describeRunEnd, describeTurnEnd } from '../../../src/shared/runOutcome';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
-import { parseLine } from '../../../src/zero/parseLine';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
 
 describe('run outcomes', () => {

@@ -10,7 +10,7 @@ import {
 } from '../../../src/shared/transcript';
 import { describeRunEnd } from '../../../src/shared/runOutcome';
 import type { ToolItem } from '../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../src/zero/parseLine';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { RECORDED, SCENARIOS, exited, readLines, replay } from '../helpers';
 
 describe('transcript reducer', () => {

@@ -6,7 +6,7 @@ import {
 	TranscriptSchema,
 } from '../../../src/shared/transcriptSchema';
 import { toViewTranscript } from '../../../src/shared/viewTranscript';
-import { parseLine } from '../../../src/zero/parseLine';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { corpusFiles, exited, readLines, replay } from '../helpers';
 
 describe('transcript schemas', () => {

@@ -18,7 +18,7 @@ import {
 	type FileTouch,
 	type NowFact,
 } from '../../../src/shared/turnChanges';
-import { readCheckpointBefore } from '../../../src/zero/checkpointStore';
+import { readCheckpointBefore } from '../../../src/zero/process/checkpointStore';
 import {
 	SESSION,
 	copyRecordedStore,

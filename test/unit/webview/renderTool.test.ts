@@ -2,7 +2,7 @@ import './domEnv';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { reduceTranscript } from '../../../src/shared/transcript';
-import { parseLine } from '../../../src/zero/parseLine';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderTool } from '../../../src/webview/renderTool';
 

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { AcpTurnMapper, applyAcpAction } from '../../../src/shared/acpTranscript';
 import { createTranscript } from '../../../src/shared/transcript';
 import type { Turn } from '../../../src/shared/transcriptSchema';
-import type { AcpExit } from '../../../src/zero/acp/outcomes';
+import type { AcpExit } from '../../../src/zero/protocol/acp/outcomes';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderStatus } from '../../../src/webview/renderTurn';
 import { SCENARIOS, exited, replay } from '../helpers';
@@ -47,7 +47,7 @@ function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Tu
 				exitCode: 2,
 				signal: null,
 				stderrTail: STDERR,
-				shutdownRequested: false,
+				stopRequested: false,
 				killed: false,
 				...exit,
 			},
@@ -85,7 +85,7 @@ describe('the status row of a turn whose process died', () => {
 	});
 
 	it('a zero acp process shut down by the extension is not called a crash', () => {
-		const status = renderStatus(acpTurnEndedBy({ shutdownRequested: true }), context);
+		const status = renderStatus(acpTurnEndedBy({ stopRequested: true }), context);
 		const line = text(status.querySelector('.status-line') as HTMLElement);
 		assert.doesNotMatch(line, /run_end|unexpectedly/);
 		assert.match(line, /Stopped.*Live approvals were shut down during the turn/);

@@ -22,8 +22,8 @@ import { describePermission } from '../../../src/shared/permissions';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { ToolItem, Transcript, Turn } from '../../../src/shared/transcriptSchema';
 import { turnLimitOf } from '../../../src/shared/turnLimit';
-import type { PromptOutcome } from '../../../src/zero/acp/outcomes';
-import { parseLine } from '../../../src/zero/parseLine';
+import type { PromptOutcome } from '../../../src/zero/protocol/acp/outcomes';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderRow } from '../../../src/webview/renderRow';
 import { buildRows } from '../../../src/webview/rows';
@@ -174,7 +174,7 @@ const acpExit = (extra: object): PromptOutcome => ({
 		exitCode: 2,
 		signal: null,
 		stderrTail: `panic: lost ${STORE}`,
-		shutdownRequested: false,
+		stopRequested: false,
 		killed: false,
 		...extra,
 	},
@@ -307,7 +307,7 @@ describe('the words a user reads in the chat', () => {
 			assertNoInternalWords(renderAll(acpTurn({ kind: 'completed', stopReason })), stopReason);
 		}
 		assertNoInternalWords(renderAll(acpTurn(acpExit({}))), 'an ACP crash');
-		assertNoInternalWords(renderAll(acpTurn(acpExit({ shutdownRequested: true }))), 'a shutdown');
+		assertNoInternalWords(renderAll(acpTurn(acpExit({ stopRequested: true }))), 'a shutdown');
 		const waiting = renderAll(acpTurn(undefined, true));
 		assertNoInternalWords(waiting, 'a waiting approval');
 		const status = waiting.querySelector('[data-kind="status"]');

@@ -1,7 +1,7 @@
 /** The --add-dir choice for a path zero refused outside the workspace (zero's rules, pure logic). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chooseAddDir, isInsideWorkspace } from '../../../src/zero/addDir';
+import { chooseAddDir, isInsideWorkspace } from '../../../src/zero/protocol/addDir';
 
 describe('--add-dir choice', () => {
 	const none = (): boolean => false;

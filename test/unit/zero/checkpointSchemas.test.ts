@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkpointMaxBytes } from '../../../src/zero/checkpointSchemas';
+import { checkpointMaxBytes } from '../../../src/zero/protocol/checkpointSchemas';
 
 describe('checkpoint size cap', () => {
 	it("honours zero's ZERO_CHECKPOINT_MAX_BYTES the way strconv.Atoi reads it", () => {

@@ -21,15 +21,15 @@ import {
 	StoredCheckpointPayloadSchema,
 	StoredSessionMetadataSchema,
 	safeWorkspaceRelativePath,
-} from '../../../src/zero/checkpointSchemas';
+} from '../../../src/zero/protocol/checkpointSchemas';
 import {
 	copyCheckpointBefore,
 	readCachedContent,
 	readCheckpointBefore,
 	readCheckpointRecord,
 	readZeroBlob,
-} from '../../../src/zero/checkpointStore';
-import { findSessionEvent, readSessionMetadata } from '../../../src/zero/sessionStore';
+} from '../../../src/zero/process/checkpointStore';
+import { findSessionEvent, readSessionMetadata } from '../../../src/zero/process/sessionStore';
 import {
 	SESSION,
 	copyRecordedStore,

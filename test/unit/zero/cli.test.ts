@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runZeroCli } from '../../../src/zero/cli';
+import { runZeroCli } from '../../../src/zero/process/cli';
 
 // The "binary" here is Node itself running a one-line script: a real process, exit code and pipes.
 const node = process.execPath;

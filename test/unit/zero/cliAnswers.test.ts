@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import type { CliResult } from '../../../src/zero/cli';
+import type { CliResult } from '../../../src/zero/process/cli';
 import {
 	GrantsListSchema,
 	ProviderModelsSchema,
@@ -12,7 +12,7 @@ import {
 	cliFailure,
 	isResumableSession,
 	readCliJson,
-} from '../../../src/zero/cliAnswers';
+} from '../../../src/zero/protocol/cliAnswers';
 import { RECORDED } from '../helpers';
 
 const READINESS = path.join(RECORDED, 'readiness');

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { discoverZero, installLocations, type DiscoveryHost } from '../../../src/zero/discovery';
+import {
+	discoverZero,
+	installLocations,
+	type DiscoveryHost,
+} from '../../../src/zero/process/discovery';
 
 function host(executables: string[], extra: Partial<DiscoveryHost> = {}): DiscoveryHost {
 	return {

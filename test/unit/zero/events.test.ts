@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { EVENT_SCHEMAS, ZeroEventSchema, isZeroEventType } from '../../../src/zero/events';
+import { EVENT_SCHEMAS, ZeroEventSchema, isZeroEventType } from '../../../src/zero/protocol/events';
 import { RECORDED, readLines } from '../helpers';
 
 describe('zero event schemas', () => {

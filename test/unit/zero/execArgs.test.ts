@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildExecArgs, formatCommandLine, shellQuote } from '../../../src/zero/execArgs';
+import { buildExecArgs, formatCommandLine, shellQuote } from '../../../src/zero/protocol/execArgs';
 import { shapingTurn } from '../shapingFixtures';
 
 describe('exec argv', () => {

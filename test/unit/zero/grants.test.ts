@@ -12,7 +12,7 @@ import {
 	parseRevokeCount,
 	removedByRevoke,
 	revokeGrantArgs,
-} from '../../../src/zero/grants';
+} from '../../../src/zero/protocol/grants';
 import { RECORDED } from '../helpers';
 
 const CLI_DIR = path.join(RECORDED, 'permissions-cli');

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { ParsedLine } from '../../../src/zero/parseLine';
-import { LineDecoder, parsedLineDecoder, type OversizeLine } from '../../../src/zero/lineDecoder';
+import type { ParsedLine } from '../../../src/zero/protocol/parseLine';
+import {
+	LineDecoder,
+	parsedLineDecoder,
+	type OversizeLine,
+} from '../../../src/zero/protocol/lineDecoder';
 import { corpusFiles, prng } from '../helpers';
 
 function decode(
@@ -147,5 +151,40 @@ describe('parsedLineDecoder', () => {
 			'A 3.0 MiB line from zero was over the 1 MiB limit and was skipped.',
 		);
 		assert.ok(oversize.diagnostic.excerpt.startsWith('{"type":"text","text":"xxx'));
+	});
+
+	it('decodes every line as Buffer#toString would: bad bytes as U+FFFD, a BOM kept, chunked anywhere', () => {
+		// A BOM at a line's start stays text (TextDecoder would drop it by default).
+		assert.deepEqual(decode([Buffer.from('\uFEFFa\n\uFEFFb\n')]).lines, ['\uFEFFa', '\uFEFFb']);
+		const random = prng(21);
+		const alphabet = [
+			0x41, 0x0a, 0x0d, 0xef, 0xbb, 0xbf, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xff, 0x80, 0xf0,
+		];
+		for (let round = 0; round < 200; round++) {
+			const bytes = Buffer.from(
+				Array.from(
+					{ length: 1 + Math.floor(random() * 60) },
+					() => alphabet[Math.floor(random() * alphabet.length)],
+				),
+			);
+			const cut = Math.floor(random() * bytes.length);
+			// A chunk boundary inside a character must not change the text of its line.
+			const viaBytes = (() => {
+				const lines: string[] = [];
+				const parts = [bytes.subarray(0, cut), bytes.subarray(cut)];
+				const decoder = new LineDecoder({
+					line: (line) => lines.push(line),
+					oversize: () => undefined,
+				});
+				parts.forEach((part) => decoder.push(new Uint8Array(part)));
+				decoder.end();
+				return lines;
+			})();
+			const lineBytes = bytes.toString('latin1').split('\n');
+			const expectedPerLine = lineBytes
+				.map((line) => Buffer.from(line, 'latin1').toString('utf8').replace(/\r$/, ''))
+				.filter((line) => line !== '');
+			assert.deepEqual(viaBytes, expectedPerLine, `round ${round}: ${bytes.toString('hex')}`);
+		}
 	});
 });

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EVENT_SCHEMAS } from '../../../src/zero/events';
+import type { EVENT_SCHEMAS } from '../../../src/zero/protocol/events';
 import {
 	DIAGNOSTIC_EXCERPT_CHARS,
 	MAX_EVENT_DEPTH,
 	MAX_EVENT_DEPTH_MARKER,
 	parseLine,
-} from '../../../src/zero/parseLine';
+} from '../../../src/zero/protocol/parseLine';
 import { corpusFiles, readLines } from '../helpers';
 
 const R = 'run_20261129120000_abcdef';

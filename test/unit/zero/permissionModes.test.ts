@@ -6,7 +6,7 @@ import {
 	DEFAULT_CHAT_PERMISSION_MODE,
 	RUN_PERMISSION_MODES,
 	RunPermissionModeSchema,
-} from '../../../src/zero/permissionModes';
+} from '../../../src/zero/protocol/permissionModes';
 
 describe('permission modes', () => {
 	it('offer unsafe only to runs, never as a chat mode or the default', () => {

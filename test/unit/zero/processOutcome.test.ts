@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ProcessOutcomeSchema, type ProcessOutcome } from '../../../src/zero/processOutcome';
+import {
+	ProcessOutcomeSchema,
+	type ProcessOutcome,
+} from '../../../src/zero/protocol/processOutcome';
 
 describe('process outcomes', () => {
 	it('accept each way a process can end', () => {

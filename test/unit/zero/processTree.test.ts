@@ -3,17 +3,17 @@ import { after, describe, it } from 'node:test';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeDiscoveryHost } from '../../../src/zero/discovery';
+import { nodeDiscoveryHost } from '../../../src/zero/process/discovery';
 import {
 	planSpawn,
 	processExists,
 	processesInSession,
 	readProcessInfo,
-	runBounded,
 	signalTree,
 	spawnTree,
 	treeKillCommand,
-} from '../../../src/zero/processTree';
+} from '../../../src/zero/process/processTree';
+import { runBounded } from '../../../src/zero/process/boundedRun';
 import { waitUntil } from '../../harness/wait';
 
 describe('spawn plan', () => {

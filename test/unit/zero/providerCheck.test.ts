@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { readProviderCheck, type ProviderState } from '../../../src/zero/providerCheck';
+import { readProviderCheck, type ProviderState } from '../../../src/zero/protocol/providerCheck';
 import { RECORDED } from '../helpers';
 
 describe('zero providers check: the setup states', () => {

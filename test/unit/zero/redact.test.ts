@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { REDACTED, redactSecrets } from '../../../src/zero/redact';
+import { REDACTED, redactSecrets } from '../../../src/zero/protocol/redact';
 
 describe('redacting stderr', () => {
 	it('masks every zero.env value wherever it appears', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CliResult } from '../../../src/zero/cli';
-import { SessionsListSchema, readCliJson } from '../../../src/zero/cliAnswers';
+import type { CliResult } from '../../../src/zero/process/cli';
+import { SessionsListSchema, readCliJson } from '../../../src/zero/protocol/cliAnswers';
 import {
 	checkPlanUndoesTurn,
 	parseRewindAnswer,
@@ -9,7 +9,7 @@ import {
 	rewindArgs,
 	rewindPlanArgs,
 	type SessionsCommandFailureKind,
-} from '../../../src/zero/rewindCommands';
+} from '../../../src/zero/protocol/rewindCommands';
 import { SESSION, recordedCli, userMessageSequence } from '../checkpointFixtures';
 
 const asResult = (recorded: {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isResumableSession } from '../../../src/zero/cliAnswers';
+import { isResumableSession } from '../../../src/zero/protocol/cliAnswers';
 import {
 	childrenArgs,
 	forkOrigin,
@@ -10,7 +10,7 @@ import {
 	readSessionTree,
 	sessionsListArgs,
 	treeArgs,
-} from '../../../src/zero/sessionLineage';
+} from '../../../src/zero/protocol/sessionLineage';
 import { shapingCli } from '../shapingFixtures';
 
 const ok = (stdout: string) => ({ exitCode: 0, stdout, stderr: '' });

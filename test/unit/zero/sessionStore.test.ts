@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { zeroSessionsRoot } from '../../../src/zero/sessionStore';
+import { zeroSessionsRoot } from '../../../src/zero/process/sessionStore';
 
 describe("zero's sessions root", () => {
 	it('is $XDG_DATA_HOME/zero/sessions, trimmed, when XDG_DATA_HOME is set', () => {

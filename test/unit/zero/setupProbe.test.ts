@@ -9,7 +9,7 @@ import {
 	probeProvider,
 	probeZero,
 	type ZeroCliRunner,
-} from '../../../src/zero/setupProbe';
+} from '../../../src/zero/protocol/setupProbe';
 import { RECORDED, recordedCli } from '../helpers';
 
 describe('setup probe parsing', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { stderrNotices } from '../../../src/zero/stderrNotices';
+import { stderrNotices } from '../../../src/zero/protocol/stderrNotices';
 import { RECORDED } from '../helpers';
 
 describe("zero's stderr-only notices", () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StderrTail } from '../../../src/zero/stderrTail';
+import { StderrTail } from '../../../src/zero/protocol/stderrTail';
 
 describe('the stderr tail of zero acp', () => {
 	it('joins lines split across chunks, strips CR and hands each complete line on', () => {

@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { openRegularFile, readBounded } from '../../../src/zero/storeFiles';
+import { openRegularFile, readBounded } from '../../../src/zero/process/storeFiles';
 
 const scratch = (): Promise<string> => mkdtemp(path.join(os.tmpdir(), 'store-files-'));
 

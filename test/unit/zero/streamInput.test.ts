@@ -5,7 +5,7 @@ import {
 	InputError,
 	MAX_IMAGE_BYTES,
 	validateImage,
-} from '../../../src/zero/streamInput';
+} from '../../../src/zero/protocol/streamInput';
 
 describe('stream-json input', () => {
 	it('builds exactly the fields zero accepts', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { parseTraceCounters } from '../../../src/zero/trace';
+import { parseTraceCounters } from '../../../src/zero/protocol/trace';
 import { RECORDED } from '../helpers';
 
 describe('zero --trace counters', () => {

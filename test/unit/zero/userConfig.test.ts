@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { zeroUserConfigPath } from '../../../src/zero/userConfig';
+import { zeroUserConfigPath } from '../../../src/zero/protocol/userConfig';
 
 describe("zero's user config path", () => {
 	it('is %AppData%\\zero\\config.json on Windows', () => {

@@ -4,11 +4,11 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import type { ProcessOutcome } from '../../../src/zero/processOutcome';
-import { buildUserMessage } from '../../../src/zero/streamInput';
-import { parseLine, type ParsedLine } from '../../../src/zero/parseLine';
-import { processExists } from '../../../src/zero/processTree';
-import { ZeroRun } from '../../../src/zero/zeroRun';
+import type { ProcessOutcome } from '../../../src/zero/protocol/processOutcome';
+import { buildUserMessage } from '../../../src/zero/protocol/streamInput';
+import { parseLine, type ParsedLine } from '../../../src/zero/protocol/parseLine';
+import { processExists } from '../../../src/zero/process/processTree';
+import { ZeroRun } from '../../../src/zero/process/zeroRun';
 import { waitUntil } from '../../harness/wait';
 import { FAKE_ZERO, SCENARIOS, readLines } from '../helpers';
 

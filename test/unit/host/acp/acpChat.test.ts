@@ -11,7 +11,7 @@ import { afterEach, describe, it } from 'node:test';
 import { AcpChat, type AcpTurnRequest } from '../../../../src/host/acp/acpChat';
 import { AcpManager, type AcpManagerDeps } from '../../../../src/host/acp/acpManager';
 import { ChatStore } from '../../../../src/host/chat/chatStore';
-import { MAX_ACP_DEPTH_MARKER } from '../../../../src/zero/parseLine';
+import { MAX_ACP_DEPTH_MARKER } from '../../../../src/zero/protocol/parseLine';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import { applyAcpAction } from '../../../../src/shared/acpTranscript';
@@ -350,7 +350,7 @@ describe('AcpChat with the FAKE zero acp', () => {
 		const drift = chat.transcript.turns[0].run.items.filter((item) => item.kind === 'unrecognized');
 		assert.deepEqual(
 			drift.map((item) => item.kind === 'unrecognized' && item.type),
-			['_zero/usage', 'session/update:usage_update'],
+			['_zero/usage', 'session/update:turn_usage'],
 		);
 		const text = chat.transcript.turns[0].run.items.map((item) =>
 			item.kind === 'text' ? item.text : '',

@@ -16,10 +16,10 @@ import type {
 import type { UndoPrompt } from '../../../../src/host/changes/undoPlan';
 import { applyAction, createTranscript, findTurn } from '../../../../src/shared/transcript';
 import type { Transcript, TranscriptAction, Turn } from '../../../../src/shared/transcriptSchema';
-import { runZeroCli } from '../../../../src/zero/cli';
-import { buildExecArgs } from '../../../../src/zero/execArgs';
-import { buildUserMessage } from '../../../../src/zero/streamInput';
-import { ZeroRun } from '../../../../src/zero/zeroRun';
+import { runZeroCli } from '../../../../src/zero/process/cli';
+import { buildExecArgs } from '../../../../src/zero/protocol/execArgs';
+import { buildUserMessage } from '../../../../src/zero/protocol/streamInput';
+import { ZeroRun } from '../../../../src/zero/process/zeroRun';
 import { FAKE_ZERO, SCENARIOS } from '../../helpers';
 
 export const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };

@@ -13,10 +13,10 @@ import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import { ChangeRecords, type TurnChangeRecord } from '../../../../src/host/changes/changeRecords';
 import { computeChanges } from '../../../../src/host/changes/changeFacts';
 import { summaryOf } from '../../../../src/host/changes/turnTracking';
-import { copyCheckpointBefore } from '../../../../src/zero/checkpointStore';
+import { copyCheckpointBefore } from '../../../../src/zero/process/checkpointStore';
 import { reduceTranscript } from '../../../../src/shared/transcript';
 import type { TranscriptAction } from '../../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../../src/zero/parseLine';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import {
 	CHECKPOINTS,
 	SESSION,

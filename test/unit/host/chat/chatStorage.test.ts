@@ -14,7 +14,7 @@ import { ChatStore } from '../../../../src/host/chat/chatStore';
 import { planPrune, type StoredChatSize } from '../../../../src/host/chat/storageLimits';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import type { Transcript } from '../../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../../src/zero/parseLine';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { exited } from '../../helpers';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { ChatStore } from '../../../../src/host/chat/chatStore';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
-import { parseLine } from '../../../../src/zero/parseLine';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { SCENARIOS, exited, readLines } from '../../helpers';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };

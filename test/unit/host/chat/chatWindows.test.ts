@@ -14,7 +14,7 @@ import { describe, it } from 'node:test';
 import { ChatStore } from '../../../../src/host/chat/chatStore';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import type { Transcript } from '../../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../../src/zero/parseLine';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { REPO, exited } from '../../helpers';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };

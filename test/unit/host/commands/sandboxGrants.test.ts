@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { grantPickItems, manageSandboxGrants } from '../../../../src/host/commands/sandboxGrants';
 import type { PickItem } from '../../../../src/host/platform/confirmations';
 import type { ZeroCliResult } from '../../../../src/host/platform/zeroCli';
-import { parseGrantList, type GrantRef } from '../../../../src/zero/grants';
+import { parseGrantList, type GrantRef } from '../../../../src/zero/protocol/grants';
 import { RECORDED } from '../../helpers';
 
 const cli = (name: string): string =>

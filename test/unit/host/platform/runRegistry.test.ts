@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { RunRegistry } from '../../../../src/host/platform/runRegistry';
-import { processExists, readProcessInfo } from '../../../../src/zero/processTree';
+import { processExists, readProcessInfo } from '../../../../src/zero/process/processTree';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 

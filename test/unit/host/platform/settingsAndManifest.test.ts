@@ -8,7 +8,7 @@ import {
 	SETTING_KEYS,
 	type SettingsSource,
 } from '../../../../src/host/platform/settings';
-import { CHAT_PERMISSION_MODES } from '../../../../src/zero/permissionModes';
+import { CHAT_PERMISSION_MODES } from '../../../../src/zero/protocol/permissionModes';
 import { WEBVIEW_RUNNABLE_COMMANDS } from '../../../../src/shared/protocol';
 import { REPO } from '../../helpers';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { noProviderView, readinessView } from '../../../../src/host/setup/readinessView';
-import type { DiscoveryResult } from '../../../../src/zero/discovery';
-import { probeZero, type ProbeResult } from '../../../../src/zero/setupProbe';
+import type { DiscoveryResult } from '../../../../src/zero/process/discovery';
+import { probeZero, type ProbeResult } from '../../../../src/zero/protocol/setupProbe';
 import { recordedCli } from '../../helpers';
 
 const found: DiscoveryResult = { found: true, path: '/usr/local/bin/zero', source: 'PATH' };

@@ -4,8 +4,8 @@ import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import type { ReadinessReport } from '../../../../src/host/setup/readiness';
 import { readinessView } from '../../../../src/host/setup/readinessView';
 import { setupReportMarkdown } from '../../../../src/host/setup/setupReport';
-import type { DiscoveryResult } from '../../../../src/zero/discovery';
-import type { ProbeResult } from '../../../../src/zero/setupProbe';
+import type { DiscoveryResult } from '../../../../src/zero/process/discovery';
+import type { ProbeResult } from '../../../../src/zero/protocol/setupProbe';
 
 const settings: ZeroSettings = {
 	path: '',

@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseWireLog } from '../../../harness/acpWire';
-import { AcpProcess, type AcpProcessObserver } from '../../../../src/zero/acp/acpProcess';
+import { AcpProcess, type AcpProcessObserver } from '../../../../src/zero/process/acp/acpProcess';
 import type {
 	AcpSessionEvent,
 	AcpSessionObserver,
 	PendingPermission,
 	PermissionSettlement,
-} from '../../../../src/zero/acp/acpSession';
-import type { AcpDiagnostic } from '../../../../src/zero/acp/jsonRpc';
+} from '../../../../src/zero/protocol/acp/acpSession';
+import type { AcpDiagnostic } from '../../../../src/zero/protocol/acp/jsonRpc';
 import { REPO } from '../../helpers';
 
 export const FAKE_ACP = path.join(REPO, 'test', 'fixtures', 'fake-acp', 'zero');

@@ -7,8 +7,8 @@ import {
 	AcpProcess,
 	AcpProcessExitedError,
 	AcpVersionMismatchError,
-} from '../../../../src/zero/acp/acpProcess';
-import { AcpRequestError, AcpTimeoutError } from '../../../../src/zero/acp/jsonRpc';
+} from '../../../../src/zero/process/acp/acpProcess';
+import { AcpRequestError, AcpTimeoutError } from '../../../../src/zero/protocol/acp/jsonRpc';
 import { waitUntil } from '../../../harness/wait';
 import {
 	FAKE_ACP,
@@ -70,7 +70,7 @@ describe('AcpProcess: start and initialize', { timeout: 30_000 }, () => {
 			return true;
 		});
 		const exit = await run.acp.exited;
-		assert.equal(exit.kind === 'exited' && exit.shutdownRequested, true);
+		assert.equal(exit.kind === 'exited' && exit.stopRequested, true);
 		await assert.rejects(
 			run.acp.newSession(run.workspace, new RecordingSessionObserver()),
 			AcpVersionMismatchError,
@@ -356,7 +356,8 @@ describe('AcpProcess: drift and bad lines', { timeout: 30_000 }, () => {
 		assert.deepEqual(observer.updateKinds(), [
 			'agent_message_chunk',
 			'?_zero/usage',
-			'?session/update:usage_update',
+			'?session/update:turn_usage',
+			'usage_update',
 			'agent_message_chunk',
 		]);
 		const drift = observer.events[1];
@@ -529,7 +530,7 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 		if (outcome.kind === 'process_exited' && outcome.exit.kind === 'exited') {
 			assert.equal(outcome.exit.exitCode, 2);
 			assert.match(outcome.exit.stderrTail, /panic: FAKE crash mid-turn/);
-			assert.equal(outcome.exit.shutdownRequested, false);
+			assert.equal(outcome.exit.stopRequested, false);
 		} else {
 			assert.fail(`unexpected outcome ${JSON.stringify(outcome)}`);
 		}
@@ -571,7 +572,7 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 			exitCode: 0,
 			signal: null,
 			stderrTail: '',
-			shutdownRequested: true,
+			stopRequested: true,
 			killed: false,
 		});
 		assert.deepEqual(await turn, { kind: 'completed', stopReason: 'cancelled' });

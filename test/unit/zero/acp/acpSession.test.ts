@@ -8,8 +8,8 @@ import {
 	AcpSession,
 	MAX_WAITING_PERMISSIONS,
 	type AcpSessionHost,
-} from '../../../../src/zero/acp/acpSession';
-import type { RequestPermissionParams } from '../../../../src/zero/acp/schemas';
+} from '../../../../src/zero/protocol/acp/acpSession';
+import type { RequestPermissionParams } from '../../../../src/zero/protocol/acp/schemas';
 import { RecordingSessionObserver } from './acpHelpers';
 
 function stubSession() {

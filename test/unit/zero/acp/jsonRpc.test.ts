@@ -8,12 +8,12 @@ import {
 	AcpRequestError,
 	AcpTimeoutError,
 	JsonRpcConnection,
-	salvageEnvelope,
 	type AcpDiagnostic,
 	type IncomingRequestReply,
-} from '../../../../src/zero/acp/jsonRpc';
-import { PromptResultSchema } from '../../../../src/zero/acp/schemas';
-import { rawMemberText } from '../../../../src/zero/acp/wireId';
+} from '../../../../src/zero/protocol/acp/jsonRpc';
+import { PromptResultSchema } from '../../../../src/zero/protocol/acp/schemas';
+import { rawMemberText } from '../../../../src/zero/protocol/acp/wireId';
+import { salvageEnvelope } from '../../../../src/zero/protocol/acp/jsonRpcEnvelope';
 import { readRecording, recordedLogs } from './acpHelpers';
 import { prng } from '../../helpers';
 

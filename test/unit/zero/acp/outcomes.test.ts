@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AcpExitSchema, PromptOutcomeSchema } from '../../../../src/zero/acp/outcomes';
+import { AcpExitSchema, PromptOutcomeSchema } from '../../../../src/zero/protocol/acp/outcomes';
 
 describe('ACP outcomes as data', () => {
 	it('accept every kind of ending and survive a JSON round trip (they are saved with a chat)', () => {
@@ -10,7 +10,7 @@ describe('ACP outcomes as data', () => {
 				exitCode: null,
 				signal: 'SIGKILL',
 				stderrTail: 'panic',
-				shutdownRequested: false,
+				stopRequested: false,
 				killed: true,
 			},
 			{ kind: 'spawn_failed', reason: 'not_found', message: 'spawn zero ENOENT' },

@@ -12,7 +12,7 @@ import {
 	ZERO_PERMISSION_OPTION_IDS,
 	isSessionUpdateKind,
 	type ClientRequestMethod,
-} from '../../../../src/zero/acp/schemas';
+} from '../../../../src/zero/protocol/acp/schemas';
 import {
 	FAKE_ACP_SCENARIOS,
 	RECORDED_ACP,

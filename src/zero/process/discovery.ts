@@ -1,7 +1,7 @@
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runBounded } from './processTree';
+import { runBounded } from './boundedRun';
 
 export type BinarySource = 'setting' | 'PATH' | 'login shell PATH' | 'install location';
 

@@ -1,6 +1,7 @@
-import { runBounded, type BoundedRunResult } from './processTree';
+import { runBounded } from './boundedRun';
+import type { CliResult } from '../protocol/cliResult';
 
-export type CliResult = BoundedRunResult;
+export type { CliResult } from '../protocol/cliResult';
 
 /** Runs a short zero subcommand: no shell, bounded time and output. */
 export function runZeroCli(

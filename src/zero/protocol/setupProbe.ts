@@ -1,5 +1,5 @@
 /** Asks a zero binary who it is and whether it can run: version, protocol, provider, sandbox. */
-import type { CliResult } from './cli';
+import type { CliResult } from './cliResult';
 import {
 	ProvidersCurrentSchema,
 	SandboxPolicySchema,

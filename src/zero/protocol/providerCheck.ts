@@ -14,7 +14,7 @@
  *   `auth` a rejected key (HTTP 401/403), and category `network` an unreachable endpoint.
  */
 import { z } from 'zod';
-import type { CliResult } from './cli';
+import type { CliResult } from './cliResult';
 
 const CheckSchema = z.object({
 	id: z.string(),

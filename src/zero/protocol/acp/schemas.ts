@@ -2,20 +2,18 @@
  * zod schemas for the Agent Client Protocol as `zero acp` (v0.8.0) speaks it, in both directions.
  * Observed on the real binary: test/fixtures/recorded/acp/ (see its README).
  *
- * Drift tolerance follows src/zero/events.ts: unknown keys are allowed (callers keep zero's own
+ * Drift tolerance follows src/zero/protocol/events.ts: unknown keys are allowed (callers keep zero's own
  * object after validating, so extra fields survive), enum-like fields accept any string (the known
  * values are exported), and an unknown `sessionUpdate` kind or notification method is reported as
  * drift by the caller rather than rejected here.
  */
 import { z } from 'zod';
+import { openEnum, SessionNotificationSchema, ToolCallDescriptorSchema } from './sessionUpdates';
+
+export * from './sessionUpdates';
 
 /** The ACP major version this client speaks; zero v0.8.0 answers `initialize` with 1. */
 export const ACP_PROTOCOL_VERSION = 1;
-
-/** A string field whose known values we list; any other string is still accepted (protocol drift). */
-function openEnum<const T extends readonly [string, ...string[]]>(_known: T) {
-	return z.string() as z.ZodType<T[number] | (string & {})>;
-}
 
 // ---- JSON-RPC 2.0 -----------------------------------------------------------------------------
 
@@ -39,19 +37,6 @@ export const JsonRpcErrorSchema = z.object({
 export type JsonRpcError = z.infer<typeof JsonRpcErrorSchema>;
 
 // ---- Content ----------------------------------------------------------------------------------
-
-export const CONTENT_BLOCK_TYPES = ['text', 'image', 'audio', 'resource_link', 'resource'] as const;
-
-/** One content block; zero writes `text` and reads `text` and `image` (others it ignores). */
-export const ContentBlockSchema = z.object({
-	type: openEnum(CONTENT_BLOCK_TYPES),
-	text: z.string().optional(),
-	data: z.string().optional(),
-	mimeType: z.string().optional(),
-	uri: z.string().optional(),
-	name: z.string().optional(),
-});
-export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 
 /** What we send in a prompt: text, or a base64 image (zero joins text blocks with no separator). */
 export const PromptBlockSchema = z.discriminatedUnion('type', [
@@ -183,116 +168,6 @@ export const PromptResultSchema = z.object({ stopReason: openEnum(STOP_REASONS) 
 export type PromptResult = z.infer<typeof PromptResultSchema>;
 
 export const CancelParamsSchema = z.object({ sessionId: z.string() });
-
-// ---- session/update ---------------------------------------------------------------------------
-
-export const TOOL_KINDS = [
-	'read',
-	'edit',
-	'delete',
-	'move',
-	'search',
-	'execute',
-	'think',
-	'fetch',
-	'other',
-] as const;
-export const TOOL_CALL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
-export const PLAN_ENTRY_STATUSES = ['pending', 'in_progress', 'completed'] as const;
-export const PLAN_ENTRY_PRIORITIES = ['high', 'medium', 'low'] as const;
-
-/** Tool output: zero sends `content` (a text block); `diff` is declared by zero but never sent. */
-export const ToolCallContentSchema = z.object({
-	type: z.string(),
-	content: ContentBlockSchema.optional(),
-	path: z.string().optional(),
-	oldText: z.string().nullable().optional(),
-	newText: z.string().optional(),
-});
-export type ToolCallContent = z.infer<typeof ToolCallContentSchema>;
-
-export const ToolCallLocationSchema = z.object({
-	path: z.string(),
-	line: z.number().nullable().optional(),
-});
-
-/** The fields a tool call carries in `tool_call`, `tool_call_update` and a permission request. */
-const toolCallFields = {
-	toolCallId: z.string(),
-	title: z.string().optional(),
-	kind: openEnum(TOOL_KINDS).optional(),
-	status: openEnum(TOOL_CALL_STATUSES).optional(),
-	rawInput: z.unknown().optional(),
-	content: z.array(ToolCallContentSchema).nullable().optional(),
-	locations: z.array(ToolCallLocationSchema).nullable().optional(),
-};
-
-export const ToolCallDescriptorSchema = z.object(toolCallFields);
-export type ToolCallDescriptor = z.infer<typeof ToolCallDescriptorSchema>;
-
-export const PlanEntrySchema = z.object({
-	content: z.string(),
-	priority: openEnum(PLAN_ENTRY_PRIORITIES),
-	status: openEnum(PLAN_ENTRY_STATUSES),
-});
-export type PlanEntry = z.infer<typeof PlanEntrySchema>;
-
-const chunk = <K extends string>(kind: K) =>
-	z.object({ sessionUpdate: z.literal(kind), content: ContentBlockSchema });
-
-export const AgentMessageChunkSchema = chunk('agent_message_chunk');
-export const AgentThoughtChunkSchema = chunk('agent_thought_chunk');
-/** Declared by zero, never sent (zero replays no history). */
-export const UserMessageChunkSchema = chunk('user_message_chunk');
-export const ToolCallUpdateStartSchema = z.object({
-	sessionUpdate: z.literal('tool_call'),
-	...toolCallFields,
-});
-export const ToolCallUpdateSchema = z.object({
-	sessionUpdate: z.literal('tool_call_update'),
-	...toolCallFields,
-});
-export const PlanUpdateSchema = z.object({
-	sessionUpdate: z.literal('plan'),
-	entries: z.array(PlanEntrySchema),
-});
-export const CurrentModeUpdateSchema = z.object({
-	sessionUpdate: z.literal('current_mode_update'),
-	currentModeId: z.string(),
-});
-/** Declared by zero, never sent. */
-export const AvailableCommandsUpdateSchema = z.object({
-	sessionUpdate: z.literal('available_commands_update'),
-	availableCommands: z.array(z.object({ name: z.string(), description: z.string().optional() })),
-});
-
-/** Schema per known `sessionUpdate` kind; the parser dispatches on the kind before validating. */
-export const SESSION_UPDATE_SCHEMAS = {
-	agent_message_chunk: AgentMessageChunkSchema,
-	agent_thought_chunk: AgentThoughtChunkSchema,
-	user_message_chunk: UserMessageChunkSchema,
-	tool_call: ToolCallUpdateStartSchema,
-	tool_call_update: ToolCallUpdateSchema,
-	plan: PlanUpdateSchema,
-	current_mode_update: CurrentModeUpdateSchema,
-	available_commands_update: AvailableCommandsUpdateSchema,
-} as const;
-
-export type SessionUpdateKind = keyof typeof SESSION_UPDATE_SCHEMAS;
-export type SessionUpdateOf<K extends SessionUpdateKind> = z.infer<
-	(typeof SESSION_UPDATE_SCHEMAS)[K]
->;
-export type SessionUpdate = { [K in SessionUpdateKind]: SessionUpdateOf<K> }[SessionUpdateKind];
-
-export function isSessionUpdateKind(kind: string): kind is SessionUpdateKind {
-	return Object.prototype.hasOwnProperty.call(SESSION_UPDATE_SCHEMAS, kind);
-}
-
-/** The envelope of every `session/update`; `update` is validated per kind afterwards. */
-export const SessionNotificationSchema = z.object({
-	sessionId: z.string(),
-	update: z.looseObject({ sessionUpdate: z.string() }),
-});
 
 // ---- Permissions ------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@
  * in them. An unknown id is exit 2, `[zero] Zero session not found: <id>`.
  */
 import { z } from 'zod';
-import type { CliResult } from './cli';
+import type { CliResult } from './cliResult';
 import { isValidSessionId } from './checkpointSchemas';
 import {
 	SessionSummarySchema,

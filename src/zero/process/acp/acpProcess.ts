@@ -13,39 +13,31 @@
  * `zero acp` (recorded: A18b, A18d). When to stop an idle process is the caller's policy: it sees
  * `busy` change through the observer.
  *
- * Over 400 lines because the process's life (start, routing, death, shutdown) is one state
- * machine; its framing (jsonRpc.ts), schemas and outcomes live in their own files.
+ * The child's life (spawn, drain, kill, reap) is {@link ZeroChild}'s; framing (jsonRpc.ts), routing
+ * (acpRouting.ts), schemas and outcomes are pure protocol code in src/zero/protocol/acp.
  */
-import type { ChildProcess } from 'node:child_process';
-import { describeSpawnFailure, planSpawn, signalTree, spawnTree } from '../processTree';
+import { ZeroChild } from '../childProcess';
 import {
 	AcpSession,
 	resultSchemaOf,
 	type AcpExit,
 	type AcpSessionHost,
 	type AcpSessionObserver,
-} from './acpSession';
+} from '../../protocol/acp/acpSession';
+import { JsonRpcConnection, type AcpDiagnostic } from '../../protocol/acp/jsonRpc';
 import {
-	JsonRpcConnection,
-	type AcpDiagnostic,
-	type IncomingRequestReply,
-	type WireId,
-} from './jsonRpc';
+	answerRequest,
+	routeDiagnostic,
+	routeNotification,
+	type AcpRoutes,
+} from '../../protocol/acp/acpRouting';
 import {
 	ACP_PROTOCOL_VERSION,
-	JSON_RPC_ERROR_CODES,
-	RequestPermissionParamsSchema,
-	SESSION_UPDATE_SCHEMAS,
-	SessionNotificationSchema,
-	isSessionUpdateKind,
 	type ClientRequestMethod,
 	type ClientRequestParams,
 	type ClientRequestResult,
 	type InitializeResult,
-	type SessionUpdate,
-} from './schemas';
-import { StderrTail } from '../stderrTail';
-import { excerptOf } from '../parseLine';
+} from '../../protocol/acp/schemas';
 
 export interface AcpProcessSpec {
 	binary: string;
@@ -126,8 +118,6 @@ export function describeAcpExit(exit: AcpExit): string {
 	return `zero acp ended (${how})${tail ? `: ${tail}` : '.'}`;
 }
 
-/** After the process exits, how long to wait for its pipes to drain. */
-const PIPE_DRAIN_MS = 1000;
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 20_000;
 
 export class AcpProcess {
@@ -135,14 +125,11 @@ export class AcpProcess {
 	readonly exited: Promise<AcpExit>;
 	private readonly connection: JsonRpcConnection;
 	private readonly sessions = new Map<string, AcpSession>();
-	private readonly stderr: StderrTail;
+	/** Cancel grace timers (the child's own stop timers are the child's). */
 	private readonly timers: ReturnType<typeof setTimeout>[] = [];
-	private child: ChildProcess | undefined;
+	private child: ZeroChild | undefined;
 	private exitOutcome: AcpExit | undefined;
 	private initializing: Promise<InitializeResult> | undefined;
-	private shutdownRequested = false;
-	private killed = false;
-	private childExited = false;
 	private wasBusy = false;
 	private resolveExited!: (exit: AcpExit) => void;
 
@@ -150,16 +137,15 @@ export class AcpProcess {
 		private readonly spec: AcpProcessSpec,
 		private readonly observer: AcpProcessObserver,
 		private readonly timing: AcpShutdownTiming,
-		private readonly platform: NodeJS.Platform,
 	) {
 		this.exited = new Promise((resolve) => (this.resolveExited = resolve));
-		this.stderr = new StderrTail(spec.secrets);
 		this.connection = new JsonRpcConnection({
-			write: (text) => this.child?.stdin?.write(text),
+			write: (text) => this.child?.write(text),
 			maxLineBytes: spec.maxLineBytes,
-			onNotification: (method, params, line) => this.onNotification(method, params, line),
-			onRequest: (method, params, id, line) => this.onRequest(method, params, id, line),
-			onDiagnostic: (diagnostic) => this.routeDiagnostic(diagnostic),
+			onNotification: (method, params, line) =>
+				routeNotification(this.routes, method, params, line),
+			onRequest: (method, params, id, line) => answerRequest(this.routes, method, params, id, line),
+			onDiagnostic: (diagnostic) => routeDiagnostic(this.routes, diagnostic),
 			onTrace: observer.trace && ((direction, line) => observer.trace?.(direction, line)),
 		});
 	}
@@ -171,8 +157,17 @@ export class AcpProcess {
 		timing: AcpShutdownTiming = DEFAULT_ACP_SHUTDOWN_TIMING,
 		platform: NodeJS.Platform = process.platform,
 	): AcpProcess {
-		const acp = new AcpProcess(spec, observer, timing, platform);
-		acp.spawn();
+		const acp = new AcpProcess(spec, observer, timing);
+		acp.child = new ZeroChild(
+			{ ...spec, args: spec.args ?? ['acp'] },
+			{
+				stdout: (chunk) => acp.connection.receive(chunk),
+				stdoutEnd: () => acp.connection.endOfInput(),
+				stderrLine: (line) => observer.stderrLine?.(line),
+				settled: (exit) => acp.finish(exit),
+			},
+			platform,
+		);
 		return acp;
 	}
 
@@ -257,39 +252,23 @@ export class AcpProcess {
 	 * SIGTERM and SIGKILL of the process group if it does not. Idempotent.
 	 */
 	shutdown(): Promise<AcpExit> {
-		const child = this.child;
-		if (this.shutdownRequested || !child || this.childExited) {
-			return this.exited;
-		}
-		this.shutdownRequested = true;
-		child.stdin?.end();
-		this.timers.push(
-			setTimeout(() => {
-				if (this.childExited) {
-					return;
-				}
-				this.killed = true;
-				signalTree(child, 'SIGTERM', this.platform);
-				this.timers.push(
-					setTimeout(() => {
-						if (!this.childExited) {
-							signalTree(child, 'SIGKILL', this.platform);
-						}
-					}, this.timing.terminateGraceMs),
-				);
-			}, this.timing.stdinGraceMs),
+		this.child?.stop(
+			{ kind: 'close_stdin' },
+			{ politeGraceMs: this.timing.stdinGraceMs, terminateGraceMs: this.timing.terminateGraceMs },
 		);
 		return this.exited;
 	}
 
 	/** Kills the process group at once (extension host going away). */
 	kill(): void {
-		if (this.child && !this.childExited) {
-			this.shutdownRequested = true;
-			this.killed = true;
-			signalTree(this.child, 'SIGKILL', this.platform);
-		}
+		this.child?.kill();
 	}
+
+	private readonly routes: AcpRoutes = {
+		session: (sessionId) => this.sessions.get(sessionId),
+		diagnostic: (diagnostic) => this.observer.diagnostic?.(diagnostic),
+		unrecognized: (type, excerpt) => this.observer.unrecognized?.(type, excerpt),
+	};
 
 	private readonly sessionHost: AcpSessionHost = {
 		request: (method, params) => this.request(method, params),
@@ -351,76 +330,6 @@ export class AcpProcess {
 		return result;
 	}
 
-	private spawn(): void {
-		let child: ChildProcess;
-		try {
-			const plan = planSpawn(
-				this.spec.binary,
-				this.spec.args ?? ['acp'],
-				this.platform,
-				this.spec.env.ComSpec,
-			);
-			child = spawnTree(
-				plan,
-				{ cwd: this.spec.cwd, env: this.spec.env, stdio: ['pipe', 'pipe', 'pipe'] },
-				this.platform,
-			);
-		} catch (error) {
-			this.finish(describeSpawnFailure(error as NodeJS.ErrnoException, this.spec.binary));
-			return;
-		}
-		this.child = child;
-		let stdoutEnded = false;
-		let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-		const complete = (): void => {
-			if (!exitInfo) {
-				return;
-			}
-			this.connection.endOfInput();
-			this.stderr.flush(this.observer.stderrLine);
-			this.finish({
-				kind: 'exited',
-				exitCode: exitInfo.code,
-				signal: exitInfo.signal,
-				stderrTail: this.stderr.text(),
-				shutdownRequested: this.shutdownRequested,
-				killed: this.killed,
-			});
-		};
-		child.on('error', (error: NodeJS.ErrnoException) => {
-			if (child.pid === undefined) {
-				this.childExited = true;
-				this.finish(describeSpawnFailure(error, this.spec.binary));
-			}
-		});
-		child.stdout?.on('data', (chunk: Buffer) => this.connection.receive(chunk));
-		child.stdout?.on('end', () => {
-			stdoutEnded = true;
-			complete();
-		});
-		child.stderr?.setEncoding('utf8');
-		child.stderr?.on('data', (text: string) => this.stderr.push(text, this.observer.stderrLine));
-		// A child that exits early breaks the pipe (EPIPE); the exit reports it, not this.
-		child.stdin?.on('error', () => undefined);
-		child.on('exit', (code, signal) => {
-			this.childExited = true;
-			exitInfo = { code, signal };
-			// Whatever zero started (shell commands of a tool) must not outlive it.
-			signalTree(child, 'SIGKILL', this.platform);
-			if (stdoutEnded) {
-				complete();
-			} else {
-				this.timers.push(
-					setTimeout(() => {
-						child.stdout?.destroy();
-						child.stderr?.destroy();
-						complete();
-					}, PIPE_DRAIN_MS),
-				);
-			}
-		});
-	}
-
 	private finish(exit: AcpExit): void {
 		if (this.exitOutcome) {
 			return;
@@ -442,139 +351,5 @@ export class AcpProcess {
 			this.wasBusy = busy;
 			this.observer.activity?.(busy);
 		}
-	}
-
-	private routeDiagnostic(diagnostic: AcpDiagnostic): void {
-		const session = diagnostic.sessionId ? this.sessions.get(diagnostic.sessionId) : undefined;
-		if (session) {
-			session.deliver({ kind: 'diagnostic', diagnostic });
-		} else {
-			this.observer.diagnostic?.(diagnostic);
-		}
-	}
-
-	private onNotification(method: string, params: unknown, line: string): void {
-		if (method !== 'session/update') {
-			// Unknown notifications are kept as drift, on the session they name if any.
-			const sessionId =
-				typeof params === 'object' && params !== null
-					? (params as { sessionId?: unknown }).sessionId
-					: undefined;
-			const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
-			if (session) {
-				session.deliver({ kind: 'unrecognized', type: method, excerpt: excerptOf(line) });
-			} else {
-				this.observer.unrecognized?.(method, excerptOf(line));
-			}
-			return;
-		}
-		const envelope = SessionNotificationSchema.safeParse(params);
-		if (!envelope.success) {
-			this.routeDiagnostic({
-				code: 'invalid_event',
-				message: `Invalid "session/update": ${envelope.error.issues[0]?.message ?? 'bad envelope'}`,
-				excerpt: excerptOf(line),
-				method,
-			});
-			return;
-		}
-		const { sessionId, update } = envelope.data;
-		const session = this.sessions.get(sessionId);
-		const kind = update.sessionUpdate;
-		if (!session) {
-			this.observer.diagnostic?.({
-				code: 'invalid_event',
-				message: `A "${kind}" update for session ${sessionId}, which no chat has open.`,
-				excerpt: excerptOf(line),
-				sessionId,
-				method,
-			});
-			return;
-		}
-		if (!isSessionUpdateKind(kind)) {
-			session.deliver({
-				kind: 'unrecognized',
-				type: `session/update:${kind}`,
-				excerpt: excerptOf(line),
-			});
-			return;
-		}
-		// Validate, then keep zero's own object (params are freshly parsed JSON, so extra keys survive).
-		const rawUpdate = (params as { update: unknown }).update;
-		const checked = SESSION_UPDATE_SCHEMAS[kind].safeParse(rawUpdate);
-		if (!checked.success) {
-			session.deliver({
-				kind: 'diagnostic',
-				diagnostic: {
-					code: 'invalid_event',
-					message: `Invalid "${kind}" update: ${checked.error.issues
-						.slice(0, 3)
-						.map((issue) => `${issue.path.join('.') || '(update)'}: ${issue.message}`)
-						.join('; ')}`,
-					excerpt: excerptOf(line),
-					sessionId,
-					method,
-				},
-			});
-			return;
-		}
-		session.deliver({ kind: 'update', update: rawUpdate as SessionUpdate });
-	}
-
-	private async onRequest(
-		method: string,
-		params: unknown,
-		requestId: WireId,
-		line: string,
-	): Promise<IncomingRequestReply> {
-		if (method !== 'session/request_permission') {
-			this.routeDiagnostic({
-				code: 'invalid_event',
-				message: `zero asked for "${method}", which this client does not offer; it was answered "method not found".`,
-				excerpt: excerptOf(line),
-				method,
-			});
-			return {
-				error: {
-					code: JSON_RPC_ERROR_CODES.methodNotFound,
-					message: `method not found: ${method}`,
-				},
-			};
-		}
-		const parsed = RequestPermissionParamsSchema.safeParse(params);
-		if (!parsed.success) {
-			// Fail closed: zero treats an error reply as a deny and the turn continues.
-			this.routeDiagnostic({
-				code: 'invalid_event',
-				message: `A permission request this client could not read was refused: ${parsed.error.issues[0]?.message ?? 'bad params'}`,
-				excerpt: excerptOf(line),
-				method,
-				sessionId:
-					typeof params === 'object' &&
-					params !== null &&
-					typeof (params as { sessionId?: unknown }).sessionId === 'string'
-						? (params as { sessionId: string }).sessionId
-						: undefined,
-			});
-			return {
-				error: { code: JSON_RPC_ERROR_CODES.invalidParams, message: 'invalid permission request' },
-			};
-		}
-		const session = this.sessions.get(parsed.data.sessionId);
-		if (!session) {
-			this.observer.diagnostic?.({
-				code: 'invalid_event',
-				message: `A permission request for session ${parsed.data.sessionId}, which no chat has open, was refused.`,
-				excerpt: excerptOf(line),
-				sessionId: parsed.data.sessionId,
-				method,
-			});
-			return { error: { code: JSON_RPC_ERROR_CODES.invalidParams, message: 'unknown session' } };
-		}
-		const outcome = await session.requestPermission(requestId, params as typeof parsed.data);
-		if (!outcome) {
-			throw new Error('the process ended');
-		}
-		return { result: { outcome } };
 	}
 }

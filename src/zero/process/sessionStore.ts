@@ -11,7 +11,7 @@ import {
 	isValidSessionId,
 	type StoredSessionEvent,
 	type StoredSessionMetadata,
-} from './checkpointSchemas';
+} from '../protocol/checkpointSchemas';
 import { errorText, fail, openRegularFile, readBounded, type StoreResult } from './storeFiles';
 
 // ---------------------------------------------------------------------------------------------

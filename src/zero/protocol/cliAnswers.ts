@@ -5,7 +5,7 @@
  * skipped rather than losing the whole answer.
  */
 import { z } from 'zod';
-import type { CliResult } from './cli';
+import type { CliResult } from './cliResult';
 
 export type CliAnswer<T> = { ok: true; value: T } | { ok: false; problem: string };
 

@@ -8,8 +8,8 @@
  * connection keeps going. Requests zero sends are answered by `onRequest`; an unknown method gets
  * -32601 and a failing handler -32603, which zero treats as a deny (fail closed).
  *
- * Over 400 lines: the framing, both request tables and the diagnostics are one connection (its
- * errors live in rpcErrors.ts, the id handling in wireId.ts).
+ * Its errors live in rpcErrors.ts, the id handling in wireId.ts, reading a skipped line's head and
+ * issue wording in jsonRpcEnvelope.ts.
  */
 import type { z } from 'zod';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../lineDecoder';
@@ -24,6 +24,7 @@ import {
 	AcpTimeoutError,
 } from './rpcErrors';
 import { isEchoableWireId, MAX_WIRE_ID_CHARS, rawMemberText, type WireId } from './wireId';
+import { describeIssues, salvageEnvelope, tooLongIdError } from './jsonRpcEnvelope';
 
 export type { AcpDiagnostic } from './outcomes';
 export type { WireId } from './wireId';
@@ -73,46 +74,6 @@ interface Pending {
 }
 
 const MIB = 1024 * 1024;
-
-/**
- * The head of a line that was too long to parse, read best-effort: zero marshals `jsonrpc`, `id`,
- * `method`, then `params` (whose first field is `sessionId`), so the start of the line says which
- * request, response or session it belonged to. That lets a skipped request still get an answer
- * (zero would otherwise wait for it forever) and a skipped response fail its caller.
- */
-export function salvageEnvelope(excerpt: string): {
-	id?: number | string;
-	/** The id's JSON text, to echo exactly. */
-	wireId?: WireId;
-	method?: string;
-	sessionId?: string;
-} {
-	const match =
-		/^\s*\{"jsonrpc":"2\.0"(?:,"id":(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"))?(?:,"method":"((?:[^"\\]|\\.)*)")?(?:,"params":\{"sessionId":"((?:[^"\\]|\\.)*)")?/.exec(
-			excerpt,
-		);
-	if (!match) {
-		return {};
-	}
-	const [, rawId, method, sessionId] = match;
-	let id: number | string | undefined;
-	if (rawId !== undefined) {
-		id = rawId.startsWith('"') ? (JSON.parse(rawId) as string) : Number(rawId);
-	}
-	return rawId === undefined ? { method, sessionId } : { id, wireId: rawId, method, sessionId };
-}
-
-const tooLongIdError: JsonRpcError = {
-	code: JSON_RPC_ERROR_CODES.invalidRequest,
-	message: `request id longer than ${MAX_WIRE_ID_CHARS} characters`,
-};
-
-function describeIssues(error: z.ZodError): string {
-	return error.issues
-		.slice(0, 3)
-		.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`)
-		.join('; ');
-}
 
 export class JsonRpcConnection {
 	private readonly decoder: LineDecoder;

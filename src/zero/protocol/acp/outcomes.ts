@@ -5,32 +5,15 @@
  */
 import { z } from 'zod';
 import type { ProtocolDiagnostic } from '../parseLine';
-import { SPAWN_FAILURE_REASONS } from '../processOutcome';
+import { ChildOutcomeSchema, type ChildOutcome } from '../processOutcome';
 import type { SessionUpdate } from './schemas';
 
 /** A diagnostic about zero's ACP output, attributed to a session when the line named one. */
 export type AcpDiagnostic = ProtocolDiagnostic & { sessionId?: string; method?: string };
 
-/** How a `zero acp` process ended (or failed to start). */
-export const AcpExitSchema = z.discriminatedUnion('kind', [
-	z.object({
-		kind: z.literal('exited'),
-		exitCode: z.number().nullable(),
-		signal: z.string().nullable(),
-		/** The last lines zero wrote to stderr. */
-		stderrTail: z.string(),
-		/** The client asked it to stop (shutdown), so the exit was expected. */
-		shutdownRequested: z.boolean(),
-		/** It had to be killed (SIGTERM/SIGKILL after stdin closed, or `kill()`). */
-		killed: z.boolean(),
-	}),
-	z.object({
-		kind: z.literal('spawn_failed'),
-		reason: z.enum(SPAWN_FAILURE_REASONS),
-		message: z.string(),
-	}),
-]);
-export type AcpExit = z.infer<typeof AcpExitSchema>;
+/** How a `zero acp` process ended (or failed to start): the one child outcome both backends share. */
+export const AcpExitSchema = ChildOutcomeSchema;
+export type AcpExit = ChildOutcome;
 
 /** How a prompt turn ended. A prompt never rejects; every ending is one of these. */
 export const PromptOutcomeSchema = z.discriminatedUnion('kind', [

@@ -28,8 +28,28 @@ export interface LineDecoderSink {
  * delivered by `end()`. A line longer than `maxLineBytes` is discarded while it streams (memory
  * stays bounded by the cap) and reported once through `oversize`.
  */
+/**
+ * UTF-8 as Node's `Buffer#toString` decodes it (a bad byte becomes U+FFFD, a BOM is kept as text),
+ * without Node's Buffer: the protocol layer runs anywhere.
+ */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+function decode(bytes: Uint8Array, start: number, end: number): string {
+	return utf8.decode(bytes.subarray(start, end));
+}
+
+function concatBytes(parts: readonly Uint8Array[], total?: number): Uint8Array {
+	const out = new Uint8Array(total ?? parts.reduce((sum, part) => sum + part.length, 0));
+	let offset = 0;
+	for (const part of parts) {
+		out.set(part, offset);
+		offset += part.length;
+	}
+	return out;
+}
+
 export class LineDecoder {
-	private pending: Buffer[] = [];
+	private pending: Uint8Array[] = [];
 	private pendingBytes = 0;
 	private skipping: { bytes: number; excerpt: string } | undefined;
 
@@ -38,10 +58,7 @@ export class LineDecoder {
 		private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
 	) {}
 
-	push(chunk: Uint8Array): void {
-		const buffer = Buffer.isBuffer(chunk)
-			? chunk
-			: Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+	push(buffer: Uint8Array): void {
 		let start = 0;
 		const firstLf = buffer.indexOf(LF, 0);
 		if (firstLf === -1) {
@@ -73,7 +90,7 @@ export class LineDecoder {
 		}
 	}
 
-	private emitRegion(buffer: Buffer, start: number, end: number): void {
+	private emitRegion(buffer: Uint8Array, start: number, end: number): void {
 		if (end - start > this.maxLineBytes) {
 			// The region may hold one giant line; walk it line by line to apply the cap.
 			let lineStart = start;
@@ -87,7 +104,7 @@ export class LineDecoder {
 			}
 			return;
 		}
-		const text = buffer.toString('utf8', start, end);
+		const text = decode(buffer, start, end);
 		let from = 0;
 		for (;;) {
 			const lf = text.indexOf('\n', from);
@@ -109,12 +126,12 @@ export class LineDecoder {
 		}
 	}
 
-	private emitLineBytes(buffer: Buffer, start: number, end: number): void {
+	private emitLineBytes(buffer: Uint8Array, start: number, end: number): void {
 		const length = end - start;
 		if (length > this.maxLineBytes) {
 			this.sink.oversize({
 				bytes: length,
-				excerpt: buffer.toString('utf8', start, start + OVERSIZE_EXCERPT_BYTES),
+				excerpt: decode(buffer, start, start + OVERSIZE_EXCERPT_BYTES),
 			});
 			return;
 		}
@@ -123,11 +140,11 @@ export class LineDecoder {
 			stop--;
 		}
 		if (stop > start) {
-			this.sink.line(buffer.toString('utf8', start, stop));
+			this.sink.line(decode(buffer, start, stop));
 		}
 	}
 
-	private appendPartial(bytes: Buffer): void {
+	private appendPartial(bytes: Uint8Array): void {
 		if (bytes.length === 0) {
 			return;
 		}
@@ -136,17 +153,17 @@ export class LineDecoder {
 			return;
 		}
 		if (this.pendingBytes + bytes.length > this.maxLineBytes) {
-			const head = Buffer.concat([...this.pending, bytes.subarray(0, OVERSIZE_EXCERPT_BYTES)]);
+			const head = concatBytes([...this.pending, bytes.subarray(0, OVERSIZE_EXCERPT_BYTES)]);
 			this.skipping = {
 				bytes: this.pendingBytes + bytes.length,
-				excerpt: head.toString('utf8', 0, Math.min(head.length, OVERSIZE_EXCERPT_BYTES)),
+				excerpt: decode(head, 0, Math.min(head.length, OVERSIZE_EXCERPT_BYTES)),
 			};
 			this.pending = [];
 			this.pendingBytes = 0;
 			return;
 		}
 		// Copy: the caller may reuse the chunk's memory.
-		this.pending.push(Buffer.from(bytes));
+		this.pending.push(bytes.slice());
 		this.pendingBytes += bytes.length;
 	}
 
@@ -158,7 +175,7 @@ export class LineDecoder {
 			return;
 		}
 		const line =
-			this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+			this.pending.length === 1 ? this.pending[0] : concatBytes(this.pending, this.pendingBytes);
 		this.pending = [];
 		this.pendingBytes = 0;
 		this.emitLineBytes(line, 0, line.length);

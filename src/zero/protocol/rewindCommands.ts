@@ -9,7 +9,7 @@
  * them in `skipped`.
  */
 import type { z } from 'zod';
-import type { CliResult } from './cli';
+import type { CliResult } from './cliResult';
 import {
 	RewindAnswerSchema,
 	RewindPlanAnswerSchema,

@@ -23,7 +23,7 @@ import {
 	isValidSessionId,
 	safeWorkspaceRelativePath,
 	type CopiedBefore,
-} from './checkpointSchemas';
+} from '../protocol/checkpointSchemas';
 import {
 	errorText,
 	fail,
