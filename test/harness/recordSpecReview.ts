@@ -101,7 +101,7 @@ interface TurnOutcome {
 	tools: string[];
 }
 
-/** The flags the extension passes to every exec run (src/zero/execArgs.ts), less the gate flag. */
+/** The flags the extension passes to every exec run (src/zero/protocol/execArgs.ts), less the gate flag. */
 function execFlags(ws: string): string[] {
 	return ['exec', '-o', 'stream-json', '-i', 'stream-json', `--cwd=${ws}`, '--no-notify'];
 }

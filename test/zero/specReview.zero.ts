@@ -17,16 +17,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { SpecReview, specFileInWorkspace, specRunnerFor } from '../../src/host/spec/specReview';
-import type { ZeroEvent } from '../../src/zero/events';
-import { parseLine } from '../../src/zero/parseLine';
+import type { ZeroEvent } from '../../src/zero/protocol/events';
+import { parseLine } from '../../src/zero/protocol/parseLine';
 import {
 	buildImplementationArgs,
 	buildSpecDraftArgs,
 	isSpecReviewStop,
 	specDraftFromFinal,
 	type SpecDraft,
-} from '../../src/zero/specProtocol';
-import { buildUserMessage } from '../../src/zero/streamInput';
+} from '../../src/zero/protocol/specProtocol';
+import { buildUserMessage } from '../../src/zero/protocol/streamInput';
 import { repoRoot } from '../harness/codeServer';
 import { startModelServer, type ModelServer, type ScriptedResponse } from '../harness/modelServer';
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';

@@ -13,9 +13,9 @@
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { runZeroCli, type CliResult } from '../../zero/cli';
-import { readCliJson, type CliAnswer } from '../../zero/cliAnswers';
-import { readBounded } from '../../zero/storeFiles';
+import { runZeroCli, type CliResult } from '../../zero/process/cli';
+import { readCliJson, type CliAnswer } from '../../zero/protocol/cliAnswers';
+import { readBounded } from '../../zero/process/storeFiles';
 import {
 	buildSpecDraftListArgs,
 	buildSpecReviewArgs,
@@ -28,7 +28,7 @@ import {
 	type SpecDecision,
 	type SpecSession,
 	type SpecShow,
-} from '../../zero/specProtocol';
+} from '../../zero/protocol/specProtocol';
 import { asCliResult, type ZeroCli } from '../platform/zeroCli';
 
 /** How long one spec subcommand may take: they read and write a few small files. */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { readCliJson } from '../../../src/zero/cliAnswers';
-import { parseLine } from '../../../src/zero/parseLine';
+import { readCliJson } from '../../../src/zero/protocol/cliAnswers';
+import { parseLine } from '../../../src/zero/protocol/parseLine';
 import {
 	buildImplementationArgs,
 	buildSpecDraftArgs,
@@ -17,7 +17,7 @@ import {
 	SpecShowSchema,
 	specDraftFromFinal,
 	specSessionIn,
-} from '../../../src/zero/specProtocol';
+} from '../../../src/zero/protocol/specProtocol';
 import { hostileString, hostileValue } from '../fuzz/hostileStream';
 import { prng, RECORDED } from '../helpers';
 

@@ -8,7 +8,7 @@ import {
 	specFileInWorkspace,
 	type SpecCliRunner,
 } from '../../../../src/host/spec/specReview';
-import type { CliResult } from '../../../../src/zero/cli';
+import type { CliResult } from '../../../../src/zero/process/cli';
 import { RECORDED } from '../../helpers';
 
 const SPEC = path.join(RECORDED, 'spec');
