@@ -1,7 +1,8 @@
 /**
- * One chat's turns on `zero acp`: its ACP session in the window's shared process, the transcript
- * actions of each turn (through {@link AcpTurnMapper}, so cards, persistence and export work as for
- * exec), and the permission requests zero waits on until the user answers on the tool card.
+ * The ACP turn backend: one chat's turns on `zero acp`, in its ACP session in the window's shared
+ * process, with the transcript actions of each turn (through {@link AcpTurnMapper}, so cards,
+ * persistence and export work as for exec). The permission requests zero waits on go to the
+ * window's {@link WaitingApprovals}, which the tool card's answer is given from.
  */
 import { AcpProcessExitedError, type AcpProcess } from '../../zero/acp/acpProcess';
 import type {
