@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { ChangeService } from './host/changes/changeService';
 import { ChangesStatusBar } from './host/changes/changesStatusBar';
 import { AcpManager } from './host/acp/acpManager';
+import { WaitingApprovals } from './host/acp/waitingApprovals';
 import { AttentionController } from './host/chat/attention';
 import { trackChatContextKeys } from './host/chat/chatContextKeys';
 import { ChatService } from './host/chat/chatService';
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const store = new ChatStore(storageRoot, log);
 	const acp = new AcpManager({ locator, settings, log, registry });
 	disposables.add(acp);
+	const approvals = disposables.add(new WaitingApprovals());
 	const documents = disposables.add(new ReadOnlyDocuments());
 	const confirmations = new Confirmations();
 	const viewActions = createChatViewActions(
@@ -101,6 +103,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				messages: confirmations,
 				now: () => Date.now(),
 				acp,
+				approvals,
 			},
 			context.workspaceState,
 			readiness,

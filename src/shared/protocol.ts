@@ -61,12 +61,11 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('composer/setBackend'), backend: ChatBackendSchema }),
 	/**
 	 * The answer to a permission request zero waits on (ACP chats); no optionId dismisses it.
-	 * `requestId` is the request the card showed: the host refuses an answer for any other one.
+	 * `requestId` is the request the card showed: the host answers that one, from its registry of
+	 * waiting requests, and refuses it once it no longer waits.
 	 */
 	z.object({
 		type: z.literal('approval/answer'),
-		turnId: z.string(),
-		itemId: z.string(),
 		requestId: z.union([z.number(), z.string().max(600)]),
 		optionId: z.string().max(200).optional(),
 	}),

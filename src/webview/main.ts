@@ -421,8 +421,6 @@ class ChatApp {
 			case 'approval':
 				post({
 					type: 'approval/answer',
-					turnId: data.turn ?? '',
-					itemId: data.item ?? '',
 					requestId: requestIdOf(data.requestId),
 					...(data.optionId ? { optionId: data.optionId } : {}),
 				});

@@ -192,7 +192,7 @@ export function renderApproval(
 		);
 	}
 	const { element: target, headline } = requestArguments(item, approval, summary);
-	// The id of the request this card shows: the host refuses an answer meant for another one.
+	// The id of the request this card shows: the answer names it, and the host answers that one.
 	const requestId = JSON.stringify(approval.requestId);
 	const allow = allowOnceOption(approval.options);
 	const deny = denyOption(approval.options);
@@ -203,8 +203,6 @@ export function renderApproval(
 				type: 'button',
 				class: `button ${primary ? 'primary' : 'secondary'} approval-option`,
 				'data-action': 'approval',
-				'data-turn': turn.id,
-				'data-item': item.id,
 				'data-request-id': requestId,
 				'data-option-id': option?.optionId,
 				title: option ? option.name : undefined,
@@ -284,7 +282,7 @@ export function renderApproval(
 /** The answer a key press gives while a waiting approval has the focus, if any. */
 export function approvalKeyAnswer(
 	event: KeyboardEvent,
-): { turnId: string; itemId: string; requestId: ApprovalRequestId; optionId?: string } | undefined {
+): { requestId: ApprovalRequestId; optionId?: string } | undefined {
 	if (event.key !== 'Enter' && event.key !== 'Escape') {
 		return undefined;
 	}
@@ -300,8 +298,6 @@ export function approvalKeyAnswer(
 		return undefined;
 	}
 	return {
-		turnId: data.turn ?? '',
-		itemId: data.item ?? '',
 		requestId: requestIdOf(data.requestId),
 		...(optionId ? { optionId } : {}),
 	};

@@ -124,14 +124,14 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		await newChat(api);
 		api.setBackend('acp');
 		assert.equal(api.acpPid(), undefined, 'lazy: nothing runs before the first prompt');
-		const { turn, tool } = await sendUntilApproval(api, 'run it [scenario:permission]');
+		const { tool } = await sendUntilApproval(api, 'run it [scenario:permission]');
 		assert.equal(api.attention().state, 'approval');
 		assert.match(api.attention().text, /approval needed/);
 		assert.deepEqual(
 			tool.approval?.options.map((option) => option.optionId),
 			['allow', 'allow_for_session', 'allow_prefix_for_session', 'always_allow_prefix', 'deny'],
 		);
-		api.answerApproval(turn.id, tool.id, tool.approval?.requestId ?? '', 'allow');
+		api.answerApproval(tool.approval?.requestId ?? '', 'allow');
 		await api.whenIdle();
 		const ended = lastTurn(api.currentTranscript());
 		const ran = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');
@@ -147,8 +147,8 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		await useFakeAcp(api);
 		await newChat(api);
 		api.setBackend('acp');
-		const { turn, tool } = await sendUntilApproval(api, 'run it [scenario:permission]');
-		api.answerApproval(turn.id, tool.id, tool.approval?.requestId ?? '', 'deny');
+		const { tool } = await sendUntilApproval(api, 'run it [scenario:permission]');
+		api.answerApproval(tool.approval?.requestId ?? '', 'deny');
 		await api.whenIdle();
 		const ended = lastTurn(api.currentTranscript());
 		const denied = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');

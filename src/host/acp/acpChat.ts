@@ -1,7 +1,8 @@
 /**
- * One chat's turns on `zero acp`: its ACP session in the window's shared process, the transcript
- * actions of each turn (through {@link AcpTurnMapper}, so cards, persistence and export work as for
- * exec), and the permission requests zero waits on until the user answers on the tool card.
+ * The ACP turn backend: one chat's turns on `zero acp`, in its ACP session in the window's shared
+ * process, with the transcript actions of each turn (through {@link AcpTurnMapper}, so cards,
+ * persistence and export work as for exec). The permission requests zero waits on go to the
+ * window's {@link WaitingApprovals}, which the tool card's answer is given from.
  */
 import { AcpProcessExitedError, type AcpProcess } from '../../zero/process/acp/acpProcess';
 import type {
@@ -10,49 +11,32 @@ import type {
 	PendingPermission,
 	PromptOutcome,
 } from '../../zero/protocol/acp/acpSession';
-import type { WireId } from '../../zero/protocol/acp/jsonRpc';
 import type { PromptBlock } from '../../zero/protocol/acp/schemas';
+import type { ProcessOutcome } from '../../zero/protocol/processOutcome';
 import type { InputImage } from '../../zero/protocol/streamInput';
 import { AcpTurnMapper, applyAcpAction, processOutcomeOfExit } from '../../shared/acpTranscript';
 import { findTurn } from '../../shared/transcript';
-import type {
-	ToolItem,
-	Transcript,
-	TranscriptAction,
-	TurnPrompt,
-} from '../../shared/transcriptSchema';
+import type { TranscriptAction, TurnCommand } from '../../shared/transcriptSchema';
+import type { Logger } from '../platform/log';
+import type { StartedTurn, TurnBackend, TurnHost, TurnRequest } from '../turns/turnBackend';
 import type { AcpManager } from './acpManager';
+import type { WaitingApprovals } from './waitingApprovals';
 
 /** What an ACP chat needs from its ChatSession. */
-export interface AcpChatHost {
-	readonly transcript: Transcript;
-	/** Applies an action (reduced with `applyAcpAction`), tells the views and saves. */
-	apply(action: TranscriptAction): void;
-	now(): number;
-	/** The turn's `turn/start` was applied: the run counts as started. */
-	turnStarted(): void;
-	/** The number of requests zero waits on changed (for the badge and the status bar). */
-	approvalsChanged(waiting: number): void;
-}
-
-export interface AcpTurnRequest {
-	message: string;
-	images: InputImage[];
-	prompt: TurnPrompt;
-	model?: string;
-	cwd: string | undefined;
-	trusted: boolean;
+export interface AcpChatHost extends TurnHost {
+	/** The window's waiting permission requests, this chat's among them. */
+	readonly approvals: WaitingApprovals;
+	log: Pick<Logger, 'error'>;
 }
 
 /** What the user sees as the turn's command line. */
 export const ACP_COMMAND_DISPLAY = 'zero acp (Live approvals: session/prompt)';
 
-export class AcpChat {
+export class AcpChat implements TurnBackend {
+	readonly kind = 'acp' as const;
 	private session: AcpSession | undefined;
 	private sessionProcess: AcpProcess | undefined;
 	private mapper: AcpTurnMapper | undefined;
-	/** By wire id (`7` and `"7"` are two requests). */
-	private readonly waiting = new Map<WireId, PendingPermission>();
 	private stopRequested = false;
 
 	constructor(
@@ -65,117 +49,68 @@ export class AcpChat {
 		return this.session?.sessionId;
 	}
 
-	get waitingCount(): number {
-		return this.waiting.size;
+	prepare(): Promise<void> {
+		this.stopRequested = false;
+		this.mapper = undefined;
+		return Promise.resolve();
+	}
+
+	command(_turnId: string, _request: TurnRequest, _binary: string, model?: string): TurnCommand {
+		return {
+			kind: 'chat',
+			display: ACP_COMMAND_DISPLAY,
+			permissionMode: 'member',
+			model,
+			backend: 'acp',
+		};
 	}
 
 	/** Runs one turn to its end. Never rejects: every failure ends the turn with what went wrong. */
-	async runTurn(turnId: string, request: AcpTurnRequest): Promise<void> {
-		this.stopRequested = false;
-		this.mapper = undefined;
-		this.host.apply({
-			type: 'turn/start',
-			turnId,
-			at: this.host.now(),
-			prompt: request.prompt,
-			command: {
-				kind: 'chat',
-				display: ACP_COMMAND_DISPLAY,
-				permissionMode: 'member',
-				model: request.model,
-				backend: 'acp',
-			},
-		});
-		this.host.turnStarted();
-		const refuse = (message: string): void =>
-			this.host.apply({
-				type: 'run/exit',
-				turnId,
-				at: this.host.now(),
-				outcome: { kind: 'spawn_failed', reason: 'other', message },
-			});
-		if (!request.trusted) {
-			refuse(
-				'This workspace is not trusted, so Zero does not start zero here. Trust the workspace to chat.',
-			);
-			return;
-		}
-		if (!request.cwd) {
-			refuse('Open a folder first: zero works inside a workspace folder.');
-			return;
-		}
-		let session: AcpSession;
+	async run(turn: StartedTurn): Promise<void> {
+		const { turnId, request } = turn;
+		const exit = (outcome: ProcessOutcome): void =>
+			this.host.apply({ type: 'run/exit', turnId, at: this.host.now(), outcome });
 		try {
-			session = await this.openSession(request.cwd);
-		} catch (error) {
-			if (error instanceof AcpProcessExitedError) {
-				this.host.apply({
-					type: 'run/exit',
-					turnId,
-					at: this.host.now(),
-					outcome: processOutcomeOfExit(error.exit),
-				});
-			} else {
-				refuse(`zero acp could not open this chat's session: ${(error as Error).message}`);
+			let session: AcpSession;
+			try {
+				session = await this.openSession(turn.cwd);
+			} catch (error) {
+				exit(
+					error instanceof AcpProcessExitedError
+						? processOutcomeOfExit(error.exit)
+						: {
+								kind: 'spawn_failed',
+								reason: 'other',
+								message: `zero acp could not open this chat's session: ${(error as Error).message}`,
+							},
+				);
+				return;
 			}
-			return;
-		}
-		const mapper = new AcpTurnMapper({
-			turnId,
-			sessionId: session.sessionId,
-			model: request.model,
-			cwd: request.cwd,
-		});
-		this.mapper = mapper;
-		this.applyAll(mapper.start(this.host.now()));
-		if (request.model && !this.stopRequested) {
-			await session.setModel(request.model).catch(() => undefined);
-		}
-		// A Stop that came before the prompt went out wins: zero has no turn to cancel yet.
-		const outcome: PromptOutcome = this.stopRequested
-			? { kind: 'completed', stopReason: 'cancelled' }
-			: await session.prompt(promptBlocks(request.message, request.images));
-		this.applyAll(mapper.end(outcome, this.host.now()));
-		this.mapper = undefined;
-	}
-
-	/**
-	 * The user's answer on a tool card: one of zero's options, or `undefined` to dismiss (zero then
-	 * fails the call and ends the turn "cancelled"). `requestId` is the request the card showed: an
-	 * answer for any other (a second click after zero asked again for the same call) is refused.
-	 * Returns why not, or undefined.
-	 */
-	answer(
-		turnId: string,
-		itemId: string,
-		requestId: number | string,
-		optionId: string | undefined,
-	): string | undefined {
-		const item = findTurn(this.host.transcript, turnId)?.run.items.find(
-			(candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.id === itemId,
-		);
-		const approval = item?.approval;
-		if (!approval || approval.state !== 'waiting') {
-			return 'zero is no longer waiting for this answer.';
-		}
-		if (approval.requestId !== requestId) {
-			return 'zero asked again about this call: read the new question on the card and answer that.';
-		}
-		const request =
-			typeof approval.requestId === 'string' ? this.waiting.get(approval.requestId) : undefined;
-		if (!request) {
-			return 'zero is no longer waiting for this answer.';
-		}
-		if (optionId === undefined) {
-			request.dismiss();
-			return undefined;
-		}
-		try {
-			request.select(optionId);
+			const mapper = new AcpTurnMapper({
+				turnId,
+				sessionId: session.sessionId,
+				model: turn.model,
+				cwd: turn.cwd,
+			});
+			this.mapper = mapper;
+			this.applyAll(mapper.start(this.host.now()));
+			if (turn.model && !this.stopRequested) {
+				await session.setModel(turn.model).catch(() => undefined);
+			}
+			// A Stop that came before the prompt went out wins: zero has no turn to cancel yet.
+			const outcome: PromptOutcome = this.stopRequested
+				? { kind: 'completed', stopReason: 'cancelled' }
+				: await session.prompt(promptBlocks(request.message, request.images));
+			this.applyAll(mapper.end(outcome, this.host.now()));
 		} catch (error) {
-			return (error as Error).message;
+			const failure = error as Error;
+			this.host.log.error(`The ACP turn failed: ${failure.stack ?? failure.message}`);
+			if (findTurn(this.host.transcript, turnId)?.run.phase !== 'ended') {
+				exit({ kind: 'spawn_failed', reason: 'other', message: failure.message });
+			}
+		} finally {
+			this.mapper = undefined;
 		}
-		return undefined;
 	}
 
 	/** Stop: `session/cancel`, waiting requests answered "cancelled"; the turn ends cancelled. */
@@ -200,7 +135,6 @@ export class AcpChat {
 			event: (event) => this.onEvent(event),
 			permissionRequested: (request) => this.onPermissionRequested(request),
 			permissionSettled: (request, settlement) => {
-				this.waiting.delete(request.requestId);
 				const mapper = this.mapper;
 				if (mapper) {
 					this.applyAll(
@@ -212,7 +146,7 @@ export class AcpChat {
 						),
 					);
 				}
-				this.host.approvalsChanged(this.waiting.size);
+				this.host.approvals.settled(this.host.transcript.id, request.requestId);
 			},
 		});
 		this.session = session;
@@ -235,9 +169,9 @@ export class AcpChat {
 			request.dismiss();
 			return;
 		}
-		this.waiting.set(request.requestId, request);
+		// The card first: whoever counts the waiting requests finds the question on it.
 		this.applyAll(mapper.permissionRequested(request.requestId, request.params, this.host.now()));
-		this.host.approvalsChanged(this.waiting.size);
+		this.host.approvals.add(this.host.transcript.id, request);
 	}
 
 	private applyAll(actions: TranscriptAction[]): void {

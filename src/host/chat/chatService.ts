@@ -139,7 +139,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			transcript: toViewTranscript(this.session.transcript),
 			composer: this.session.composerView(this.history()),
 			readiness: this.readiness.view(),
-			notices: this.session.allNotices(),
+			notices: this.session.notices.allNotices(),
 		};
 	}
 
@@ -152,7 +152,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			return;
 		}
 		this.factsAsked = true;
-		void this.deps.facts.refresh().then(() => this.session.refreshNotices());
+		void this.deps.facts.refresh().then(() => this.session.notices.refresh());
 	}
 
 	toolDetails(turnId: string, itemId: string): ToolDetails | undefined {
@@ -208,10 +208,10 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				session.setBackend(message.backend);
 				return;
 			case 'approval/answer':
-				session.answerApproval(message.turnId, message.itemId, message.requestId, message.optionId);
+				session.answerApproval(message.requestId, message.optionId);
 				return;
 			case 'notice/action':
-				await session.runNoticeAction(message.turnId, message.itemId, message.actionId);
+				await session.notices.runAction(message.turnId, message.itemId, message.actionId);
 				return;
 			case 'addDir/remove':
 				session.removeAddDir(message.dir);
@@ -287,8 +287,12 @@ export class ChatService implements ChatSource, vscode.Disposable {
 					composer: session.composerView(this.history()),
 				}),
 			),
-			session.onApprovalsChange((waiting) => this.approvalsEmitter.fire(waiting)),
-			session.onNotices(({ notices, replace }) =>
+			this.deps.approvals.onChange((change) => {
+				if (change.chatId === session.id) {
+					this.approvalsEmitter.fire(change.waiting);
+				}
+			}),
+			session.notices.onChange(({ notices, replace }) =>
 				this.messageEmitter.fire({ type: 'notices/update', notices, replace }),
 			),
 			session.onRunStateChange(({ running, turn }) => {
@@ -298,7 +302,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 					return;
 				}
 				if (turn) {
-					const blocked = Object.values(session.turnNotices(turn).items)
+					const blocked = Object.values(session.notices.turnNotices(turn).items)
 						.filter((notice) => notice.tone === 'block')
 						.map((notice) => notice.headline);
 					this.runFinishedEmitter.fire({

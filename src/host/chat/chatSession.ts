@@ -1,71 +1,33 @@
 /**
- * One chat: its transcript, composer state, queue and the one run it may have at a time, over
- * either backend (`zero exec` per turn, or a session of the shared `zero acp`).
- *
- * Longer than 400 lines on purpose for now: send, queue, re-run, Stop, notices and saving all read
- * and change the same run state, and keeping them in one class keeps that state private. The exec
- * launch in `startTurn` is the next part to move out.
+ * One chat: its transcript, composer state and queue, and the one turn it may run at a time on a
+ * {@link TurnBackend} (`zero exec` per turn, or a session of the shared `zero acp`). The preflight
+ * checks (trust, folder, binary) run here, once, for both. No VS Code in here: it is unit-tested
+ * under node (test/unit/host/chat/chatSession.test.ts).
  */
-import * as vscode from 'vscode';
-import type { ChatPermissionMode, RunPermissionMode } from '../../zero/protocol/permissionModes';
+import type { ChatPermissionMode } from '../../zero/protocol/permissionModes';
+import { validateImage, type InputError, type InputImage } from '../../zero/protocol/streamInput';
 import type { ComposerView, ImageAttachment } from '../../shared/protocol';
-import type { NoticeView, TurnNotices } from '../../shared/notices';
 import { newId } from '../../shared/ids';
-import { createTranscript, findToolItem, findTurn } from '../../shared/transcript';
+import { createTranscript, findTurn } from '../../shared/transcript';
 import type {
 	ChatBackend,
-	ContextChip,
-	RunKind,
+	ToolApproval,
 	Transcript,
 	TranscriptAction,
 	Turn,
 } from '../../shared/transcriptSchema';
-import { ZERO_DEFAULT_MAX_TURNS } from '../../zero/protocol/cliAnswers';
-import { buildExecArgs, formatCommandLine, type SessionFlag } from '../../zero/protocol/execArgs';
-import { stderrNotices } from '../../zero/protocol/stderrNotices';
-import {
-	buildUserMessage,
-	validateImage,
-	type InputError,
-	type InputImage,
-} from '../../zero/protocol/streamInput';
-import type { RawRunWriter } from './chatFiles';
-import type { ChatStore } from './chatStore';
-import type { ChangeChat, ChangeService, TrackedTurn } from '../changes/changeService';
-import type { Logger } from '../platform/log';
-import { PermissionFollowUps, type ChatRunContext } from './permissionFollowUps';
-import type { Messages, Prompts } from '../platform/confirmations';
-import type { TraceFiles } from '../platform/traceFiles';
-import type { ZeroFacts } from '../platform/zeroFacts';
-import { composePrompt, type ContextEntry } from './promptContext';
-import type { LaunchedRun, RunLauncher } from '../platform/runLauncher';
-import type { ZeroSettings } from '../platform/settings';
-import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
-import type { ZeroCli } from '../platform/zeroCli';
-import { AcpChat, applyAcpAction } from '../acp/acpChat';
-import type { AcpManager } from '../acp/acpManager';
+import { applyAcpAction } from '../acp/acpChat';
+import type { ChangeChat } from '../changes/changeService';
+import { Emitter } from '../turns/emitter';
+import { preflight } from '../turns/preflight';
+import type { TurnBackend, TurnRequest } from '../turns/turnBackend';
+import { createChatBackend } from './chatBackends';
+import type { ChatDeps } from './chatDeps';
+import { ChatNotices } from './chatNotices';
+import { composePrompt, titleFrom, type ContextEntry } from './promptContext';
 
-/** What a chat needs from the rest of the extension. */
-export interface ChatDeps {
-	store: ChatStore;
-	launcher: RunLauncher;
-	locator: ZeroBinaryLocator;
-	zeroCli: ZeroCli;
-	/** Follows each run's file changes; reviews and undoes them. */
-	changes: ChangeService;
-	settings(): ZeroSettings;
-	log: Logger;
-	workspaceFolder(): string | undefined;
-	isTrusted(): boolean;
-	/** What zero's sandbox policy and config say, and facts about this machine. */
-	facts: ZeroFacts;
-	traces: TraceFiles;
-	prompts: Prompts;
-	messages: Messages;
-	now(): number;
-	/** The window's shared `zero acp` process (absent: ACP chats cannot run). */
-	acp?: AcpManager;
-}
+export type { ChatDeps } from './chatDeps';
+export type { TurnRequest } from '../turns/turnBackend';
 
 interface QueuedMessage {
 	text: string;
@@ -73,45 +35,17 @@ interface QueuedMessage {
 	context: ContextEntry[];
 }
 
+/** The turn running now and the backend running it. */
 interface ActiveRun {
 	turnId: string;
-	/** Absent while the binary is being located. */
-	launched?: LaunchedRun;
-	raw: RawRunWriter | undefined;
-	/** Set for a turn on `zero acp`. */
-	acp?: AcpChat;
-	/** Stop was pressed, perhaps before the turn or its process existed. */
-	stopRequested?: boolean;
+	backend: TurnBackend;
 }
-
-export interface TurnRequest {
-	kind: RunKind;
-	/** Exactly what zero receives. */
-	message: string;
-	/** What the chat shows as the user's prompt. */
-	displayText: string;
-	context: ContextChip[];
-	images: InputImage[];
-	permissionMode: RunPermissionMode;
-	addDirs: string[];
-}
-
-/** The stream-json events after which a tool call's notice may change. */
-const NOTICE_EVENTS = new Set([
-	'permission_request',
-	'permission_decision',
-	'permission',
-	'tool_result',
-]);
 
 /** Saves at most this often while a run streams (and always when it ends). */
-const SAVE_INTERVAL_MS = 750;
+export const SAVE_INTERVAL_MS = 750;
 
-/**
- * One chat: its transcript, its composer state and at most one running zero process. Turns run one
- * at a time; messages sent meanwhile wait in a queue.
- */
-export class ChatSession implements ChangeChat, vscode.Disposable {
+/** Turns run one at a time; messages sent meanwhile wait in a queue. */
+export class ChatSession implements ChangeChat {
 	readonly transcript: Transcript;
 	permissionMode: ChatPermissionMode;
 	model: string;
@@ -120,27 +54,17 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 	private active: ActiveRun | undefined;
 	/** Work (an undo) during which no run may start; messages sent meanwhile are queued. */
 	private holds = 0;
-	private saveTimer: NodeJS.Timeout | undefined;
+	private saveTimer: ReturnType<typeof setTimeout> | undefined;
 	private disposed = false;
-	/** The binary the last run used, so offered commands show the real path. */
-	private binaryForDisplay = 'zero';
-	private readonly followUps: PermissionFollowUps;
-	private readonly actionsEmitter = new vscode.EventEmitter<TranscriptAction>();
-	private readonly composerEmitter = new vscode.EventEmitter<void>();
-	private readonly noticesEmitter = new vscode.EventEmitter<{
-		notices: TurnNotices;
-		replace: boolean;
-	}>();
-	private readonly runStateEmitter = new vscode.EventEmitter<{ running: boolean; turn?: Turn }>();
-	private readonly approvalEmitter = new vscode.EventEmitter<number>();
-	/** ACP chats: how many permission requests zero is waiting on. */
-	readonly onApprovalsChange = this.approvalEmitter.event;
-	private acpChat: AcpChat | undefined;
+	/** One per backend kind, made on first use (an ACP chat keeps its session across turns). */
+	private readonly backends = new Map<ChatBackend, TurnBackend>();
+	readonly notices: ChatNotices;
+	private readonly actionsEmitter = new Emitter<TranscriptAction>();
+	private readonly composerEmitter = new Emitter<void>();
+	private readonly runStateEmitter = new Emitter<{ running: boolean; turn?: Turn }>();
 	/** Every transcript action, in order, as it is applied. */
 	readonly onAction = this.actionsEmitter.event;
 	readonly onComposerChange = this.composerEmitter.event;
-	/** A turn's notices changed (all of them when `replace`). */
-	readonly onNotices = this.noticesEmitter.event;
 	readonly onRunStateChange = this.runStateEmitter.event;
 
 	constructor(
@@ -153,7 +77,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 			createTranscript({ id: newId('c', deps.now()), title: 'New chat', createdAt: deps.now() });
 		this.permissionMode = settings.permissionMode;
 		this.model = settings.model;
-		this.followUps = new PermissionFollowUps(deps);
+		this.notices = new ChatNotices(deps, this);
 	}
 
 	get id(): string {
@@ -165,7 +89,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 	}
 
 	/** A run is active or held off: new messages wait in the queue. */
-	private get busy(): boolean {
+	get busy(): boolean {
 		return this.active !== undefined || this.holds > 0;
 	}
 
@@ -183,7 +107,11 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 	}
 
 	get lastTurn(): Turn | undefined {
-		return this.transcript.turns[this.transcript.turns.length - 1];
+		return this.transcript.turns.at(-1);
+	}
+
+	now(): number {
+		return this.deps.now();
 	}
 
 	composerView(history: string[]): ComposerView {
@@ -221,21 +149,16 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		this.scheduleSave();
 	}
 
-	/** ACP chats: permission requests zero is waiting on. */
+	/** ACP chats: permission requests zero is waiting on (from the window's one registry). */
 	get waitingApprovals(): number {
-		return this.acpChat?.waitingCount ?? 0;
+		return this.deps.approvals.count(this.id);
 	}
 
-	/** Answers a permission request zero waits on (ACP chats); `undefined` dismisses it. */
-	answerApproval(
-		turnId: string,
-		itemId: string,
-		requestId: number | string,
-		optionId: string | undefined,
-	): void {
-		const problem = this.acpChat?.answer(turnId, itemId, requestId, optionId);
-		if (problem !== undefined || !this.acpChat) {
-			this.deps.messages.show('error', problem ?? 'zero is no longer waiting for this answer.');
+	/** Answers the permission request a tool card showed (ACP chats); no option dismisses it. */
+	answerApproval(requestId: ToolApproval['requestId'], optionId: string | undefined): void {
+		const problem = this.deps.approvals.answer(this.transcript, requestId, optionId);
+		if (problem !== undefined) {
+			this.deps.messages.show('error', problem);
 		}
 	}
 
@@ -262,7 +185,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		return this.transcript.addDirs ?? [];
 	}
 
-	private setAddDirs(dirs: readonly string[]): void {
+	setAddDirs(dirs: readonly string[]): void {
 		this.apply({ type: 'chat/addDirs', dirs: [...new Set(dirs)] });
 		this.composerEmitter.fire();
 	}
@@ -318,15 +241,14 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		return true;
 	}
 
+	/** Stop: the queue is dropped and the turn ends as soon as zero lets it. */
 	stop(): void {
 		if (!this.active) {
 			return;
 		}
 		this.queue = [];
-		this.active.stopRequested = true;
 		this.apply({ type: 'run/stopping', turnId: this.active.turnId });
-		this.active.launched?.run.stop();
-		this.active.acp?.stop();
+		this.active.backend.stop();
 		this.composerEmitter.fire();
 	}
 
@@ -340,202 +262,68 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
 			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
 		}
-		if (this.backend === 'acp' && this.deps.acp) {
-			this.startAcpTurn(turnId, request, this.deps.acp);
-			return;
-		}
-		const settings = this.deps.settings();
-		const cwd = this.deps.workspaceFolder();
-		const session: SessionFlag = this.transcript.sessionId
-			? { kind: 'resume', id: this.transcript.sessionId }
-			: { kind: 'new', id: `vscode-${this.transcript.id}-${this.transcript.turns.length + 1}` };
-		const model = this.model || undefined;
-		const tracePath = this.deps.traces.pathFor(this.transcript.id);
-		this.active = { turnId, raw: undefined };
+		const backend = this.backendFor(this.backend === 'acp' && this.deps.acp ? 'acp' : 'exec');
+		this.active = { turnId, backend };
 		this.composerEmitter.fire();
-		let tracked: TrackedTurn | undefined;
-		// zero's sandbox policy and turn budget are asked for before every run (zero's CLI refuses
-		// in an untrusted workspace, and then nothing runs anyway).
-		const facts = this.deps.isTrusted() ? this.deps.facts.refresh() : Promise.resolve();
-		void Promise.all([this.deps.locator.locate(), facts])
-			.then(async ([located]) => {
-				// Always explicit, so a run stopped at the limit can be recognized (see describeTurnLimit).
-				const maxTurns = this.maxTurns();
-				const args = buildExecArgs({
-					cwd: cwd ?? '.',
-					permissionMode: request.permissionMode,
-					session,
-					model,
-					maxTurns,
-					addDirs: request.addDirs,
-					tracePath,
-					extraArgs: settings.extraArgs,
-				});
-				const display = formatCommandLine(located.found ? located.path : 'zero', args);
-				this.apply({
-					type: 'turn/start',
-					turnId,
-					at: now,
-					prompt: { text: request.displayText, context: request.context },
-					command: {
-						kind: request.kind,
-						display,
-						permissionMode: request.permissionMode,
-						model,
-						addDirs: request.addDirs.length > 0 ? [...request.addDirs] : undefined,
-						maxTurns,
-					},
-				});
-				this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
-				if (!this.deps.isTrusted()) {
-					this.finishWithoutProcess(turnId, {
-						kind: 'spawn_failed',
-						reason: 'other',
-						message:
-							'This workspace is not trusted, so Zero does not start zero here. Trust the workspace to chat.',
-					});
-					return;
-				}
-				if (!cwd) {
-					this.finishWithoutProcess(turnId, {
-						kind: 'spawn_failed',
-						reason: 'other',
-						message: 'Open a folder first: zero works inside a workspace folder.',
-					});
-					return;
-				}
-				if (!located.found) {
-					this.finishWithoutProcess(turnId, {
-						kind: 'spawn_failed',
-						reason: 'not_found',
-						message:
-							located.settingProblem ??
-							'zero was not found on PATH, in the login shell PATH or in the usual install places. Install zero or set "zero.path".',
-					});
-					return;
-				}
-				this.binaryForDisplay = located.path;
-				const raw = await this.deps.store
-					.openRawRun(this.transcript.id, turnId)
-					.catch(() => undefined);
-				const env = zeroProcessEnv(settings);
-				// Read before zero starts: where its session will put this turn's message.
-				tracked = await this.deps.changes.beginTurn(this, {
-					turnId,
-					sessionId: session.id,
-					newSession: session.kind === 'new',
-					env,
-					cwd,
-					addDirs: request.addDirs,
-				});
-				const launched = this.deps.launcher.launch({
-					binary: located.path,
-					args,
-					cwd,
-					env,
-					input: buildUserMessage(request.message, request.images),
-					label: `chat ${this.transcript.id}`,
-					onLine: (parsed) => {
-						this.apply({ type: 'run/line', turnId, at: this.deps.now(), parsed });
-						tracked?.onLine(parsed);
-						if (parsed.kind === 'event' && NOTICE_EVENTS.has(parsed.event.type)) {
-							this.publishLiveNotice(turnId, (parsed.event as { id: string }).id);
-						}
-					},
-					onStdout: (chunk) => raw?.write(chunk),
-					onStderrLine: (line) => {
-						// Notices zero prints only on stderr belong on the turn, not only in the log.
-						for (const notice of stderrNotices(line)) {
-							this.apply({
-								type: 'run/notice',
-								turnId,
-								code: `stderr:${notice.kind}`,
-								message: notice.message,
-							});
-						}
-					},
-				});
-				// Stop may have come while zero was located and its facts read, before the turn existed.
-				const stopRequested = this.active?.stopRequested === true;
-				this.active = { turnId, launched, raw, stopRequested };
-				if (stopRequested || findTurn(this.transcript, turnId)?.run.stopRequested) {
-					this.apply({ type: 'run/stopping', turnId });
-					launched.run.stop();
-				}
-				const outcome = await launched.done;
-				raw?.end();
-				const modelRequests = await this.deps.traces.takeModelRequests(tracePath);
-				if (modelRequests !== undefined) {
-					this.apply({ type: 'run/trace', turnId, modelRequests });
-				}
-				this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
-				// Before the next queued turn can start: stamps must show how this turn left the files.
-				const turn = findTurn(this.transcript, turnId);
-				const changes = turn ? await tracked.finish(turn) : undefined;
-				tracked = undefined;
-				if (changes) {
-					this.apply({ type: 'turn/changes', turnId, changes });
-				}
-				this.afterRun(turnId);
-			})
-			.catch((error: Error) => {
-				// Never leave the chat stuck "running": end the turn with what went wrong.
-				this.deps.log.error(`Starting zero failed: ${error.stack ?? error.message}`);
-				const turn = findTurn(this.transcript, turnId);
-				if (turn) {
-					void tracked?.finish(turn);
-				}
-				if (turn && turn.run.phase !== 'ended') {
-					this.finishWithoutProcess(turnId, {
-						kind: 'spawn_failed',
-						reason: 'other',
-						message: `zero could not be started: ${error.message}`,
-					});
-				} else if (!turn) {
-					this.active = undefined;
-					this.composerEmitter.fire();
-				}
-			});
+		void this.runTurn(turnId, request, backend, now).finally(() => this.afterRun(turnId));
 	}
 
-	private startAcpTurn(turnId: string, request: TurnRequest, manager: AcpManager): void {
-		this.acpChat ??= new AcpChat(manager, {
-			transcript: this.transcript,
-			apply: (action) => this.apply(action),
-			now: () => this.deps.now(),
-			turnStarted: () => this.runStateEmitter.fire({ running: true, turn: this.lastTurn }),
-			approvalsChanged: (waiting) => this.approvalEmitter.fire(waiting),
-		});
-		const acp = this.acpChat;
-		this.active = { turnId, raw: undefined, acp };
-		this.composerEmitter.fire();
-		void acp
-			.runTurn(turnId, {
-				message: request.message,
-				images: request.images,
+	/** The checks every turn passes, then the backend's run; never rejects. */
+	private async runTurn(
+		turnId: string,
+		request: TurnRequest,
+		backend: TurnBackend,
+		now: number,
+	): Promise<void> {
+		const cwd = this.deps.workspaceFolder();
+		const model = this.model || undefined;
+		try {
+			const [located] = await Promise.all([
+				this.deps.locator.locate(),
+				backend.prepare(this.deps.isTrusted()),
+			]);
+			this.apply({
+				type: 'turn/start',
+				turnId,
+				at: now,
 				prompt: { text: request.displayText, context: request.context },
-				model: this.model || undefined,
-				cwd: this.deps.workspaceFolder(),
-				trusted: this.deps.isTrusted(),
-			})
-			.catch((error: Error) => {
-				this.deps.log.error(`The ACP turn failed: ${error.stack ?? error.message}`);
+				command: backend.command(turnId, request, located.found ? located.path : 'zero', model),
+			});
+			this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
+			const checked = preflight(this.deps.isTrusted(), cwd, located);
+			if (!checked.ok) {
+				this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome: checked.outcome });
+				return;
+			}
+			this.notices.binaryForDisplay = checked.binary;
+			await backend.run({ turnId, request, binary: checked.binary, cwd: checked.cwd, model });
+		} catch (error) {
+			// Never leave the chat stuck "running": end the turn with what went wrong.
+			const failure = error as Error;
+			this.deps.log.error(`Starting zero failed: ${failure.stack ?? failure.message}`);
+			const turn = findTurn(this.transcript, turnId);
+			if (turn && turn.run.phase !== 'ended') {
 				this.apply({
 					type: 'run/exit',
 					turnId,
 					at: this.deps.now(),
-					outcome: { kind: 'spawn_failed', reason: 'other', message: error.message },
+					outcome: {
+						kind: 'spawn_failed',
+						reason: 'other',
+						message: `zero could not be started: ${failure.message}`,
+					},
 				});
-			})
-			.finally(() => this.afterRun(turnId));
+			}
+		}
 	}
 
-	private finishWithoutProcess(
-		turnId: string,
-		outcome: Extract<TranscriptAction, { type: 'run/exit' }>['outcome'],
-	): void {
-		this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome });
-		this.afterRun(turnId);
+	private backendFor(kind: ChatBackend): TurnBackend {
+		let backend = this.backends.get(kind);
+		if (!backend) {
+			backend = createChatBackend(kind, this.deps, this, this.notices);
+			this.backends.set(kind, backend);
+		}
+		return backend;
 	}
 
 	private afterRun(turnId: string): void {
@@ -543,7 +331,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		void this.flushSave().then(() => this.deps.store.prune(new Set([this.id])));
 		const turn = findTurn(this.transcript, turnId);
 		if (turn) {
-			this.noticesEmitter.fire({ notices: this.turnNotices(turn), replace: true });
+			this.notices.publishTurn(turn);
 		}
 		this.runStateEmitter.fire({ running: false, turn });
 		this.composerEmitter.fire();
@@ -562,116 +350,6 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 			this.context = [...next.context, ...this.context];
 			this.send(next.text, next.images);
 		}
-	}
-
-	/** The `--max-turns` the next run gets: the setting, else zero's own (`zero config --json`). */
-	private maxTurns(): number {
-		return (
-			this.deps.settings().maxTurns ?? this.deps.facts.current().maxTurns ?? ZERO_DEFAULT_MAX_TURNS
-		);
-	}
-
-	/** Every notice of a turn, with the follow-ups offered now. */
-	turnNotices(turn: Turn): TurnNotices {
-		if (turn.command?.backend === 'acp') {
-			// zero asked while it waited; an exec re-run would not apply.
-			return { turnId: turn.id, items: {}, run: [] };
-		}
-		return this.followUps.turnNotices(this.transcript, turn, this.runContext());
-	}
-
-	/** The notices of every turn that has any (for a view's snapshot). */
-	allNotices(): TurnNotices[] {
-		return this.transcript.turns
-			.map((turn) => this.turnNotices(turn))
-			.filter((notices) => Object.keys(notices.items).length > 0 || notices.run.length > 0);
-	}
-
-	/** Re-sends every ended turn's notices (zero's facts changed, so the offered actions may have). */
-	refreshNotices(): void {
-		for (const turn of this.transcript.turns) {
-			if (turn.run.phase === 'ended') {
-				this.noticesEmitter.fire({ notices: this.turnNotices(turn), replace: true });
-			}
-		}
-	}
-
-	private publishLiveNotice(turnId: string, callId: string): void {
-		const turn = findTurn(this.transcript, turnId);
-		const item = turn ? findToolItem(turn.run, callId) : undefined;
-		if (!turn || !item) {
-			return;
-		}
-		const notice: NoticeView | undefined = this.followUps.liveToolNotice(
-			this.transcript,
-			turn,
-			item,
-			this.runContext(),
-		);
-		if (notice) {
-			this.noticesEmitter.fire({
-				notices: { turnId, items: { [item.id]: notice }, run: [] },
-				replace: false,
-			});
-		}
-	}
-
-	private runContext(): ChatRunContext {
-		return {
-			model: this.model,
-			addDirs: this.addDirs,
-			binaryForDisplay: this.binaryForDisplay,
-			maxTurns: this.maxTurns(),
-			tracePath: this.deps.traces.pathFor(this.transcript.id),
-			facts: this.deps.facts.current(),
-		};
-	}
-
-	/**
-	 * Runs a notice's action: a tool card's follow-up (with `itemId`) or the run's (Continue).
-	 * Confirms if needed, stores or revokes a grant if asked, then re-runs in the same zero session.
-	 */
-	async runNoticeAction(
-		turnId: string,
-		itemId: string | undefined,
-		actionId: string,
-	): Promise<void> {
-		const turn = findTurn(this.transcript, turnId);
-		if (!turn) {
-			return;
-		}
-		if (this.busy) {
-			this.deps.messages.show(
-				'error',
-				'Wait for the current run to finish (or stop it) before re-running.',
-			);
-			return;
-		}
-		const rerun = await this.followUps.prepare(
-			this.transcript,
-			turn,
-			itemId,
-			actionId,
-			this.runContext(),
-		);
-		if (!rerun || this.active) {
-			return;
-		}
-		if (rerun.keepDir) {
-			this.setAddDirs([...this.addDirs, rerun.keepDir]);
-		}
-		if (rerun.spec.id === 'rerun-mode' && rerun.spec.mode !== 'unsafe') {
-			this.permissionMode = rerun.spec.mode;
-		}
-		this.startTurn({
-			kind: rerun.spec.id === 'continue' ? 'continue' : 'rerun',
-			message: rerun.message,
-			displayText: rerun.message,
-			context: [],
-			images: [],
-			permissionMode: rerun.permissionMode,
-			addDirs: rerun.addDirs,
-		});
 	}
 
 	/** Applies an action to the transcript, tells listeners, and schedules a save. */
@@ -708,18 +386,13 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 		}
 		this.disposed = true;
 		this.queue = [];
-		this.active?.launched?.run.kill();
-		this.acpChat?.dispose();
+		for (const backend of this.backends.values()) {
+			backend.dispose();
+		}
 		void this.flushSave();
 		this.actionsEmitter.dispose();
 		this.composerEmitter.dispose();
-		this.noticesEmitter.dispose();
+		this.notices.dispose();
 		this.runStateEmitter.dispose();
-		this.approvalEmitter.dispose();
 	}
-}
-
-function titleFrom(text: string): string {
-	const line = text.replace(/\s+/g, ' ').trim();
-	return line.length > 60 ? `${line.slice(0, 59)}\u2026` : line || 'New chat';
 }

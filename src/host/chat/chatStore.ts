@@ -1,6 +1,5 @@
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
 import { applyAction, createRunState, findTurn, forgetRunUsage } from '../../shared/transcript';
 import { type Transcript } from '../../shared/transcriptSchema';
 import { capNestingOf } from '../../zero/protocol/parseLine';
@@ -12,6 +11,7 @@ import {
 	syncDirectory,
 	writeFileDurably,
 } from './chatFiles';
+import { CHAT_ID, ChatIndexFiles, type ChatIndexEntry } from './chatIndex';
 import { hasLiveLease, takeLease, withLockFile } from './chatLeases';
 import {
 	fileStamp,
@@ -33,18 +33,7 @@ import {
 	type StoredChatSize,
 } from './storageLimits';
 
-const ChatIndexEntry = z.object({
-	id: z.string(),
-	title: z.string(),
-	createdAt: z.number(),
-	updatedAt: z.number(),
-	sessionId: z.string().optional(),
-	turns: z.number().optional(),
-});
-export type ChatIndexEntry = z.infer<typeof ChatIndexEntry>;
-const ChatIndex = z.array(ChatIndexEntry);
-
-const CHAT_ID = /^[A-Za-z0-9_-]{1,80}$/;
+export type { ChatIndexEntry } from './chatIndex';
 
 /**
  * Runs `write` (which turns the chat into JSON) once more after cutting, in the chat itself, a
@@ -75,7 +64,7 @@ function withDeepValuesCut<T>(transcript: Transcript, write: () => T): T {
  */
 export class ChatStore {
 	private writes = Promise.resolve();
-	private unreadableIndexReported = false;
+	private readonly index: ChatIndexFiles;
 	/** Chats whose raw output is being written (never pruned). */
 	private readonly streaming = new Map<string, number>();
 	/** Per chat: what this window last read or wrote of each turn (for the merge on save). */
@@ -87,7 +76,9 @@ export class ChatStore {
 		private readonly root: string,
 		private readonly log: Logger,
 		private readonly limits: StorageLimits = DEFAULT_STORAGE_LIMITS,
-	) {}
+	) {
+		this.index = new ChatIndexFiles(path.join(root, 'chats'), log);
+	}
 
 	private get chatsDir(): string {
 		return path.join(this.root, 'chats');
@@ -103,7 +94,12 @@ export class ChatStore {
 	}
 
 	private get indexFile(): string {
-		return path.join(this.chatsDir, 'index.json');
+		return this.index.file;
+	}
+
+	/** The index as it should be: the file's entries for chats that exist, plus any it lacks. */
+	private reconcile(): Promise<ChatIndexEntry[]> {
+		return this.index.reconcile();
 	}
 
 	private chatDir(id: string): string {
@@ -158,89 +154,6 @@ export class ChatStore {
 
 	async list(): Promise<ChatIndexEntry[]> {
 		return (await this.reconcile()).sort((a, b) => b.updatedAt - a.updatedAt);
-	}
-
-	/** The index file as written, or undefined when it is missing or unreadable. */
-	private async readIndexFile(): Promise<ChatIndexEntry[] | undefined> {
-		let text: string;
-		try {
-			text = await fs.readFile(this.indexFile, 'utf8');
-		} catch {
-			return undefined;
-		}
-		let parsed: ReturnType<typeof ChatIndex.safeParse> | undefined;
-		try {
-			parsed = ChatIndex.safeParse(JSON.parse(text));
-		} catch {
-			parsed = undefined;
-		}
-		if (parsed?.success) {
-			return parsed.data;
-		}
-		if (!this.unreadableIndexReported) {
-			this.unreadableIndexReported = true;
-			this.log.warn('The chat index was unreadable; it is rebuilt from the saved chats.');
-		}
-		return undefined;
-	}
-
-	private async chatIds(): Promise<string[]> {
-		try {
-			const entries = await fs.readdir(this.chatsDir, { withFileTypes: true });
-			return entries
-				.filter((entry) => entry.isDirectory() && CHAT_ID.test(entry.name))
-				.map((entry) => entry.name);
-		} catch {
-			return [];
-		}
-	}
-
-	/** An index entry rebuilt from a chat's own file (its modification time is its update time). */
-	private async entryFromChat(id: string): Promise<ChatIndexEntry | undefined> {
-		const file = path.join(this.chatDir(id), 'transcript.json');
-		try {
-			const [text, stat] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-			const decoded = decodeTranscript(text);
-			if (!decoded.ok) {
-				return undefined;
-			}
-			const transcript = decoded.transcript;
-			if (transcript.id !== id) {
-				return undefined;
-			}
-			return {
-				id,
-				title: transcript.title,
-				createdAt: transcript.createdAt,
-				updatedAt: stat.mtimeMs,
-				sessionId: transcript.sessionId,
-				turns: transcript.turns.length,
-			};
-		} catch {
-			return undefined;
-		}
-	}
-
-	/** The index as it should be: the file's entries for chats that exist, plus any it lacks. */
-	private async reconcile(): Promise<ChatIndexEntry[]> {
-		const [written, ids] = await Promise.all([this.readIndexFile(), this.chatIds()]);
-		const existing = new Set(ids);
-		const byId = new Map<string, ChatIndexEntry>();
-		for (const entry of written ?? []) {
-			const known = byId.get(entry.id);
-			if (existing.has(entry.id) && (!known || known.updatedAt < entry.updatedAt)) {
-				byId.set(entry.id, entry);
-			}
-		}
-		for (const id of ids) {
-			if (!byId.has(id)) {
-				const entry = await this.entryFromChat(id);
-				if (entry) {
-					byId.set(id, entry);
-				}
-			}
-		}
-		return [...byId.values()];
 	}
 
 	/** Queues a write after every earlier one, so the newest always wins in this window. */

@@ -33,6 +33,9 @@ import type { Logger } from '../platform/log';
 import type { ZeroSettings } from '../platform/settings';
 import type { ZeroCli } from '../platform/zeroCli';
 import type { ZeroFactsSnapshot } from '../platform/zeroFacts';
+import { runContextFor } from './readOnlyNotices';
+
+export { readOnlyNotices, runContextFor } from './readOnlyNotices';
 
 export interface FollowUpDeps {
 	settings(): ZeroSettings;
@@ -69,23 +72,6 @@ export interface PreparedRerun {
 
 export const ADD_DIR_ONCE = 'Re-run with This Directory';
 export const ADD_DIR_KEEP = 'Re-run and Keep It for This Chat';
-
-/** The refused run's context for zero's rules: its mode and workspace, and the host's facts. */
-export function runContextFor(
-	turn: Turn,
-	workspaceFolder: string | undefined,
-	facts: ZeroFactsSnapshot,
-): RunContext {
-	return {
-		permissionMode: turnPermissionMode(turn),
-		cwd: turn.run.cwd ?? workspaceFolder,
-		homeDir: facts.homeDir,
-		isDirectory: facts.isDirectory,
-		shellSandbox: facts.shellSandbox,
-		userConfigPath: facts.userConfigPath,
-		platform: facts.platform,
-	};
-}
 
 function describeGrant(grant: GrantRef): string {
 	return `${grant.toolName}${grant.scope ? ` for ${grant.scope}` : ''}`;
@@ -380,25 +366,4 @@ function toolItem(turn: Turn, itemId: string): ToolItem | undefined {
 	return turn.run.items.find(
 		(candidate): candidate is ToolItem => candidate.kind === 'tool' && candidate.id === itemId,
 	);
-}
-
-/** The notices of a transcript file shown read-only: what happened, never a follow-up. */
-export function readOnlyNotices(transcript: Transcript, facts: ZeroFactsSnapshot): TurnNotices[] {
-	const out: TurnNotices[] = [];
-	for (const turn of transcript.turns) {
-		const context = runContextFor(turn, turn.run.cwd, facts);
-		const items: Record<string, NoticeView> = {};
-		for (const item of turn.run.items) {
-			const notice = item.kind === 'tool' ? describePermission(item, context) : undefined;
-			if (notice) {
-				items[item.id] = permissionNoticeView(notice, [], false);
-			}
-		}
-		const limit = turn.run.phase === 'ended' ? turnLimitOf(turn) : undefined;
-		const run = limit ? [turnLimitNoticeView(limit, [])] : [];
-		if (Object.keys(items).length > 0 || run.length > 0) {
-			out.push({ turnId: turn.id, items, run });
-		}
-	}
-	return out;
 }

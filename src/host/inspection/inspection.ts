@@ -6,9 +6,8 @@ import {
 	type FindingsParse,
 } from '../../shared/findings';
 import { applyAction, createTranscript } from '../../shared/transcript';
-import type { Transcript } from '../../shared/transcriptSchema';
-import { buildExecArgs } from '../../zero/protocol/execArgs';
-import { buildUserMessage } from '../../zero/protocol/streamInput';
+import type { Transcript, TranscriptAction } from '../../shared/transcriptSchema';
+import { buildExecArgs, formatCommandLine } from '../../zero/protocol/execArgs';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../platform/log';
 import { publishFindings } from './findingDiagnostics';
@@ -17,6 +16,7 @@ import type { ReportStore } from './reportStore';
 import type { RunLauncher } from '../platform/runLauncher';
 import type { InspectionPreset, ZeroSettings } from '../platform/settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
+import { ExecBackend } from '../turns/execBackend';
 
 export const BUILTIN_PRESETS: InspectionPreset[] = [
 	{
@@ -49,7 +49,7 @@ export interface InspectionResult {
 }
 
 export interface InspectionDeps {
-	launcher: RunLauncher;
+	launcher: Pick<RunLauncher, 'launch'>;
 	locator: ZeroBinaryLocator;
 	settings(): ZeroSettings;
 	log: Logger;
@@ -102,36 +102,44 @@ export async function runInspection(
 		maxTurns: settings.maxTurns,
 		extraArgs: settings.extraArgs,
 	});
-	applyAction(transcript, {
-		type: 'turn/start',
-		turnId,
-		at: now,
-		prompt: { text: preset.prompt, context: [] },
-	});
+	const apply = (action: TranscriptAction): void => applyAction(transcript, action);
+	apply({ type: 'turn/start', turnId, at: now, prompt: { text: preset.prompt, context: [] } });
 	let lastStep: string | undefined;
-	const launched = deps.launcher.launch({
-		binary: located.path,
-		args,
-		cwd: folder.fsPath,
-		env: zeroProcessEnv(settings),
-		input: buildUserMessage(`${preset.prompt}\n\n${FINDINGS_INSTRUCTIONS}`),
-		label: `inspection ${transcript.id}`,
-		onLine: (parsed) => {
-			applyAction(transcript, { type: 'run/line', turnId, at: Date.now(), parsed });
-			const step = inspectionStep(transcript);
-			if (step && step !== lastStep) {
-				lastStep = step;
-				progress.report({ message: step });
-			}
+	const backend = new ExecBackend(
+		{ transcript, apply, now: () => Date.now() },
+		{
+			launcher: deps.launcher,
+			log: deps.log,
+			plan: () => ({ args, env: zeroProcessEnv(settings), label: `inspection ${transcript.id}` }),
+			lineApplied: () => {
+				const step = inspectionStep(transcript);
+				if (step && step !== lastStep) {
+					lastStep = step;
+					progress.report({ message: step });
+				}
+			},
 		},
-	});
+	);
 	const cancellation = token.onCancellationRequested(() => {
-		applyAction(transcript, { type: 'run/stopping', turnId });
-		launched.run.stop();
+		apply({ type: 'run/stopping', turnId });
+		backend.stop();
 	});
-	const outcome = await launched.done;
+	const result = await backend.runExec({
+		turnId,
+		request: {
+			kind: 'chat',
+			message: `${preset.prompt}\n\n${FINDINGS_INSTRUCTIONS}`,
+			displayText: preset.prompt,
+			context: [],
+			images: [],
+			permissionMode: 'plan',
+			addDirs: [],
+		},
+		binary: located.path,
+		cwd: folder.fsPath,
+		model: settings.model || undefined,
+	});
 	cancellation.dispose();
-	applyAction(transcript, { type: 'run/exit', turnId, at: Date.now(), outcome });
 	const run = transcript.turns[0].run;
 	const answer =
 		run.finalText ?? run.items.map((item) => (item.kind === 'text' ? item.text : '')).join('');
@@ -151,7 +159,7 @@ export async function runInspection(
 			folder.fsPath,
 			transcript,
 			parse.kind === 'ok' ? { ...parse, findings } : parse,
-			launched.commandLine,
+			result.commandLine ?? formatCommandLine(located.path, args),
 			outside,
 		),
 		now,

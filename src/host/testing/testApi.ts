@@ -68,12 +68,7 @@ export interface ZeroTestApi {
 	 * Answers a permission request on a tool card, as its buttons do (no optionId: dismiss); the
 	 * request id is the card's (`approval.requestId`).
 	 */
-	answerApproval(
-		turnId: string,
-		itemId: string,
-		requestId: number | string,
-		optionId?: string,
-	): void;
+	answerApproval(requestId: number | string, optionId?: string): void;
 	/** The pid of the window's `zero acp` process, if one runs. */
 	acpPid(): number | undefined;
 	/** Every `zero acp` pid started in this window, oldest first. */

@@ -101,10 +101,10 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		attention: () => parts.attention.describe(),
 		send: (text, images) => parts.chats.active.send(text, images),
 		runNoticeAction: (turnId, itemId, actionId) =>
-			parts.chats.active.runNoticeAction(turnId, itemId, actionId),
+			parts.chats.active.notices.runAction(turnId, itemId, actionId),
 		noticeActionIds: (turnId, itemId) => {
 			const turn = findTurn(parts.chats.active.transcript, turnId);
-			const notices = turn ? parts.chats.active.turnNotices(turn) : undefined;
+			const notices = turn ? parts.chats.active.notices.turnNotices(turn) : undefined;
 			const notice = itemId === undefined ? notices?.run[0] : notices?.items[itemId];
 			return notice
 				? [notice.primaryAction, ...notice.secondaryActions]
@@ -114,7 +114,7 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		},
 		notices: (turnId) => {
 			const turn = findTurn(parts.chats.active.transcript, turnId);
-			return turn ? parts.chats.active.turnNotices(turn) : undefined;
+			return turn ? parts.chats.active.notices.turnNotices(turn) : undefined;
 		},
 		answerNextConfirmation: (accept) => parts.confirmations.answerNext(accept),
 		answerNextChoice: (label, whileShown) =>
@@ -137,8 +137,7 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 			recordsDir: () => parts.changes.recordsDir(parts.chats.active.id),
 		},
 		setBackend: (backend) => parts.chats.active.setBackend(backend),
-		answerApproval: (turnId, itemId, requestId, optionId) =>
-			parts.chats.active.answerApproval(turnId, itemId, requestId, optionId),
+		answerApproval: (requestId, optionId) => parts.chats.active.answerApproval(requestId, optionId),
 		acpPid: () => parts.acp.process?.pid,
 		acpStartedPids: () => parts.acp.startedPids,
 		acpSessionIds: () => parts.acp.process?.sessionIds ?? [],

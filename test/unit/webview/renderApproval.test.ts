@@ -145,8 +145,6 @@ describe('the live approval on a tool card', () => {
 		const { card } = waitingCard('ls');
 		const approval = card.querySelector<HTMLElement>('.approval') as HTMLElement;
 		assert.deepEqual(approvalKeyAnswer(key(approval, 'Enter')), {
-			turnId: 't1',
-			itemId: (card.dataset.item ?? '') as string,
 			requestId: 7,
 			optionId: 'allow',
 		});

@@ -8,25 +8,19 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { AcpChat, type AcpTurnRequest } from '../../../../src/host/acp/acpChat';
 import { AcpManager, type AcpManagerDeps } from '../../../../src/host/acp/acpManager';
 import { ChatStore } from '../../../../src/host/chat/chatStore';
 import { MAX_ACP_DEPTH_MARKER } from '../../../../src/zero/protocol/parseLine';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
-import { applyAcpAction } from '../../../../src/shared/acpTranscript';
-import { createTranscript } from '../../../../src/shared/transcript';
 import {
 	TranscriptSchema,
 	type ToolItem,
-	type Transcript,
-	type TranscriptAction,
 	type Turn,
 } from '../../../../src/shared/transcriptSchema';
 import { waitUntil } from '../../../harness/wait';
+import { acpChatOn, silentLog, type AcpTurnRequest } from './acpChatDriver';
 import { FAKE_ACP, wireMessages } from '../../zero/acp/acpHelpers';
-
-const silentLog = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 function isAlive(pid: number): boolean {
 	try {
@@ -73,26 +67,10 @@ function setup(
 	return { manager, wire, pidFile, cwd: dir };
 }
 
-function chatOn(manager: AcpManager) {
-	const transcript: Transcript = createTranscript({ id: 'c1', title: 't', createdAt: 0 });
-	const actions: TranscriptAction[] = [];
-	const waiting: number[] = [];
-	let clock = 1000;
-	const chat = new AcpChat(manager, {
-		transcript,
-		apply: (action) => {
-			actions.push(action);
-			applyAcpAction(transcript, action);
-		},
-		now: () => clock++,
-		turnStarted: () => undefined,
-		approvalsChanged: (count) => waiting.push(count),
-	});
-	return { chat, transcript, actions, waiting };
-}
+const chatOn = (manager: AcpManager) => acpChatOn(manager);
 
 function request(cwd: string, message: string): AcpTurnRequest {
-	return { message, images: [], prompt: { text: message, context: [] }, cwd, trusted: true };
+	return { message, images: [], prompt: { text: message, context: [] }, cwd };
 }
 
 function toolsOf(turn: Turn): ToolItem[] {
@@ -104,7 +82,7 @@ async function turnAnswering(
 	chatSetup: ReturnType<typeof chatOn>,
 	cwd: string,
 	message: string,
-	answer: (turnId: string, itemId: string, requestId: number | string) => void,
+	answer: (requestId: number | string) => void,
 ): Promise<Turn> {
 	const turnId = `t${chatSetup.transcript.turns.length + 1}`;
 	const done = chatSetup.chat.runTurn(turnId, request(cwd, message));
@@ -117,7 +95,7 @@ async function turnAnswering(
 	assert.ok(turn);
 	const [tool] = toolsOf(turn);
 	assert.equal(tool.approval?.state, 'waiting');
-	answer(turnId, tool.id, tool.approval?.requestId ?? '');
+	answer(tool.approval?.requestId ?? '');
 	await done;
 	return turn;
 }
@@ -140,8 +118,8 @@ describe('AcpChat with the FAKE zero acp', () => {
 	it('Allow once: the tool result arrives in the same turn, with one prompt and no re-run', async () => {
 		const { manager, wire, cwd } = setup();
 		const chat = chatOn(manager);
-		const turn = await turnAnswering(chat, cwd, 'run echo [scenario:permission]', (t, i, r) =>
-			assert.equal(chat.chat.answer(t, i, r, 'allow'), undefined),
+		const turn = await turnAnswering(chat, cwd, 'run echo [scenario:permission]', (r) =>
+			assert.equal(chat.chat.answer(r, 'allow'), undefined),
 		);
 		const [tool] = toolsOf(turn);
 		assert.equal(tool.result?.status, 'ok');
@@ -162,8 +140,8 @@ describe('AcpChat with the FAKE zero acp', () => {
 		it(`answers with zero's own optionId "${optionId}"`, async () => {
 			const { manager, wire, cwd } = setup();
 			const chat = chatOn(manager);
-			const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i, r) =>
-				assert.equal(chat.chat.answer(t, i, r, optionId), undefined),
+			const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (r) =>
+				assert.equal(chat.chat.answer(r, optionId), undefined),
 			);
 			assert.equal(toolsOf(turn)[0].result?.status, 'ok');
 			const replies = wire().filter(
@@ -178,10 +156,10 @@ describe('AcpChat with the FAKE zero acp', () => {
 	it('refuses an option zero did not offer (zero would deny it silently) and keeps waiting', async () => {
 		const { manager, cwd } = setup();
 		const chat = chatOn(manager);
-		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i, r) => {
-			assert.match(chat.chat.answer(t, i, r, 'allow_once') ?? '', /did not offer/);
+		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (r) => {
+			assert.match(chat.chat.answer(r, 'allow_once') ?? '', /did not offer/);
 			assert.equal(chat.chat.waitingCount, 1);
-			assert.equal(chat.chat.answer(t, i, r, 'allow'), undefined);
+			assert.equal(chat.chat.answer(r, 'allow'), undefined);
 		});
 		assert.equal(toolsOf(turn)[0].result?.status, 'ok');
 	});
@@ -189,8 +167,8 @@ describe('AcpChat with the FAKE zero acp', () => {
 	it('Deny: the call fails with zero\u2019s words and zero continues the turn', async () => {
 		const { manager, cwd } = setup();
 		const chat = chatOn(manager);
-		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (t, i, r) =>
-			assert.equal(chat.chat.answer(t, i, r, 'deny'), undefined),
+		const turn = await turnAnswering(chat, cwd, 'run [scenario:permission]', (r) =>
+			assert.equal(chat.chat.answer(r, 'deny'), undefined),
 		);
 		const [tool] = toolsOf(turn);
 		assert.equal(tool.result?.status, 'error');
@@ -200,7 +178,7 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.match(JSON.stringify(texts), /You denied it, so nothing ran/);
 		assert.equal(turn.run.end?.kind === 'run_end' && turn.run.end.status, 'success');
 		assert.equal(
-			chat.chat.answer(turn.id, tool.id, tool.approval?.requestId ?? '', 'allow'),
+			chat.chat.answer(tool.approval?.requestId ?? '', 'allow'),
 			'zero is no longer waiting for this answer.',
 		);
 	});
@@ -288,8 +266,8 @@ describe('AcpChat with the FAKE zero acp', () => {
 	it('tool arguments nested 5,000 deep are cut at the depth cap: the live actions, the save and the reload all work', async () => {
 		const { manager, cwd } = setup();
 		const chat = chatOn(manager);
-		const turn = await turnAnswering(chat, cwd, 'deep [scenario:deep-args]', (t, i, r) =>
-			assert.equal(chat.chat.answer(t, i, r, 'allow'), undefined),
+		const turn = await turnAnswering(chat, cwd, 'deep [scenario:deep-args]', (r) =>
+			assert.equal(chat.chat.answer(r, 'allow'), undefined),
 		);
 		const [tool] = toolsOf(turn);
 		assert.equal(tool.result?.status, 'ok');
@@ -369,10 +347,7 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.equal(two.transcript.turns[0].run.end?.kind, 'run_end');
 		assert.equal(one.chat.waitingCount, 1);
 		const [tool] = toolsOf(one.transcript.turns[0]);
-		assert.equal(
-			one.chat.answer('t1', tool.id, tool.approval?.requestId ?? '', 'allow'),
-			undefined,
-		);
+		assert.equal(one.chat.answer(tool.approval?.requestId ?? '', 'allow'), undefined);
 		await first;
 		assert.equal(manager.startedPids.length, 1);
 		assert.notEqual(one.chat.sessionId, two.chat.sessionId);
@@ -427,17 +402,5 @@ describe('AcpChat with the FAKE zero acp', () => {
 		assert.equal(manager.process, undefined);
 		const saved = TranscriptSchema.parse(JSON.parse(JSON.stringify(chat.transcript)));
 		assert.equal(saved.turns[0].command?.backend, 'acp');
-	});
-
-	it('an untrusted workspace or no folder ends the turn without starting zero', async () => {
-		const { manager, cwd } = setup();
-		const chat = chatOn(manager);
-		await chat.chat.runTurn('t1', { ...request(cwd, 'x'), trusted: false });
-		await chat.chat.runTurn('t2', { ...request(cwd, 'x'), cwd: undefined });
-		assert.deepEqual(manager.startedPids, []);
-		assert.deepEqual(
-			chat.transcript.turns.map((turn) => turn.run.end?.kind),
-			['spawn_failed', 'spawn_failed'],
-		);
 	});
 });

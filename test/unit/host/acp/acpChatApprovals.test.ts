@@ -8,18 +8,14 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { AcpChat, type AcpTurnRequest } from '../../../../src/host/acp/acpChat';
 import { AcpManager } from '../../../../src/host/acp/acpManager';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
-import { applyAcpAction } from '../../../../src/shared/acpTranscript';
-import { createTranscript } from '../../../../src/shared/transcript';
-import type { ToolItem, Transcript } from '../../../../src/shared/transcriptSchema';
+import type { ToolItem } from '../../../../src/shared/transcriptSchema';
 import { parseWireLog } from '../../../harness/acpWire';
 import { waitUntil } from '../../../harness/wait';
 import { FAKE_ACP } from '../../zero/acp/acpHelpers';
-
-const silentLog = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+import { acpChatOn, silentLog } from './acpChatDriver';
 
 const managers: AcpManager[] = [];
 afterEach(async () => {
@@ -38,16 +34,7 @@ function setup() {
 		shutdownTiming: { stdinGraceMs: 500, terminateGraceMs: 500 },
 	});
 	managers.push(manager);
-	const transcript: Transcript = createTranscript({ id: 'c1', title: 't', createdAt: 0 });
-	const waiting: number[] = [];
-	let clock = 1000;
-	const chat = new AcpChat(manager, {
-		transcript,
-		apply: (action) => applyAcpAction(transcript, action),
-		now: () => clock++,
-		turnStarted: () => undefined,
-		approvalsChanged: (count) => waiting.push(count),
-	});
+	const { chat, transcript, waiting } = acpChatOn(manager);
 	/** Our lines as the FAKE read them, verbatim. */
 	const sentLines = () =>
 		existsSync(wireLog)
@@ -65,8 +52,7 @@ function setup() {
 			images: [],
 			prompt: { text: message, context: [] },
 			cwd: dir,
-			trusted: true,
-		} satisfies AcpTurnRequest);
+		});
 	return { chat, transcript, waiting, sentLines, tools, run };
 }
 
@@ -77,7 +63,7 @@ describe('AcpChat: answers bound to their request', { timeout: 30_000 }, () => {
 		await waitUntil(() => tools()[0]?.approval?.state === 'waiting', 10_000, 'the first request');
 		const card = tools()[0];
 		const shown = card.approval?.requestId ?? '';
-		assert.equal(chat.answer('t1', card.id, shown, 'allow'), undefined);
+		assert.equal(chat.answer(shown, 'allow'), undefined);
 		// zero asks again for the same call (to run it outside the sandbox), on the same card.
 		await waitUntil(
 			() => card.approval?.state === 'waiting' && card.approval.requestId !== shown,
@@ -86,13 +72,13 @@ describe('AcpChat: answers bound to their request', { timeout: 30_000 }, () => {
 		);
 		const followUp = card.approval?.requestId ?? '';
 		// The double click's second half still carries the request the card showed first.
-		assert.match(chat.answer('t1', card.id, shown, 'allow') ?? '', /zero asked again/);
+		assert.match(chat.answer(shown, 'allow') ?? '', /zero asked again/);
 		assert.equal(chat.waitingCount, 1);
 		assert.ok(
 			!sentLines().some((line) => line.includes(`"id":${followUp},"result"`)),
 			'nothing answered the follow-up request',
 		);
-		assert.equal(chat.answer('t1', card.id, followUp, 'deny'), undefined);
+		assert.equal(chat.answer(followUp, 'deny'), undefined);
 		await done;
 		assert.equal(tools()[0].result?.status, 'error');
 		assert.ok(
@@ -115,10 +101,7 @@ describe('AcpChat: request ids as zero sent them', { timeout: 30_000 }, () => {
 		assert.equal(chat.waitingCount, 4);
 		const answers = ['allow', 'deny', 'allow', 'deny'];
 		tools().forEach((tool, index) =>
-			assert.equal(
-				chat.answer('t1', tool.id, tool.approval?.requestId ?? '', answers[index]),
-				undefined,
-			),
+			assert.equal(chat.answer(tool.approval?.requestId ?? '', answers[index]), undefined),
 		);
 		await waitUntil(() => chat.waitingCount === 0, 10_000, 'every answer');
 		await waitUntil(

@@ -1,7 +1,7 @@
 /**
  * A chat run end to end without VS Code: the FAKE zero (with its zero-like session store) in a copy
- * of the sample workspace, the extension's TurnTracking fed the lines as they stream, and a chat
- * that applies the same transcript actions ChatSession applies.
+ * of the sample workspace, run through the extension's exec backend with its TurnTracking fed the
+ * lines as they stream, into a chat that reduces the actions as ChatSession does.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -16,10 +16,11 @@ import type {
 import type { UndoPrompt } from '../../../../src/host/changes/undoPlan';
 import { applyAction, createTranscript, findTurn } from '../../../../src/shared/transcript';
 import type { Transcript, TranscriptAction, Turn } from '../../../../src/shared/transcriptSchema';
+import { RunLauncher } from '../../../../src/host/platform/runLauncher';
+import type { RunRegistry } from '../../../../src/host/platform/runRegistry';
+import { ExecBackend } from '../../../../src/host/turns/execBackend';
 import { runZeroCli } from '../../../../src/zero/process/cli';
-import { buildExecArgs } from '../../../../src/zero/protocol/execArgs';
-import { buildUserMessage } from '../../../../src/zero/protocol/streamInput';
-import { ZeroRun } from '../../../../src/zero/process/zeroRun';
+import { buildExecArgs, type SessionFlag } from '../../../../src/zero/protocol/execArgs';
 import { FAKE_ZERO, SCENARIOS } from '../../helpers';
 
 export const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -29,6 +30,7 @@ export class TestChat implements ChangeChat {
 	running = false;
 	holds = 0;
 	readonly actions: TranscriptAction[] = [];
+	private clock = 1;
 
 	constructor(readonly id: string) {
 		this.transcript = createTranscript({ id, title: 'Test chat', createdAt: 1 });
@@ -37,6 +39,10 @@ export class TestChat implements ChangeChat {
 	apply(action: TranscriptAction): void {
 		this.actions.push(action);
 		applyAction(this.transcript, action);
+	}
+
+	now(): number {
+		return this.clock++;
 	}
 
 	async hold<T>(work: () => Promise<T>): Promise<T> {
@@ -62,6 +68,11 @@ export class ChangeWorld {
 	readonly chat = new TestChat('c1');
 	readonly records = new ChangeRecords(path.join(this.base, 'chat', 'changes'), silent);
 	readonly queue = new SerialQueue();
+	/** Launches as the extension does; nothing here needs the run registry. */
+	readonly launcher = new RunLauncher(silent, {
+		add: () => undefined,
+		remove: () => undefined,
+	} as unknown as RunRegistry);
 	/** Every zero subcommand the undo ran. */
 	readonly commands: string[][] = [];
 	prompts: UndoPrompt[] = [];
@@ -76,57 +87,65 @@ export class ChangeWorld {
 		return this.chat.transcript.sessionId ?? 'vscode-c1-1';
 	}
 
-	/** Runs one chat turn against the FAKE zero, as ChatSession does. */
+	/** Runs one chat turn against the FAKE zero through the exec backend, as ChatSession does. */
 	async runTurn(text: string, options: { addDirs?: string[] } = {}): Promise<Turn> {
 		const turnId = `t${this.chat.transcript.turns.length + 1}`;
 		const resume = this.chat.transcript.sessionId;
-		const sessionId = resume ?? 'vscode-c1-1';
+		const addDirs = options.addDirs ?? [];
+		const backend = new ExecBackend(this.chat, {
+			launcher: this.launcher,
+			log: silent,
+			plan: (_turnId, request) => {
+				const session: SessionFlag = resume
+					? { kind: 'resume', id: resume }
+					: { kind: 'new', id: 'vscode-c1-1' };
+				return {
+					args: buildExecArgs({
+						cwd: this.workspace,
+						permissionMode: request.permissionMode,
+						session,
+						addDirs: request.addDirs,
+						extraArgs: [],
+					}),
+					env: this.env,
+					label: 'chat c1',
+					session,
+				};
+			},
+			beginTracking: (id, plan, cwd, dirs) =>
+				TurnTracking.begin(
+					this.records,
+					this.queue,
+					{
+						turnId: id,
+						sessionId: plan.session?.id ?? '',
+						newSession: plan.session?.kind === 'new',
+						env: this.env,
+						cwd,
+						addDirs: dirs,
+					},
+					silent,
+				),
+		});
 		this.chat.apply({ type: 'turn/start', turnId, at: 1, prompt: { text, context: [] } });
-		const tracking = await TurnTracking.begin(
-			this.records,
-			this.queue,
-			{
-				turnId,
-				sessionId,
-				newSession: resume === undefined,
-				env: this.env,
-				cwd: this.workspace,
-				addDirs: options.addDirs ?? [],
-			},
-			silent,
-		);
 		this.chat.running = true;
-		const run = new ZeroRun(
-			{
-				binary: FAKE_ZERO,
-				args: buildExecArgs({
-					cwd: this.workspace,
-					permissionMode: 'member',
-					session: resume ? { kind: 'resume', id: resume } : { kind: 'new', id: sessionId },
-					addDirs: options.addDirs ?? [],
-					extraArgs: [],
-				}),
-				cwd: this.workspace,
-				env: this.env,
-				input: buildUserMessage(text),
+		await backend.run({
+			turnId,
+			request: {
+				kind: 'chat',
+				message: text,
+				displayText: text,
+				context: [],
+				images: [],
+				permissionMode: 'member',
+				addDirs,
 			},
-			{
-				line: (parsed) => {
-					this.chat.apply({ type: 'run/line', turnId, at: 2, parsed });
-					tracking.onLine(parsed);
-				},
-				stderrLine: () => undefined,
-			},
-		);
-		const outcome = await run.done;
-		this.chat.apply({ type: 'run/exit', turnId, at: 3, outcome });
+			binary: FAKE_ZERO,
+			cwd: this.workspace,
+			model: undefined,
+		});
 		this.chat.running = false;
-		const turn = findTurn(this.chat.transcript, turnId) as Turn;
-		const changes = await tracking.finish(turn);
-		if (changes) {
-			this.chat.apply({ type: 'turn/changes', turnId, changes });
-		}
-		return turn;
+		return findTurn(this.chat.transcript, turnId) as Turn;
 	}
 
 	/** Undo dependencies that answer the confirmation with `choice` (a function of the prompt). */

@@ -1,0 +1,93 @@
+/**
+ * A chat's turn backends. Its `zero exec` one is the shared {@link ExecBackend} with what a chat
+ * adds to it: zero's command line from the chat's session, model and settings, the raw log, the
+ * change tracking and the trace's model-request count. Its ACP one is an {@link AcpChat}.
+ */
+import { ZERO_DEFAULT_MAX_TURNS } from '../../zero/protocol/cliAnswers';
+import { buildExecArgs, type SessionFlag } from '../../zero/protocol/execArgs';
+import type { ParsedLine } from '../../zero/protocol/parseLine';
+import type { ChatBackend } from '../../shared/transcriptSchema';
+import { AcpChat } from '../acp/acpChat';
+import type { ChangeChat } from '../changes/changeService';
+import { zeroProcessEnv } from '../platform/zeroBinary';
+import { ExecBackend } from '../turns/execBackend';
+import type { TurnBackend, TurnHost } from '../turns/turnBackend';
+import type { ChatDeps } from './chatDeps';
+
+/** The `--max-turns` the next run gets: the setting, else zero's own (`zero config --json`). */
+export function chatMaxTurns(deps: Pick<ChatDeps, 'settings' | 'facts'>): number {
+	return deps.settings().maxTurns ?? deps.facts.current().maxTurns ?? ZERO_DEFAULT_MAX_TURNS;
+}
+
+/** The backend for a chat's turns of `kind` (exec when the window has no `zero acp`). */
+export function createChatBackend(
+	kind: ChatBackend,
+	deps: ChatDeps,
+	chat: ChangeChat & TurnHost,
+	notices: { lineApplied(turnId: string, parsed: ParsedLine): void },
+): TurnBackend {
+	if (kind === 'acp' && deps.acp) {
+		return new AcpChat(deps.acp, {
+			transcript: chat.transcript,
+			apply: (action) => chat.apply(action),
+			now: () => chat.now(),
+			approvals: deps.approvals,
+			log: deps.log,
+		});
+	}
+	return chatExecBackend(deps, chat, (turnId, parsed) => notices.lineApplied(turnId, parsed));
+}
+
+export function chatExecBackend(
+	deps: ChatDeps,
+	chat: ChangeChat & TurnHost,
+	lineApplied: (turnId: string, parsed: ParsedLine) => void,
+): ExecBackend {
+	const transcript = chat.transcript;
+	return new ExecBackend(chat, {
+		launcher: deps.launcher,
+		log: deps.log,
+		// zero's sandbox policy and turn budget are asked for before every run (zero's CLI refuses
+		// in an untrusted workspace, and then nothing runs anyway).
+		prepare: (trusted) =>
+			trusted ? deps.facts.refresh().then(() => undefined) : Promise.resolve(),
+		plan: (_turnId, request, model) => {
+			const settings = deps.settings();
+			const session: SessionFlag = transcript.sessionId
+				? { kind: 'resume', id: transcript.sessionId }
+				: { kind: 'new', id: `vscode-${transcript.id}-${transcript.turns.length + 1}` };
+			const tracePath = deps.traces.pathFor(transcript.id);
+			// Always explicit, so a run stopped at the limit can be recognized (see describeTurnLimit).
+			const maxTurns = chatMaxTurns(deps);
+			return {
+				args: buildExecArgs({
+					cwd: deps.workspaceFolder() ?? '.',
+					permissionMode: request.permissionMode,
+					session,
+					model,
+					maxTurns,
+					addDirs: request.addDirs,
+					tracePath,
+					extraArgs: settings.extraArgs,
+				}),
+				env: zeroProcessEnv(settings),
+				label: `chat ${transcript.id}`,
+				session,
+				tracePath,
+				maxTurns,
+			};
+		},
+		openRaw: (turnId) => deps.store.openRawRun(transcript.id, turnId),
+		beginTracking: (turnId, plan, cwd, addDirs) =>
+			deps.changes.beginTurn(chat, {
+				turnId,
+				sessionId: plan.session?.id ?? '',
+				newSession: plan.session?.kind === 'new',
+				env: plan.env,
+				cwd,
+				addDirs,
+			}),
+		takeModelRequests: (tracePath) => deps.traces.takeModelRequests(tracePath),
+		lineApplied,
+	});
+}

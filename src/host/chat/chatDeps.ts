@@ -1,0 +1,36 @@
+import type { AcpManager } from '../acp/acpManager';
+import type { WaitingApprovals } from '../acp/waitingApprovals';
+import type { ChangeService } from '../changes/changeService';
+import type { Messages, Prompts } from '../platform/confirmations';
+import type { Logger } from '../platform/log';
+import type { RunLauncher } from '../platform/runLauncher';
+import type { ZeroSettings } from '../platform/settings';
+import type { TraceFiles } from '../platform/traceFiles';
+import type { ZeroBinaryLocator } from '../platform/zeroBinary';
+import type { ZeroCli } from '../platform/zeroCli';
+import type { ZeroFacts } from '../platform/zeroFacts';
+import type { ChatStore } from './chatStore';
+
+/** What a chat needs from the rest of the extension (all of it replaceable in unit tests). */
+export interface ChatDeps {
+	store: ChatStore;
+	launcher: Pick<RunLauncher, 'launch'>;
+	locator: Pick<ZeroBinaryLocator, 'locate'>;
+	zeroCli: ZeroCli;
+	/** Follows each run's file changes; reviews and undoes them. */
+	changes: ChangeService;
+	settings(): ZeroSettings;
+	log: Logger;
+	workspaceFolder(): string | undefined;
+	isTrusted(): boolean;
+	/** What zero's sandbox policy and config say, and facts about this machine. */
+	facts: ZeroFacts;
+	traces: TraceFiles;
+	prompts: Prompts;
+	messages: Messages;
+	now(): number;
+	/** The window's shared `zero acp` process (absent: ACP chats cannot run). */
+	acp?: AcpManager;
+	/** The permission requests zero waits on, for every chat of the window. */
+	approvals: WaitingApprovals;
+}
