@@ -16,7 +16,7 @@ import {
 } from '../shared/protocol';
 import type { TurnNotices } from '../shared/notices';
 import { itemKey } from '../shared/transcript';
-import { applyAcpAction } from '../shared/acpTranscript';
+import { applyAction } from '../shared/transcript';
 import { isWaitingForUser } from '../shared/runOutcome';
 import { approvalKeyAnswer, requestIdOf } from './renderApproval';
 import { toolDetails as toolDetailsOf, type ToolDetails } from '../shared/viewTranscript';
@@ -163,7 +163,7 @@ class ChatApp {
 			case 'transcript/actions':
 				if (this.transcript) {
 					for (const action of message.actions) {
-						applyAcpAction(this.transcript, action);
+						applyAction(this.transcript, action);
 						if (
 							action.type === 'run/line' &&
 							action.parsed.kind === 'event' &&

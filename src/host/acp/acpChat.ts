@@ -13,8 +13,8 @@ import type {
 import type { WireId } from '../../zero/acp/jsonRpc';
 import type { PromptBlock } from '../../zero/acp/schemas';
 import type { InputImage } from '../../zero/streamInput';
-import { AcpTurnMapper, applyAcpAction, processOutcomeOfExit } from '../../shared/acpTranscript';
 import { findTurn } from '../../shared/transcript';
+import { AcpTurnMapper, processOutcomeOfExit } from './acpTurnMapper';
 import type {
 	ToolItem,
 	Transcript,
@@ -26,7 +26,7 @@ import type { AcpManager } from './acpManager';
 /** What an ACP chat needs from its ChatSession. */
 export interface AcpChatHost {
 	readonly transcript: Transcript;
-	/** Applies an action (reduced with `applyAcpAction`), tells the views and saves. */
+	/** Applies an action (reduced with `applyAction`), tells the views and saves. */
 	apply(action: TranscriptAction): void;
 	now(): number;
 	/** The turn's `turn/start` was applied: the run counts as started. */
@@ -257,6 +257,3 @@ function promptBlocks(message: string, images: readonly InputImage[]): PromptBlo
 		})),
 	];
 }
-
-/** Re-exported so ChatSession reduces with the one function that knows the ACP actions. */
-export { applyAcpAction };

@@ -11,7 +11,7 @@ import type { ChatPermissionMode, RunPermissionMode } from '../../zero/permissio
 import type { ComposerView, ImageAttachment } from '../../shared/protocol';
 import type { NoticeView, TurnNotices } from '../../shared/notices';
 import { newId } from '../../shared/ids';
-import { createTranscript, findToolItem, findTurn } from '../../shared/transcript';
+import { applyAction, createTranscript, findToolItem, findTurn } from '../../shared/transcript';
 import type {
 	ChatBackend,
 	ContextChip,
@@ -42,7 +42,7 @@ import type { LaunchedRun, RunLauncher } from '../platform/runLauncher';
 import type { ZeroSettings } from '../platform/settings';
 import { zeroProcessEnv, type ZeroBinaryLocator } from '../platform/zeroBinary';
 import type { ZeroCli } from '../platform/zeroCli';
-import { AcpChat, applyAcpAction } from '../acp/acpChat';
+import { AcpChat } from '../acp/acpChat';
 import type { AcpManager } from '../acp/acpManager';
 
 /** What a chat needs from the rest of the extension. */
@@ -676,7 +676,7 @@ export class ChatSession implements ChangeChat, vscode.Disposable {
 
 	/** Applies an action to the transcript, tells listeners, and schedules a save. */
 	apply(action: TranscriptAction): void {
-		applyAcpAction(this.transcript, action);
+		applyAction(this.transcript, action);
 		this.actionsEmitter.fire(action);
 		this.scheduleSave();
 	}

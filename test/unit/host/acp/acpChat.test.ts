@@ -14,8 +14,7 @@ import { ChatStore } from '../../../../src/host/chat/chatStore';
 import { MAX_ACP_DEPTH_MARKER } from '../../../../src/zero/parseLine';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
-import { applyAcpAction } from '../../../../src/shared/acpTranscript';
-import { createTranscript } from '../../../../src/shared/transcript';
+import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import {
 	TranscriptSchema,
 	type ToolItem,
@@ -82,7 +81,7 @@ function chatOn(manager: AcpManager) {
 		transcript,
 		apply: (action) => {
 			actions.push(action);
-			applyAcpAction(transcript, action);
+			applyAction(transcript, action);
 		},
 		now: () => clock++,
 		turnStarted: () => undefined,

@@ -12,8 +12,7 @@ import { AcpChat, type AcpTurnRequest } from '../../../../src/host/acp/acpChat';
 import { AcpManager } from '../../../../src/host/acp/acpManager';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
-import { applyAcpAction } from '../../../../src/shared/acpTranscript';
-import { createTranscript } from '../../../../src/shared/transcript';
+import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import type { ToolItem, Transcript } from '../../../../src/shared/transcriptSchema';
 import { parseWireLog } from '../../../harness/acpWire';
 import { waitUntil } from '../../../harness/wait';
@@ -43,7 +42,7 @@ function setup() {
 	let clock = 1000;
 	const chat = new AcpChat(manager, {
 		transcript,
-		apply: (action) => applyAcpAction(transcript, action),
+		apply: (action) => applyAction(transcript, action),
 		now: () => clock++,
 		turnStarted: () => undefined,
 		approvalsChanged: (count) => waiting.push(count),
