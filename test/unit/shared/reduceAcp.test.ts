@@ -8,7 +8,11 @@ const OPTIONS = [
 	{ optionId: 'deny', name: 'Deny', kind: 'reject_once' },
 ] as const;
 
-function request(requestId: number, toolCallId: string, at: number): TranscriptAction {
+function request(
+	requestId: number,
+	toolCallId: string,
+	at: number,
+): Extract<TranscriptAction, { type: 'acp/permission-requested' }> {
 	return {
 		type: 'acp/permission-requested',
 		turnId: 't1',
