@@ -368,11 +368,22 @@ export class AcpTurnMapper {
 			}
 			case 'plan':
 				return [{ type: 'acp/plan', turnId: this.init.turnId, at, entries: update.entries }];
-			case 'current_mode_update':
 			case 'available_commands_update':
+				// Session state, stored on the chat (zero v0.8.0 declares it but does not send it).
+				return [
+					{
+						type: 'acp/commands',
+						at,
+						availableCommands: update.availableCommands.map(({ name, description }) => ({
+							name,
+							description: description ?? '',
+						})),
+					},
+				];
+			case 'current_mode_update':
 			case 'user_message_chunk':
-				// Session state, not turn content: the host keeps the mode (and zero sends neither of
-				// the other two; it replays no history).
+				// Session state, not turn content: the host keeps the mode (and zero replays no
+				// history, so it sends no user message chunks).
 				return [];
 		}
 	}

@@ -628,3 +628,37 @@ describe('AcpTurnMapper and the ACP reducer additions', () => {
 		});
 	});
 });
+
+describe('AcpTurnMapper on session state', () => {
+	it('stores the available commands on the chat, not as drift or a turn item', () => {
+		const transcript = createTranscript({ id: 'c', title: 'x', createdAt: 0 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
+		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
+		const actions = mapper.event(
+			{
+				kind: 'update',
+				update: {
+					sessionUpdate: 'available_commands_update',
+					availableCommands: [{ name: 'review', description: 'Review the diff' }, { name: 'x' }],
+				},
+			},
+			5,
+		);
+		assert.deepEqual(actions, [
+			{
+				type: 'acp/commands',
+				at: 5,
+				availableCommands: [
+					{ name: 'review', description: 'Review the diff' },
+					{ name: 'x', description: '' },
+				],
+			},
+		]);
+		actions.forEach((action) => applyAction(transcript, action));
+		assert.deepEqual(
+			transcript.agentSession?.availableCommands?.map((command) => command.name),
+			['review', 'x'],
+		);
+		assert.deepEqual(transcript.turns[0].run.items, []);
+	});
+});
