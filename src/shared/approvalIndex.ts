@@ -2,7 +2,7 @@
  * Where a permission request's approval lives in a run: an index by request id (so settling does
  * not scan the run) and the card a new request belongs on. Pure; used by the ACP reducer.
  */
-import { findToolItem } from './transcript';
+import { findToolItem } from './runItems';
 import type { RunState, ToolApproval, ToolItem } from './transcriptSchema';
 
 type RequestId = ToolApproval['requestId'];

@@ -1,7 +1,7 @@
 /**
  * The transcript model's one definition: zod schemas from which every transcript type is derived.
- * They validate what crosses a boundary (webview messages, saved chats); the reducer in
- * `transcript.ts` builds values of these types.
+ * They validate what crosses a boundary (webview messages, saved chats); the reducer
+ * (`applyAction` in `transcript.ts`) builds values of these types.
  */
 import { z } from 'zod';
 import {
@@ -12,6 +12,7 @@ import {
 	type PermissionEventAny,
 } from '../zero/protocol/events';
 import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/protocol/parseLine';
+import { AgentSessionActionSchemas, AgentSessionStateSchema } from './agentSessionSchema';
 import { TurnChangeSummarySchema, TurnUndoneSchema } from './changeSchema';
 import { RunPermissionModeSchema } from '../zero/protocol/permissionModes';
 import { ProcessOutcomeSchema, SPAWN_FAILURE_REASONS } from '../zero/protocol/processOutcome';
@@ -266,6 +267,10 @@ export const TranscriptSchema = z.object({
 	addDirs: z.array(z.string()).optional(),
 	usage: UsageTotalsSchema,
 	turns: z.array(TurnSchema),
+	/** True once the user named the chat: then an agent's session title no longer renames it. */
+	titleByUser: z.boolean().optional(),
+	/** ACP chats: what the agent last said about its session (usage, title, options, commands). */
+	agentSession: AgentSessionStateSchema.optional(),
 });
 export type Transcript = z.infer<typeof TranscriptSchema>;
 
@@ -291,7 +296,12 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		at: z.number().optional(),
 		outcome: ProcessOutcomeSchema,
 	}),
-	z.object({ type: z.literal('chat/rename'), title: z.string() }),
+	/** `by` absent: the title was made from the first message (an agent's title may replace it). */
+	z.object({
+		type: z.literal('chat/rename'),
+		title: z.string(),
+		by: z.enum(['user', 'prompt']).optional(),
+	}),
 	/** The turn's change summary, set when its run ended and replaced when the user reviews. */
 	z.object({
 		type: z.literal('turn/changes'),
@@ -318,7 +328,7 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		turnId: z.string(),
 		modelRequests: z.number().int().nonnegative(),
 	}),
-	// ACP chats (reduced by `applyAcpAction` in acpTranscript.ts).
+	// ACP chats: live approvals and zero's plan on a turn (reduceAcp.ts).
 	z.object({
 		type: z.literal('acp/permission-requested'),
 		turnId: z.string(),
@@ -345,5 +355,7 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		at: z.number().optional(),
 		entries: z.array(PlanEntrySchema),
 	}),
+	// ACP chats: the agent's session state (reduceAgentSession.ts).
+	...AgentSessionActionSchemas,
 ]);
 export type TranscriptAction = z.infer<typeof TranscriptActionSchema>;

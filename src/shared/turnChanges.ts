@@ -1,6 +1,5 @@
 /**
- * What a turn changed on disk, whether zero can undo it, and whether undoing it would overwrite
- * something changed since.
+ * What a turn changed on disk and whether zero can undo it.
  *
  * zero v0.8.0 reports changes on each successful `tool_result` (`changedFiles`: workspace-relative
  * paths, absolute ones for files outside the workspace) and saves before-content only for its
@@ -11,11 +10,8 @@
  * whatever is on disk without asking. See /work/shared/reference/zero-checkpoints-and-rewind.md.
  *
  * Everything here is pure: the caller reads the files and zero's store and passes the facts in.
- *
- * Over 400 lines because collecting a turn's file touches, restorability and the undo conflict
- * check share one model of what zero saved; splitting them would spread that model.
+ * The conflict check before an undo is in undoConflicts.ts.
  */
-import { z } from 'zod';
 import {
 	DEFAULT_CHECKPOINT_MAX_BYTES,
 	safeWorkspaceRelativePath,
@@ -368,78 +364,4 @@ export function computeTurnChanges(
 		});
 	}
 	return { files, checkpointedUnchanged };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Conflicts before an undo
-
-/** A file's state, as recorded when a turn ended or as read now. Kept with a chat. */
-export const FileStampSchema = z.union([
-	z.object({ exists: z.literal(false) }),
-	z.object({ exists: z.literal(true), sha256: z.string() }),
-]);
-export type FileStamp = z.infer<typeof FileStampSchema>;
-
-export const TurnEndStampsSchema = z.object({
-	turnId: z.string(),
-	/** Per path (keys as {@link filePathKey} gives them). */
-	files: z.record(z.string(), FileStampSchema),
-});
-export type TurnEndStamps = z.infer<typeof TurnEndStampsSchema>;
-
-/** What each path should look like now if nothing touched it after these turns (later wins). */
-export function expectedStamps(turns: readonly TurnEndStamps[]): Map<string, FileStamp> {
-	const expected = new Map<string, FileStamp>();
-	for (const turn of turns) {
-		for (const [path, stamp] of Object.entries(turn.files)) {
-			expected.set(path, stamp);
-		}
-	}
-	return expected;
-}
-
-export interface Conflict {
-	path: string;
-	expected?: FileStamp;
-	/** Undefined when the file could not be read now. */
-	actual?: FileStamp;
-	reason: string;
-}
-
-/**
- * Paths an undo would overwrite although they changed after the turns ended (by the user or
- * anything else), or whose state is unknown. zero's rewind does not check this itself.
- */
-export function findConflicts(
-	paths: Iterable<string>,
-	expected: ReadonlyMap<string, FileStamp>,
-	current: (path: string) => FileStamp | undefined,
-): Conflict[] {
-	const conflicts: Conflict[] = [];
-	for (const path of paths) {
-		const wanted = expected.get(path);
-		const actual = current(path);
-		if (!wanted) {
-			conflicts.push({
-				path,
-				actual,
-				reason:
-					'its state when the turn ended was not recorded, so later edits cannot be ruled out',
-			});
-		} else if (!actual) {
-			conflicts.push({ path, expected: wanted, reason: 'it cannot be read now' });
-		} else if (wanted.exists !== actual.exists) {
-			conflicts.push({
-				path,
-				expected: wanted,
-				actual,
-				reason: actual.exists
-					? 'it was created again after the turn'
-					: 'it was deleted after the turn',
-			});
-		} else if (wanted.exists && actual.exists && wanted.sha256 !== actual.sha256) {
-			conflicts.push({ path, expected: wanted, actual, reason: 'it was edited after the turn' });
-		}
-	}
-	return conflicts;
 }

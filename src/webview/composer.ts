@@ -1,12 +1,10 @@
 /** The message composer: text, attachments, queue, mode and model, send and stop. */
-import { CHAT_PERMISSION_MODES, type ChatPermissionMode } from '../zero/protocol/permissionModes';
+import type { ChatPermissionMode } from '../zero/protocol/permissionModes';
 import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
 import type { ComposerView, ImageAttachment } from '../shared/protocol';
+import { readImageAttachment, renderBackendSelect, renderModeSelect } from './composerControls';
 import { h, icon } from './dom';
 import { post } from './vscodeApi';
-
-const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 export interface ComposerCallbacks {
 	draftChanged(text: string): void;
@@ -58,42 +56,8 @@ export class Composer {
 			icon('debug-stop'),
 			' Stop',
 		);
-		this.modeSelect = h('select', {
-			class: 'mode-select',
-			'aria-label': 'Permission mode',
-			title: 'Permission mode for this chat',
-		});
-		for (const mode of CHAT_PERMISSION_MODES) {
-			this.modeSelect.append(
-				h(
-					'option',
-					{ value: mode, title: PERMISSION_MODE_INFO[mode].explanation },
-					PERMISSION_MODE_INFO[mode].label,
-				),
-			);
-		}
-		this.backendSelect = h(
-			'select',
-			{
-				class: 'backend-select',
-				'aria-label': 'How this chat runs zero',
-				title: 'How this chat runs zero (from the next turn on)',
-			},
-			h(
-				'option',
-				{ value: 'exec', title: 'One zero exec per turn: token usage and checkpoints.' },
-				'zero exec',
-			),
-			h(
-				'option',
-				{
-					value: 'acp',
-					title:
-						'zero acp: approve or deny risky tool calls while zero waits. No token usage, no checkpoints.',
-				},
-				'Live approvals (zero acp)',
-			),
-		);
+		this.modeSelect = renderModeSelect();
+		this.backendSelect = renderBackendSelect();
 		this.modelButton = h('button', {
 			type: 'button',
 			class: 'link-button model-button',
@@ -377,34 +341,13 @@ export class Composer {
 
 	private async addFiles(files: FileList | undefined | null): Promise<void> {
 		for (const file of Array.from(files ?? [])) {
-			if (!IMAGE_TYPES.includes(file.type)) {
-				this.callbacks.showError(
-					`${file.name || 'That file'} is not an image zero accepts (PNG, JPEG, GIF or WebP).`,
-				);
-				continue;
+			const read = await readImageAttachment(file);
+			if (typeof read === 'string') {
+				this.callbacks.showError(read);
+			} else {
+				this.images.push(read);
 			}
-			if (file.size > MAX_IMAGE_BYTES) {
-				this.callbacks.showError(
-					`${file.name || 'The image'} is ${(file.size / 1048576).toFixed(1)} MiB; zero accepts images up to 10 MiB.`,
-				);
-				continue;
-			}
-			const data = await readBase64(file);
-			this.images.push({
-				name: file.name || `pasted.${file.type.slice(6)}`,
-				mediaType: file.type,
-				data,
-			});
 		}
 		this.renderChips();
 	}
-}
-
-function readBase64(file: File): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const reader = new FileReader();
-		reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-		reader.onerror = () => reject(reader.error ?? new Error('read failed'));
-		reader.readAsDataURL(file);
-	});
 }

@@ -1,52 +1,35 @@
 /**
- * The chat webview. It receives a transcript snapshot and then the same actions the host applies,
- * reduces them with the shared reducer, and renders rows through a virtual list once per frame.
- *
- * Over 400 lines because it is the view's one message switch and click dispatcher; the rendering
- * itself lives in the render*.ts files.
+ * The chat webview's message loop. It receives a transcript snapshot and then the same actions the
+ * host applies, reduces them with the shared reducer, and renders rows through a virtual list once
+ * per frame. The parts live in their own modules: the header (chatHeader.ts), footer
+ * (chatFooter.ts), banner, tool details (toolDetailsCache.ts), saved UI state (uiState.ts), and
+ * what every click does (viewActions.ts, viewActionHandlers.ts).
  */
 import './zodConfig';
 import {
 	HostToWebviewSchema,
 	WEBVIEW_PROTOCOL_MAJOR,
-	WEBVIEW_RUNNABLE_COMMANDS,
-	type WebviewRunnableCommand,
 	type ComposerView,
 	type ReadinessView,
 } from '../shared/protocol';
 import type { TurnNotices } from '../shared/notices';
-import { itemKey } from '../shared/transcript';
-import { applyAcpAction } from '../shared/acpTranscript';
+import { applyAction } from '../shared/transcript';
 import { isWaitingForUser } from '../shared/runOutcome';
-import { approvalKeyAnswer, requestIdOf } from './renderApproval';
-import { toolDetails as toolDetailsOf, type ToolDetails } from '../shared/viewTranscript';
-import type { ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
+import type { Transcript } from '../shared/transcriptSchema';
+import { Banner } from './banner';
+import { ChatHeader } from './chatHeader';
+import { renderFooter } from './chatFooter';
 import { Composer } from './composer';
-import { formatTokens, h, icon } from './dom';
+import { h } from './dom';
+import { approvalKeyAnswer } from './renderApproval';
 import type { RenderContext } from './renderContext';
 import { estimateRowHeight, renderRow } from './renderRow';
 import { buildRows, rowSignature, type Row } from './rows';
-import { countChangedFiles } from '../shared/changeCounts';
-import { renderReviewAllButton } from './renderChanges';
-import { renderSetupState } from './setupState';
-import { renderStarterPrompts, starterPrompt } from './starterPrompts';
+import { ToolDetailsCache } from './toolDetailsCache';
+import { loadUiState, saveUiState } from './uiState';
+import { onViewClick, viewActionHandlers } from './viewActionHandlers';
 import { VirtualList } from './virtualList';
-import { getState, post, setState } from './vscodeApi';
-
-interface SavedUiState {
-	draft: string;
-	expanded: string[];
-}
-
-function loadUiState(): SavedUiState {
-	const state = getState() as Partial<SavedUiState> | undefined;
-	return {
-		draft: typeof state?.draft === 'string' ? state.draft : '',
-		expanded: Array.isArray(state?.expanded)
-			? state.expanded.filter((key): key is string => typeof key === 'string').slice(-500)
-			: [],
-	};
-}
+import { post } from './vscodeApi';
 
 class ChatApp {
 	private transcript: Transcript | undefined;
@@ -59,26 +42,21 @@ class ChatApp {
 	/** Bumped whenever a turn's notices change, so its rows re-render. */
 	private noticeRevision = new Map<string, number>();
 	private readonly expanded: Set<string>;
-	private readonly ui: SavedUiState;
+	private draft: string;
 	private readonly root: HTMLElement;
-	private readonly header: HTMLElement;
+	private readonly header = new ChatHeader();
+	private readonly banner = new Banner();
 	private readonly scroller: HTMLElement;
 	private readonly footer: HTMLElement;
-	private readonly banner: HTMLElement;
 	private readonly list: VirtualList<Row>;
 	private readonly composer: Composer;
-	private headerSignature = '';
-	/** Tool card details fetched from the host (snapshots leave them out), by row key. */
-	private readonly details = new Map<string, ToolDetails | 'loading' | 'unavailable'>();
-	private readonly pendingDetails = new Map<number, string>();
-	private nextRequestId = 1;
+	private readonly details: ToolDetailsCache;
 
 	constructor(root: HTMLElement) {
 		this.root = root;
-		this.ui = loadUiState();
-		this.expanded = new Set(this.ui.expanded);
-		this.header = h('header', { class: 'chat-header' });
-		this.banner = h('div', { class: 'banner', role: 'alert', hidden: true });
+		const ui = loadUiState();
+		this.draft = ui.draft;
+		this.expanded = new Set(ui.expanded);
 		this.scroller = h('div', {
 			class: 'transcript',
 			role: 'log',
@@ -89,14 +67,18 @@ class ChatApp {
 		this.footer = h('footer', { class: 'chat-footer' });
 		this.composer = new Composer(
 			{
-				draftChanged: (draft) => this.saveUi({ draft }),
-				showError: (message) => this.showBanner(message),
+				draftChanged: (draft) => {
+					this.draft = draft;
+					this.saveUi();
+				},
+				showError: (message) => this.banner.show(message),
 			},
-			this.ui.draft,
+			this.draft,
 		);
+		this.details = new ToolDetailsCache(post, (key) => this.list.invalidate(key));
 		const context: RenderContext = {
 			isExpanded: (key) => this.expanded.has(key),
-			toolDetails: (turn, item) => this.toolDetails(turn, item),
+			toolDetails: (turn, item) => this.details.get(turn, item),
 			toolNotice: (turnId, itemId) => this.notices.get(turnId)?.items[itemId],
 			turnNotices: (turnId) => this.notices.get(turnId),
 			isReadOnly: () => this.transcript?.readOnly ?? false,
@@ -114,8 +96,16 @@ class ChatApp {
 				),
 			render: (row, previous) => renderRow(row, context, previous),
 		});
-		root.replaceChildren(this.header, this.banner, this.scroller, this.footer);
-		root.addEventListener('click', (event) => this.onClick(event));
+		root.replaceChildren(this.header.element, this.banner.element, this.scroller, this.footer);
+		const handlers = viewActionHandlers({
+			post,
+			toggleExpanded: (key, rowKey) => this.toggleExpanded(key, rowKey),
+			fillComposer: (text) => this.composer.fill(text),
+			isRunning: () => this.composerView?.running ?? false,
+			showBanner: (message) => this.banner.show(message),
+			hideBanner: () => this.banner.hide(),
+		});
+		root.addEventListener('click', (event) => onViewClick(event, handlers, post));
 		root.addEventListener('keydown', (event) => {
 			// Enter allows once, Escape denies, while a waiting approval card has the focus.
 			const answer = approvalKeyAnswer(event);
@@ -163,7 +153,7 @@ class ChatApp {
 			case 'transcript/actions':
 				if (this.transcript) {
 					for (const action of message.actions) {
-						applyAcpAction(this.transcript, action);
+						applyAction(this.transcript, action);
 						if (
 							action.type === 'run/line' &&
 							action.parsed.kind === 'event' &&
@@ -202,15 +192,9 @@ class ChatApp {
 				this.invalidateRows();
 				return;
 			}
-			case 'tool/details': {
-				const key = this.pendingDetails.get(message.id);
-				if (key !== undefined) {
-					this.pendingDetails.delete(message.id);
-					this.details.set(key, message.details ?? 'unavailable');
-					this.list.invalidate(key);
-				}
+			case 'tool/details':
+				this.details.receive(message.id, message.details);
 				return;
-			}
 		}
 	}
 
@@ -229,26 +213,16 @@ class ChatApp {
 		return open;
 	}
 
-	private toolDetails(turn: Turn, item: ToolItem): ToolDetails | 'loading' | 'unavailable' {
-		if (!item.detailsOmitted) {
-			return toolDetailsOf(item);
+	private toggleExpanded(key: string, rowKey: string): void {
+		if (this.expanded.has(key)) {
+			this.expanded.delete(key);
+		} else {
+			this.expanded.add(key);
 		}
-		const key = itemKey(turn.id, item.id);
-		const known = this.details.get(key);
-		if (known) {
-			return known;
-		}
-		const id = this.nextRequestId++;
-		this.details.set(key, 'loading');
-		this.pendingDetails.set(id, key);
-		post({ type: 'tool/details/request', id, turnId: turn.id, itemId: item.id });
-		setTimeout(() => {
-			if (this.pendingDetails.delete(id)) {
-				this.details.set(key, 'unavailable');
-				this.list.invalidate(key);
-			}
-		}, 10_000);
-		return 'loading';
+		this.saveUi();
+		// The user is looking at this card: keep it in view rather than chase the bottom.
+		this.list.stopFollowing();
+		this.list.invalidate(rowKey);
 	}
 
 	/** Streaming updates are coalesced: rows are rebuilt at most once per animation frame. */
@@ -258,41 +232,21 @@ class ChatApp {
 			return;
 		}
 		this.list.invalidateRows(() => {
-			this.renderHeader();
+			this.header.render(transcript);
 			return buildRows(transcript);
 		});
 	}
 
 	private renderChrome(): void {
-		this.renderHeader();
-		const readiness = this.readiness;
-		const readOnly = this.transcript?.readOnly ?? false;
-		this.root.dataset.readiness = readiness?.state ?? 'unknown';
-		// A setup state takes the whole view (the old transcript would make it a strip at the
-		// bottom); "Checking…" is brief and leaves the transcript where it is.
-		this.root.dataset.setup = String(
-			!readOnly && readiness !== undefined && !['ready', 'checking'].includes(readiness.state),
-		);
-		if (readOnly) {
-			this.footer.replaceChildren(
-				h(
-					'div',
-					{ class: 'readonly-note muted' },
-					icon('lock'),
-					' Read-only transcript. Use Zero: Export Run as JSONL to save the exact lines.',
-				),
-			);
-		} else if (readiness && readiness.state !== 'ready') {
-			this.footer.replaceChildren(renderSetupState(readiness));
-		} else {
-			if (this.composer.element.parentElement !== this.footer) {
-				this.footer.replaceChildren(this.composer.element);
-			}
-			if (this.composerView) {
-				this.composer.update(this.composerView, this.waitingForYou());
-			}
+		if (this.transcript) {
+			this.header.render(this.transcript);
 		}
-		this.root.dataset.running = this.composerView?.running ? 'true' : 'false';
+		renderFooter(this.root, this.footer, this.composer, {
+			readiness: this.readiness,
+			composerView: this.composerView,
+			readOnly: this.transcript?.readOnly ?? false,
+			waitingForYou: () => this.waitingForYou(),
+		});
 	}
 
 	/** Whether the last turn waits on the user's answer to a live approval. */
@@ -302,200 +256,9 @@ class ChatApp {
 		return this.composerWaiting;
 	}
 
-	private renderHeader(): void {
-		const transcript = this.transcript;
-		if (!transcript) {
-			return;
-		}
-		const usage = transcript.usage;
-		const changedFiles = transcript.readOnly ? 0 : countChangedFiles(transcript).files;
-		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}`;
-		if (signature === this.headerSignature) {
-			return;
-		}
-		this.headerSignature = signature;
-		this.header.replaceChildren(
-			h('div', { class: 'chat-title', title: transcript.title }, transcript.title),
-			h(
-				'div',
-				{ class: 'chat-meta muted' },
-				transcript.model
-					? h(
-							'span',
-							{ title: transcript.provider ? `Provider: ${transcript.provider}` : undefined },
-							icon('sparkle'),
-							` ${transcript.model}`,
-						)
-					: undefined,
-				transcript.sessionId
-					? h(
-							'button',
-							{
-								type: 'button',
-								class: 'icon-button session-id',
-								title: `zero session ${transcript.sessionId} (click to copy)`,
-								'aria-label': 'Copy the zero session id',
-								'data-action': 'copy-text',
-								'data-text': transcript.sessionId,
-							},
-							icon('link'),
-						)
-					: undefined,
-				usage.requests > 0
-					? h(
-							'span',
-							{
-								title: `${usage.promptTokens} in, ${usage.completionTokens} out over ${usage.requests} requests`,
-							},
-							icon('dashboard'),
-							` ${formatTokens(usage.totalTokens)} tokens this chat`,
-						)
-					: undefined,
-				changedFiles > 0 ? renderReviewAllButton(changedFiles) : undefined,
-			),
-		);
-		if (transcript.turns.length === 0 && !transcript.readOnly) {
-			this.header.append(renderStarterPrompts());
-		}
+	private saveUi(): void {
+		saveUiState(this.draft, this.expanded);
 	}
-
-	private showBanner(message: string): void {
-		this.banner.hidden = false;
-		this.banner.replaceChildren(
-			icon('error'),
-			` ${message}`,
-			h(
-				'button',
-				{
-					type: 'button',
-					class: 'icon-button',
-					'data-action': 'dismiss-banner',
-					title: 'Dismiss',
-					'aria-label': 'Dismiss',
-				},
-				icon('close'),
-			),
-		);
-	}
-
-	private saveUi(change: Partial<SavedUiState>): void {
-		Object.assign(this.ui, change);
-		setState({ draft: this.ui.draft, expanded: [...this.expanded].slice(-500) });
-	}
-
-	private onClick(event: MouseEvent): void {
-		const target = event.target as HTMLElement;
-		const link = target.closest<HTMLAnchorElement>('a[data-href]');
-		if (link) {
-			event.preventDefault();
-			post({ type: 'open/link', href: link.dataset.href ?? '' });
-			return;
-		}
-		const actionElement = target.closest<HTMLElement>('[data-action]');
-		if (!actionElement) {
-			return;
-		}
-		const data = actionElement.dataset;
-		switch (data.action) {
-			case 'toggle': {
-				event.preventDefault();
-				const key = data.key ?? '';
-				if (this.expanded.has(key)) {
-					this.expanded.delete(key);
-				} else {
-					this.expanded.add(key);
-				}
-				this.saveUi({});
-				// The user is looking at this card: keep it in view rather than chase the bottom.
-				this.list.stopFollowing();
-				this.list.invalidate(key);
-				return;
-			}
-			case 'open-file':
-				event.preventDefault();
-				post({ type: 'open/file', path: data.path ?? '' });
-				return;
-			case 'open-output':
-				post({ type: 'open/toolOutput', turnId: data.turn ?? '', itemId: data.item ?? '' });
-				return;
-			case 'approval':
-				post({
-					type: 'approval/answer',
-					requestId: requestIdOf(data.requestId),
-					...(data.optionId ? { optionId: data.optionId } : {}),
-				});
-				return;
-			case 'notice':
-				post({
-					type: 'notice/action',
-					turnId: data.turn ?? '',
-					...(data.item ? { itemId: data.item } : {}),
-					actionId: data.actionId ?? '',
-				});
-				return;
-			case 'toggle-notice': {
-				const key = data.key ?? '';
-				if (this.expanded.has(key)) {
-					this.expanded.delete(key);
-				} else {
-					this.expanded.add(key);
-				}
-				this.saveUi({});
-				this.list.stopFollowing();
-				this.list.invalidate(data.row ?? '');
-				return;
-			}
-			case 'copy-code': {
-				const code = actionElement.closest('pre')?.querySelector('code')?.textContent ?? '';
-				post({ type: 'clipboard/copy', text: code });
-				return;
-			}
-			case 'retry-turn':
-				post({ type: 'chat/retry', turnId: data.turn ?? '' });
-				return;
-			case 'run-command': {
-				const command = data.command;
-				if (isRunnableCommand(command)) {
-					post({ type: 'command/run', command });
-				}
-				return;
-			}
-			case 'starter': {
-				const prompt = starterPrompt(data.index);
-				if (prompt) {
-					this.composer.fill(prompt.text);
-				}
-				return;
-			}
-			case 'copy-text':
-				post({ type: 'clipboard/copy', text: data.text ?? '' });
-				return;
-			case 'changes-review':
-				post({ type: 'changes/review', turnId: data.turn });
-				return;
-			case 'changes-review-all':
-				post({ type: 'changes/review' });
-				return;
-			case 'changes-open':
-				event.preventDefault();
-				post({ type: 'changes/openFile', turnId: data.turn ?? '', path: data.path ?? '' });
-				return;
-			case 'changes-undo':
-				if (this.composerView?.running) {
-					this.showBanner('zero is running: wait for the run to finish (or stop it), then undo.');
-					return;
-				}
-				post({ type: 'changes/undo', turnId: data.turn ?? '' });
-				return;
-			case 'dismiss-banner':
-				this.banner.hidden = true;
-				return;
-		}
-	}
-}
-
-function isRunnableCommand(command: string | undefined): command is WebviewRunnableCommand {
-	return (WEBVIEW_RUNNABLE_COMMANDS as readonly (string | undefined)[]).includes(command);
 }
 
 try {

@@ -20,6 +20,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
+import { setViewAction } from './viewActions';
 
 for (const [name, language] of Object.entries({
 	bash,
@@ -116,7 +117,7 @@ export function renderMarkdownInto(container: HTMLElement, html: string, highlig
 		button.type = 'button';
 		button.title = 'Copy code';
 		button.setAttribute('aria-label', 'Copy code');
-		button.dataset.action = 'copy-code';
+		setViewAction(button, { action: 'copy-code' });
 		const glyph = document.createElement('span');
 		glyph.className = 'codicon codicon-copy';
 		button.appendChild(glyph);

@@ -9,6 +9,7 @@ import {
 } from '../shared/approvalArgs';
 import type { ToolApproval, ToolItem, Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
+import { actionAttrs } from './viewActions';
 
 type PermissionOption = ToolApproval['options'][number];
 
@@ -202,9 +203,13 @@ export function renderApproval(
 			{
 				type: 'button',
 				class: `button ${primary ? 'primary' : 'secondary'} approval-option`,
-				'data-action': 'approval',
-				'data-request-id': requestId,
-				'data-option-id': option?.optionId,
+				...actionAttrs({
+					action: 'approval',
+					turn: turn.id,
+					item: item.id,
+					requestId,
+					optionId: option?.optionId,
+				}),
 				title: option ? option.name : undefined,
 			},
 			label,
@@ -262,8 +267,7 @@ export function renderApproval(
 												'a',
 												{
 													href: '#',
-													'data-action': 'run-command',
-													'data-command': 'zero.manageGrants',
+													...actionAttrs({ action: 'run-command', command: 'zero.manageGrants' }),
 												},
 												'Manage Sandbox Grants',
 											),

@@ -4,6 +4,7 @@ import { changedFilesOf } from '../shared/changeCounts';
 import type { Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
 import type { RenderContext } from './renderContext';
+import { actionAttrs } from './viewActions';
 
 /** Rows a card lists; the review shows every file. */
 const LISTED_FILES = 50;
@@ -99,9 +100,7 @@ function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElemen
 				{
 					href: '#',
 					class: 'change-path file-link',
-					'data-action': 'changes-open',
-					'data-turn': turn.id,
-					'data-path': file.path,
+					...actionAttrs({ action: 'changes-open', turn: turn.id, path: file.path }),
 					title: `Show the diff of ${file.path}`,
 				},
 				file.path,
@@ -198,8 +197,7 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 					{
 						type: 'button',
 						class: 'button secondary changes-review',
-						'data-action': 'changes-review',
-						'data-turn': turn.id,
+						...actionAttrs({ action: 'changes-review', turn: turn.id }),
 						title:
 							'Open these changes in the diff editor: before the turn on the left, the file now on the right',
 					},
@@ -213,8 +211,7 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 					{
 						type: 'button',
 						class: 'button secondary changes-undo',
-						'data-action': 'changes-undo',
-						'data-turn': turn.id,
+						...actionAttrs({ action: 'changes-undo', turn: turn.id }),
 						title: "Undo this turn and every later one with zero's rewind (you see the plan first)",
 					},
 					icon('discard'),
@@ -295,7 +292,7 @@ export function renderReviewAllButton(files: number): HTMLElement {
 		{
 			type: 'button',
 			class: 'link-button review-all',
-			'data-action': 'changes-review-all',
+			...actionAttrs({ action: 'changes-review-all' }),
 			title: 'Review every file zero changed in this chat since it started',
 		},
 		icon('diff-multiple'),

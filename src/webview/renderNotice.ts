@@ -7,6 +7,7 @@
 import type { NoticeAction, NoticeView } from '../shared/notices';
 import { h, icon } from './dom';
 import type { RenderContext } from './renderContext';
+import { actionAttrs } from './viewActions';
 
 /** Where a notice's actions go: a tool card's (with an item id) or the run's. */
 export interface NoticeTarget {
@@ -36,10 +37,12 @@ function actionButton(
 		{
 			type: 'button',
 			class: `button ${primary ? 'primary' : 'secondary'}${action.unsafe ? ' unsafe' : ''}`,
-			'data-action': 'notice',
-			'data-turn': target.turnId,
-			'data-item': target.itemId,
-			'data-action-id': action.id,
+			...actionAttrs({
+				action: 'notice',
+				turn: target.turnId,
+				item: target.itemId,
+				actionId: action.id,
+			}),
 			title: action.description ?? action.label,
 			disabled: readOnly ? true : undefined,
 		},
@@ -56,8 +59,7 @@ function copyButton(text: string, what: string): HTMLElement {
 			type: 'button',
 			class: 'link-button copy-command',
 			title: `Copy the command of \u201c${what}\u201d`,
-			'data-action': 'copy-text',
-			'data-text': text,
+			...actionAttrs({ action: 'copy-text', text }),
 		},
 		icon('copy'),
 		' Copy command',
@@ -169,9 +171,11 @@ export function renderNotice(
 							type: 'button',
 							class: 'link-button notice-toggle',
 							'aria-expanded': open ? 'true' : 'false',
-							'data-action': 'toggle-notice',
-							'data-key': target.disclosureKey,
-							'data-row': target.rowKey,
+							...actionAttrs({
+								action: 'toggle-notice',
+								key: target.disclosureKey,
+								row: target.rowKey,
+							}),
 						},
 						icon(open ? 'chevron-down' : 'chevron-right'),
 						moreLabel,

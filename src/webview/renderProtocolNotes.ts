@@ -5,6 +5,7 @@
  */
 import type { TranscriptItem, Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
+import { actionAttrs } from './viewActions';
 
 type ProtocolNote = Extract<TranscriptItem, { kind: 'diagnostic' } | { kind: 'unrecognized' }>;
 
@@ -61,8 +62,7 @@ export function renderProtocolNotes(turn: Turn): HTMLElement | undefined {
 			{
 				type: 'button',
 				class: 'link-button',
-				'data-action': 'run-command',
-				'data-command': 'zero.showProtocolTrace',
+				...actionAttrs({ action: 'run-command', command: 'zero.showProtocolTrace' }),
 			},
 			'Show Protocol Trace',
 		),

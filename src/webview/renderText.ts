@@ -2,6 +2,7 @@
 import { h, icon } from './dom';
 import { renderMarkdownHtml, renderMarkdownInto, stableSplit } from './markdown';
 import { itemKey } from '../shared/transcript';
+import { actionAttrs } from './viewActions';
 
 const markdownCache = new Map<string, string>();
 
@@ -112,8 +113,7 @@ export function renderReasoning(
 			class: 'reasoning-toggle',
 			type: 'button',
 			'aria-expanded': expanded ? 'true' : 'false',
-			'data-action': 'toggle',
-			'data-key': key,
+			...actionAttrs({ action: 'toggle', key }),
 		},
 		icon(expanded ? 'chevron-down' : 'chevron-right'),
 		icon(streaming ? 'loading' : 'lightbulb'),

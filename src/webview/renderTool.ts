@@ -7,6 +7,7 @@ import { formatDuration, h, icon } from './dom';
 import { renderNotice } from './renderNotice';
 import { renderApproval } from './renderApproval';
 import type { RenderContext } from './renderContext';
+import { actionAttrs } from './viewActions';
 
 // A Map, not an object literal: zero passes on whatever side effect a tool call names.
 const SIDE_EFFECT_ICONS = new Map<string, string>([
@@ -76,8 +77,7 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 			class: 'tool-header',
 			type: 'button',
 			'aria-expanded': expanded ? 'true' : 'false',
-			'data-action': 'toggle',
-			'data-key': key,
+			...actionAttrs({ action: 'toggle', key }),
 			// The tool's own name and what it does, for the pointer and screen readers.
 			title: `${item.name} (${sideEffect})${summary ? `: ${summary}` : ''}`,
 		},
@@ -162,7 +162,7 @@ function toolFacts(item: ToolItem, quiet: NoticeView | undefined): HTMLElement |
 				index > 0 ? ', ' : '',
 				h(
 					'a',
-					{ href: '#', class: 'file-link', 'data-action': 'open-file', 'data-path': file },
+					{ href: '#', class: 'file-link', ...actionAttrs({ action: 'open-file', path: file }) },
 					file,
 				),
 			]),
@@ -249,9 +249,7 @@ function renderToolDetails(turn: Turn, item: ToolItem, context: RenderContext): 
 				{
 					type: 'button',
 					class: 'link-button',
-					'data-action': 'open-output',
-					'data-turn': turn.id,
-					'data-item': item.id,
+					...actionAttrs({ action: 'open-output', turn: turn.id, item: item.id }),
 				},
 				'Open full arguments and output in an editor',
 			),

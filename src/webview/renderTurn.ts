@@ -8,6 +8,7 @@ import { formatTokens, h, icon } from './dom';
 import type { RenderContext } from './renderContext';
 import { renderNotice } from './renderNotice';
 import { renderProtocolNotes } from './renderProtocolNotes';
+import { actionAttrs } from './viewActions';
 
 export function renderPrompt(turn: Turn): HTMLElement {
 	const command = turn.command;
@@ -266,10 +267,11 @@ function nextStepButton(turn: Turn, step: RunNextStep, primary: boolean): HTMLEl
 			type: 'button',
 			class: `button ${primary ? 'primary' : 'secondary'}`,
 			title: info.title,
-			'data-action': command ? 'run-command' : 'retry-turn',
-			'data-command': command,
-			'data-turn': turn.id,
-			'data-step': step,
+			...actionAttrs(
+				command
+					? { action: 'run-command', command, turn: turn.id, step }
+					: { action: 'retry-turn', turn: turn.id, step },
+			),
 		},
 		icon(info.icon),
 		` ${info.label}`,

@@ -1,6 +1,7 @@
 /** The not-ready states the chat shows instead of a composer, each with one primary action. */
 import type { ReadinessView } from '../shared/protocol';
 import { h, icon } from './dom';
+import { actionAttrs } from './viewActions';
 
 const STATE_ICONS: Record<ReadinessView['state'], string> = {
 	checking: 'loading',
@@ -62,8 +63,7 @@ function renderInstallCommands(commands: NonNullable<ReadinessView['commands']>)
 						class: 'icon-button',
 						title: 'Copy',
 						'aria-label': `Copy ${command.label} command`,
-						'data-action': 'copy-text',
-						'data-text': command.command,
+						...actionAttrs({ action: 'copy-text', text: command.command }),
 					},
 					icon('copy'),
 				),
@@ -85,8 +85,7 @@ function renderActions(view: ReadinessView): HTMLElement | undefined {
 					{
 						type: 'button',
 						class: 'button primary',
-						'data-action': 'run-command',
-						'data-command': view.primaryAction.command,
+						...actionAttrs({ action: 'run-command', command: view.primaryAction.command }),
 					},
 					view.primaryAction.label,
 				)
@@ -97,8 +96,7 @@ function renderActions(view: ReadinessView): HTMLElement | undefined {
 				{
 					type: 'button',
 					class: 'button secondary',
-					'data-action': 'run-command',
-					'data-command': action.command,
+					...actionAttrs({ action: 'run-command', command: action.command }),
 				},
 				action.label,
 			),

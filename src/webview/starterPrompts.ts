@@ -3,6 +3,7 @@
  * its prompt in the message box (nothing is sent), so the user can read and change it first.
  */
 import { h } from './dom';
+import { actionAttrs } from './viewActions';
 
 export interface StarterPrompt {
 	label: string;
@@ -44,8 +45,7 @@ export function renderStarterPrompts(): HTMLElement {
 					type: 'button',
 					class: 'button secondary starter-prompt',
 					title: `Put this in the message box: ${prompt.text}`,
-					'data-action': 'starter',
-					'data-index': index,
+					...actionAttrs({ action: 'starter', index: String(index) }),
 				},
 				prompt.label,
 			),

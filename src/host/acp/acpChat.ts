@@ -14,7 +14,7 @@ import type {
 import type { PromptBlock } from '../../zero/protocol/acp/schemas';
 import type { ProcessOutcome } from '../../zero/protocol/processOutcome';
 import type { InputImage } from '../../zero/protocol/streamInput';
-import { AcpTurnMapper, applyAcpAction, processOutcomeOfExit } from '../../shared/acpTranscript';
+import { AcpTurnMapper, processOutcomeOfExit } from './acpTurnMapper';
 import { findTurn } from '../../shared/transcript';
 import type { TranscriptAction, TurnCommand } from '../../shared/transcriptSchema';
 import type { Logger } from '../platform/log';
@@ -191,6 +191,3 @@ function promptBlocks(message: string, images: readonly InputImage[]): PromptBlo
 		})),
 	];
 }
-
-/** Re-exported so ChatSession reduces with the one function that knows the ACP actions. */
-export { applyAcpAction };

@@ -22,7 +22,8 @@ import {
 import type { ParsedLine } from '../../zero/protocol/parseLine';
 import { MAX_SUMMARY_FILES, type TurnChangeSummary } from '../../shared/changeSchema';
 import type { Turn } from '../../shared/transcriptSchema';
-import type { FileStamp, TurnChanges } from '../../shared/turnChanges';
+import type { TurnChanges } from '../../shared/turnChanges';
+import type { FileStamp } from '../../shared/undoConflicts';
 import type { Logger } from '../platform/log';
 import type { ChangeRecords, CheckpointCopy, TurnChangeRecord } from './changeRecords';
 import { computeChanges } from './changeFacts';

@@ -21,7 +21,8 @@ import {
 import * as path from 'node:path';
 import { safeWorkspaceRelativePath } from '../../zero/protocol/checkpointSchemas';
 import { decodeText } from '../../shared/lineDiff';
-import type { FileStamp, NowFact } from '../../shared/turnChanges';
+import type { NowFact } from '../../shared/turnChanges';
+import type { FileStamp } from '../../shared/undoConflicts';
 
 /** Largest file kept in memory as text for +/- line counts. */
 export const TEXT_COMPARE_LIMIT = 1024 * 1024;

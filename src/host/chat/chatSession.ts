@@ -8,7 +8,7 @@ import type { ChatPermissionMode } from '../../zero/protocol/permissionModes';
 import { validateImage, type InputError, type InputImage } from '../../zero/protocol/streamInput';
 import type { ComposerView, ImageAttachment } from '../../shared/protocol';
 import { newId } from '../../shared/ids';
-import { createTranscript, findTurn } from '../../shared/transcript';
+import { applyAction, createTranscript, findTurn } from '../../shared/transcript';
 import type {
 	ChatBackend,
 	ToolApproval,
@@ -16,7 +16,6 @@ import type {
 	TranscriptAction,
 	Turn,
 } from '../../shared/transcriptSchema';
-import { applyAcpAction } from '../acp/acpChat';
 import type { ChangeChat } from '../changes/changeService';
 import { Emitter } from '../turns/emitter';
 import { preflight } from '../turns/preflight';
@@ -354,7 +353,7 @@ export class ChatSession implements ChangeChat {
 
 	/** Applies an action to the transcript, tells listeners, and schedules a save. */
 	apply(action: TranscriptAction): void {
-		applyAcpAction(this.transcript, action);
+		applyAction(this.transcript, action);
 		this.actionsEmitter.fire(action);
 		this.scheduleSave();
 	}

@@ -5,9 +5,9 @@
 import '../webview/domEnv';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AcpTurnMapper, applyAcpAction } from '../../../src/shared/acpTranscript';
+import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import { APPROVAL_VALUE_CHARS, approvalArguments } from '../../../src/shared/approvalArgs';
-import { createTranscript } from '../../../src/shared/transcript';
+import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { ToolItem, Transcript, TranscriptAction } from '../../../src/shared/transcriptSchema';
 import { toViewTranscript } from '../../../src/shared/viewTranscript';
 import type { RenderContext } from '../../../src/webview/renderContext';
@@ -35,7 +35,7 @@ function turnOf() {
 	const transcript: Transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
 	const apply = (actions: TranscriptAction[]) =>
-		actions.forEach((action) => applyAcpAction(transcript, action));
+		actions.forEach((action) => applyAction(transcript, action));
 	apply([{ type: 'turn/start', turnId: 't1' }, ...mapper.start()]);
 	const update = (value: SessionUpdate) => apply(mapper.event({ kind: 'update', update: value }));
 	const tools = () =>

@@ -8,16 +8,14 @@ import {
 	checkpointedPaths,
 	collectFileTouches,
 	computeTurnChanges,
-	expectedStamps,
-	findConflicts,
 	touchedPaths,
 	type BeforeFact,
 	type FileFacts,
 	type FileChange,
-	type FileStamp,
 	type FileTouch,
 	type NowFact,
 } from '../../../src/shared/turnChanges';
+import { expectedStamps, findConflicts, type FileStamp } from '../../../src/shared/undoConflicts';
 import { readCheckpointBefore } from '../../../src/zero/process/checkpointStore';
 import {
 	SESSION,

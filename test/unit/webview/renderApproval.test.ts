@@ -1,8 +1,8 @@
 import './domEnv';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AcpTurnMapper, applyAcpAction } from '../../../src/shared/acpTranscript';
-import { createTranscript } from '../../../src/shared/transcript';
+import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
+import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { approvalKeyAnswer } from '../../../src/webview/renderApproval';
@@ -48,7 +48,7 @@ function waitingCard(
 		...mapper.start(),
 		...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options }),
 	]) {
-		applyAcpAction(transcript, action);
+		applyAction(transcript, action);
 	}
 	const turn = transcript.turns[0];
 	const card = renderTool(turn, turn.run.items[0] as ToolItem, context);
@@ -128,7 +128,7 @@ describe('the live approval on a tool card', () => {
 			...mapper.start(),
 			...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options: SHELL_OPTIONS }),
 		]) {
-			applyAcpAction(transcript, action);
+			applyAction(transcript, action);
 		}
 		const turn = transcript.turns[0];
 		const card = renderTool(turn, turn.run.items[0] as ToolItem, context);
@@ -168,7 +168,7 @@ describe('the live approval on a tool card', () => {
 		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
 		const apply = (actions: ReturnType<typeof mapper.start>) =>
-			actions.forEach((action) => applyAcpAction(transcript, action));
+			actions.forEach((action) => applyAction(transcript, action));
 		const toolCall = { toolCallId: 'c1', title: 'exec_command', kind: 'execute', rawInput: {} };
 		apply([{ type: 'turn/start', turnId: 't1' }, ...mapper.start()]);
 		apply(mapper.event({ kind: 'update', update: { sessionUpdate: 'tool_call', ...toolCall } }));
@@ -194,7 +194,7 @@ describe('the live approval on a tool card', () => {
 
 	it('after the answer the card says what was chosen and offers no buttons', () => {
 		const { transcript } = waitingCard('ls');
-		applyAcpAction(transcript, {
+		applyAction(transcript, {
 			type: 'acp/permission-settled',
 			turnId: 't1',
 			requestId: 7,
@@ -205,7 +205,7 @@ describe('the live approval on a tool card', () => {
 		const card = renderTool(turn, turn.run.items[0] as ToolItem, context);
 		assert.equal(card.querySelectorAll('.approval button').length, 0);
 		assert.match(card.querySelector('.approval')?.textContent ?? '', /Denied/);
-		applyAcpAction(transcript, {
+		applyAction(transcript, {
 			type: 'acp/permission-settled',
 			turnId: 't1',
 			requestId: 7,

@@ -2,8 +2,8 @@ import './domEnv';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { AcpTurnMapper, applyAcpAction } from '../../../src/shared/acpTranscript';
-import { createTranscript } from '../../../src/shared/transcript';
+import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
+import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { Turn } from '../../../src/shared/transcriptSchema';
 import type { AcpExit } from '../../../src/zero/protocol/acp/outcomes';
 import type { RenderContext } from '../../../src/webview/renderContext';
@@ -24,7 +24,7 @@ const STDERR = 'panic: FAKE crash mid-turn\n\ngoroutine 1 [running]:';
 /** An ACP turn that streamed a little, then lost its `zero acp` process. */
 function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Turn {
 	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
-	applyAcpAction(transcript, {
+	applyAction(transcript, {
 		type: 'turn/start',
 		turnId: 't1',
 		prompt: { text: 'Do the thing', context: [] },
@@ -54,7 +54,7 @@ function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Tu
 		}),
 	];
 	for (const action of actions) {
-		applyAcpAction(transcript, action);
+		applyAction(transcript, action);
 	}
 	return transcript.turns[0];
 }

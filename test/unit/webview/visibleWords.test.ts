@@ -11,7 +11,7 @@ import './domEnv';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { AcpTurnMapper, applyAcpAction } from '../../../src/shared/acpTranscript';
+import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import {
 	permissionNoticeView,
 	turnLimitNoticeView,
@@ -129,7 +129,7 @@ function execRun(status: string, exitCode: number, stopRequested = false): Trans
 /** An ACP turn that ends with `outcome`, optionally with a permission request left waiting. */
 function acpTurn(outcome: PromptOutcome | undefined, waiting = false): Transcript {
 	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
-	applyAcpAction(transcript, {
+	applyAction(transcript, {
 		type: 'turn/start',
 		turnId: 't1',
 		prompt: { text: 'Do it', context: [] },
@@ -162,7 +162,7 @@ function acpTurn(outcome: PromptOutcome | undefined, waiting = false): Transcrip
 		...(outcome ? mapper.end(outcome) : []),
 	];
 	for (const action of actions) {
-		applyAcpAction(transcript, action);
+		applyAction(transcript, action);
 	}
 	return transcript;
 }

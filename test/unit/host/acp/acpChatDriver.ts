@@ -6,7 +6,7 @@
 import { AcpChat } from '../../../../src/host/acp/acpChat';
 import type { AcpManager } from '../../../../src/host/acp/acpManager';
 import { WaitingApprovals } from '../../../../src/host/acp/waitingApprovals';
-import { applyAcpAction } from '../../../../src/shared/acpTranscript';
+import { applyAction } from '../../../../src/shared/transcript';
 import { createTranscript } from '../../../../src/shared/transcript';
 import type {
 	Transcript,
@@ -49,7 +49,7 @@ export function acpChatOn(manager: AcpManager, transcript?: Transcript) {
 	approvals.onChange((change) => waiting.push(change.waiting));
 	const apply = (action: TranscriptAction): void => {
 		actions.push(action);
-		applyAcpAction(chatTranscript, action);
+		applyAction(chatTranscript, action);
 	};
 	const backend = new AcpChat(manager, {
 		transcript: chatTranscript,

@@ -12,7 +12,8 @@ import {
 } from '../../../../src/host/acp/waitingApprovals';
 import { PendingPermission } from '../../../../src/zero/protocol/acp/acpSession';
 import type { RequestPermissionParams } from '../../../../src/zero/protocol/acp/schemas';
-import { applyAcpAction, AcpTurnMapper } from '../../../../src/shared/acpTranscript';
+import { AcpTurnMapper } from '../../../../src/host/acp/acpTurnMapper';
+import { applyAction } from '../../../../src/shared/transcript';
 import { createTranscript } from '../../../../src/shared/transcript';
 import type { Transcript } from '../../../../src/shared/transcriptSchema';
 
@@ -77,7 +78,7 @@ describe('WaitingApprovals', () => {
 		const transcript = chat('c1');
 		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
 		const apply = (actions: ReturnType<typeof mapper.start>) =>
-			actions.forEach((action) => applyAcpAction(transcript, action));
+			actions.forEach((action) => applyAction(transcript, action));
 		apply([{ type: 'turn/start', turnId: 't1' }, ...mapper.start()]);
 		apply(mapper.permissionRequested('1', params('call_1')));
 		apply(mapper.permissionSettled('1', { outcome: 'selected', optionId: 'deny' }, 'user'));

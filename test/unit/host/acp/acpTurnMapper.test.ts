@@ -2,31 +2,29 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { parseWireLog } from '../../harness/acpWire';
-import {
-	AcpTurnMapper,
-	applyAcpAction,
-	toolNameFromTitle,
-	waitingApprovals,
-	type AcpToolItem,
-	type AcpTranscriptAction,
-} from '../../../src/shared/acpTranscript';
-import { createTranscript } from '../../../src/shared/transcript';
-import { describeRunEnd } from '../../../src/shared/runOutcome';
-import type { ToolItem, Transcript, TranscriptItem } from '../../../src/shared/transcriptSchema';
-import { TranscriptActionSchema, TranscriptSchema } from '../../../src/shared/transcriptSchema';
-import { describePermission } from '../../../src/shared/permissions';
+import { parseWireLog } from '../../../harness/acpWire';
+import { AcpTurnMapper, toolNameFromTitle } from '../../../../src/host/acp/acpTurnMapper';
+import { applyAction, createTranscript, waitingApprovals } from '../../../../src/shared/transcript';
+import { describeRunEnd } from '../../../../src/shared/runOutcome';
+import type {
+	ToolItem,
+	Transcript,
+	TranscriptAction,
+	TranscriptItem,
+} from '../../../../src/shared/transcriptSchema';
+import { TranscriptActionSchema, TranscriptSchema } from '../../../../src/shared/transcriptSchema';
+import { describePermission } from '../../../../src/shared/permissions';
 import {
 	RequestPermissionParamsSchema,
 	SESSION_UPDATE_SCHEMAS,
 	type PermissionOutcome,
 	type SessionUpdate,
-} from '../../../src/zero/protocol/acp/schemas';
-import { RECORDED_ACP } from '../zero/acp/acpHelpers';
+} from '../../../../src/zero/protocol/acp/schemas';
+import { RECORDED_ACP } from '../../zero/acp/acpHelpers';
 
 interface Replay {
 	transcripts: Map<string, Transcript>;
-	actions: AcpTranscriptAction[];
+	actions: TranscriptAction[];
 }
 
 /**
@@ -37,12 +35,12 @@ interface Replay {
 function replay(name: string): Replay {
 	const entries = parseWireLog(readFileSync(path.join(RECORDED_ACP, `${name}.acp.txt`), 'utf8'));
 	const transcripts = new Map<string, Transcript>();
-	const actions: AcpTranscriptAction[] = [];
+	const actions: TranscriptAction[] = [];
 	const turns = new Map<number, { sessionId: string; mapper: AcpTurnMapper }>();
 	const openTurn = new Map<string, { promptId: number; mapper: AcpTurnMapper }>();
 	const permissions = new Map<number, { sessionId: string; settled: boolean }>();
 	let at = 1000;
-	const apply = (sessionId: string, list: AcpTranscriptAction[]): void => {
+	const apply = (sessionId: string, list: TranscriptAction[]): void => {
 		let transcript = transcripts.get(sessionId);
 		if (!transcript) {
 			transcript = createTranscript({ id: sessionId.slice(-12), title: name, createdAt: 0 });
@@ -50,7 +48,7 @@ function replay(name: string): Replay {
 		}
 		for (const action of list) {
 			actions.push(action);
-			applyAcpAction(transcript, action);
+			applyAction(transcript, action);
 		}
 	};
 	for (const entry of entries) {
@@ -190,7 +188,7 @@ function shape(items: TranscriptItem[]): unknown[] {
 			case 'reasoning':
 				return [item.kind, item.text];
 			case 'tool': {
-				const tool = item as AcpToolItem;
+				const tool = item as ToolItem;
 				return [
 					'tool',
 					tool.name,
@@ -212,7 +210,7 @@ function shape(items: TranscriptItem[]): unknown[] {
 	});
 }
 
-function tools(transcript: Transcript, turn = 0): AcpToolItem[] {
+function tools(transcript: Transcript, turn = 0): ToolItem[] {
 	return transcript.turns[turn].run.items.filter((item): item is ToolItem => item.kind === 'tool');
 }
 
@@ -445,8 +443,8 @@ describe('AcpTurnMapper and the ACP reducer additions', () => {
 	const setup = () => {
 		const transcript = createTranscript({ id: 'c1', title: 't', createdAt: 0 });
 		const mapper = new AcpTurnMapper({ turnId: 'turn1', sessionId: 'S' });
-		const apply = (actions: AcpTranscriptAction[]) =>
-			actions.forEach((action) => applyAcpAction(transcript, action));
+		const apply = (actions: TranscriptAction[]) =>
+			actions.forEach((action) => applyAction(transcript, action));
 		apply([{ type: 'turn/start', turnId: 'turn1' }, ...mapper.start(1)]);
 		return { transcript, mapper, apply, run: () => transcript.turns[0].run };
 	};
@@ -500,7 +498,7 @@ describe('AcpTurnMapper and the ACP reducer additions', () => {
 		assert.deepEqual(waitingApprovals(run()), []);
 		// Settling twice changes nothing.
 		apply(mapper.permissionSettled(7, { outcome: 'cancelled' }, 'process_exit', 9));
-		assert.equal((run().items[0] as AcpToolItem).approval?.settledBy, 'user');
+		assert.equal((run().items[0] as ToolItem).approval?.settledBy, 'user');
 	});
 
 	it('keeps unknown update kinds and diagnostics visible as drift', () => {
@@ -597,7 +595,7 @@ describe('AcpTurnMapper and the ACP reducer additions', () => {
 				update: { sessionUpdate: 'tool_call_update', toolCallId: 'x1', status: 'completed' },
 			}),
 		);
-		const items = run().items as AcpToolItem[];
+		const items = run().items as ToolItem[];
 		assert.equal(items.length, 1);
 		assert.equal(items[0].name, 'tool');
 		assert.equal(items[0].result?.status, 'error', 'the first finished update wins');
@@ -628,5 +626,39 @@ describe('AcpTurnMapper and the ACP reducer additions', () => {
 			facts: ['zero was not found at /x.'],
 			next: ['checkSetup', 'showLog'],
 		});
+	});
+});
+
+describe('AcpTurnMapper on session state', () => {
+	it('stores the available commands on the chat, not as drift or a turn item', () => {
+		const transcript = createTranscript({ id: 'c', title: 'x', createdAt: 0 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
+		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
+		const actions = mapper.event(
+			{
+				kind: 'update',
+				update: {
+					sessionUpdate: 'available_commands_update',
+					availableCommands: [{ name: 'review', description: 'Review the diff' }, { name: 'x' }],
+				},
+			},
+			5,
+		);
+		assert.deepEqual(actions, [
+			{
+				type: 'acp/commands',
+				at: 5,
+				availableCommands: [
+					{ name: 'review', description: 'Review the diff' },
+					{ name: 'x', description: '' },
+				],
+			},
+		]);
+		actions.forEach((action) => applyAction(transcript, action));
+		assert.deepEqual(
+			transcript.agentSession?.availableCommands?.map((command) => command.name),
+			['review', 'x'],
+		);
+		assert.deepEqual(transcript.turns[0].run.items, []);
 	});
 });

@@ -1,165 +1,36 @@
 /**
- * ACP turns in the existing transcript model.
+ * ACP turns in the transcript model: what zero says over `zero acp` during one `session/prompt`,
+ * as transcript actions for the one reducer (`applyAction` in shared/transcript.ts).
  *
  * What means the same as in `zero exec` is mapped onto zero's exec-shaped events (`run/line`), so
  * the reducer, the cards, persistence and export treat an ACP turn like an exec run: message
  * chunks become `text`, thought chunks `reasoning`, `tool_call` a `tool_call`, a finished
  * `tool_call_update` a `tool_result`, and the `session/prompt` result a `run_end` (with the same
  * `warning` exec writes for a truncated or filtered answer). A process that dies mid-turn ends the
- * run through `run/exit` with the stderr tail, as a crashed exec run does.
+ * run through `run/exit` with the stderr tail, as a crashed exec run does. What exec has no word
+ * for has actions of its own: a permission request that waits for the user and the option chosen
+ * (`acp/permission-requested`, `acp/permission-settled`) and zero's plan (`acp/plan`).
  *
- * What exec has no word for gets a small addition (see the report of issue #17 for the change to
- * `transcript.ts`): a permission request that WAITS for the user and the option chosen
- * (`acp/permission-requested`, `acp/permission-settled`, kept on the tool item as `approval`), and
- * zero's plan (`acp/plan`, kept on the update_plan tool item as `plan`). {@link applyAcpAction}
- * reduces them and hands every other action to `applyAction`.
- *
- * Pure: no clock (times arrive inside actions), no Node built-ins; only types from the ACP layer.
- *
- * Over 400 lines because the mapping and its mapper state belong together: each ACP update kind
- * is turned into exec-shaped actions next to the state that tracks it.
+ * Host-only (the webview gets the actions, never ACP traffic). Pure: no clock (times are passed in).
  */
 import {
 	type AcpExit,
 	type AcpSessionEvent,
 	type PermissionSettledBy,
 	type PromptOutcome,
-} from '../zero/protocol/acp/outcomes';
+} from '../../zero/protocol/acp/outcomes';
 import {
 	type PermissionOutcome,
 	type RequestPermissionParams,
 	type SessionUpdate,
+	type SpecConfigOption,
 	type ToolCallContent,
-} from '../zero/protocol/acp/schemas';
-import type { ZeroEvent } from '../zero/protocol/events';
-import type { ParsedLine } from '../zero/protocol/parseLine';
-import type { ProcessOutcome } from '../zero/protocol/processOutcome';
-import { approvalsOf, cardForRequest, findApproval } from './approvalIndex';
-import { applyAction, findToolItem, findTurn } from './transcript';
-import {
-	type RunState,
-	type ToolItem,
-	type Transcript,
-	type TranscriptAction,
-} from './transcriptSchema';
-
-// ---- Additions to the transcript model ---------------------------------------------------------
-
-// The schemas live in transcriptSchema.ts (the one definition); these names stay for callers.
-export { APPROVAL_STATES, ToolApprovalSchema, type ToolApproval } from './transcriptSchema';
-
-export type AcpOnlyAction = Extract<
-	TranscriptAction,
-	{ type: 'acp/permission-requested' | 'acp/permission-settled' | 'acp/plan' }
->;
-export type AcpTranscriptAction = TranscriptAction;
-export type AcpToolItem = ToolItem;
-
-// ---- The reducer for the additions ---------------------------------------------------------------
-
-function nextNoticeId(run: RunState): string {
-	// The same numbering the reducer uses for its own items (prefix per kind, one counter per run).
-	return `n${run.nextItemNumber++}`;
-}
-
-/** Applies one action in place: the ACP additions here, everything else through `applyAction`. */
-export function applyAcpAction(transcript: Transcript, action: AcpTranscriptAction): void {
-	switch (action.type) {
-		case 'acp/permission-requested': {
-			const turn = findTurn(transcript, action.turnId);
-			if (!turn) {
-				return;
-			}
-			let tool = cardForRequest(turn.run, action.toolCallId);
-			if (!tool) {
-				applyAction(transcript, {
-					type: 'run/line',
-					turnId: action.turnId,
-					at: action.at,
-					parsed: execEvent(turn.run.runId ?? acpRunId(action.turnId), {
-						type: 'tool_call',
-						id: action.toolCallId,
-						name: action.toolName,
-						args: action.args,
-						sideEffect: action.sideEffect,
-					}),
-				});
-				tool = findToolItem(turn.run, action.toolCallId) as AcpToolItem | undefined;
-			}
-			if (tool) {
-				tool.approval = {
-					requestId: action.requestId,
-					rawInput: action.args,
-					toolName: action.toolName,
-					options: action.options,
-					state: 'waiting',
-					requestedAt: action.at,
-				};
-				approvalsOf(turn.run).set(action.requestId, tool);
-			}
-			return;
-		}
-		case 'acp/permission-settled': {
-			const turn = findTurn(transcript, action.turnId);
-			const tool = turn && findApproval(turn.run, action.requestId);
-			if (tool?.approval && tool.approval.state === 'waiting') {
-				tool.approval = {
-					...tool.approval,
-					state: action.by === 'user' ? 'answered' : 'withdrawn',
-					outcome: action.outcome,
-					settledBy: action.by,
-					settledAt: action.at,
-				};
-			}
-			return;
-		}
-		case 'acp/plan': {
-			const turn = findTurn(transcript, action.turnId);
-			if (!turn) {
-				return;
-			}
-			const planTool = findLastTool(turn.run, 'update_plan');
-			if (planTool) {
-				planTool.plan = action.entries;
-			} else {
-				turn.run.items.push({
-					kind: 'notice',
-					id: nextNoticeId(turn.run),
-					message: `Plan:\n${action.entries.map((entry) => `${PLAN_MARKS[entry.status] ?? '[ ]'} ${entry.content}`).join('\n')}`,
-				});
-			}
-			return;
-		}
-		default:
-			applyAction(transcript, action);
-	}
-}
-
-const PLAN_MARKS: Record<string, string> = {
-	completed: '[x]',
-	in_progress: '[~]',
-	pending: '[ ]',
-};
-
-function findLastTool(run: RunState, name: string): AcpToolItem | undefined {
-	for (let index = run.items.length - 1; index >= 0; index--) {
-		const item = run.items[index];
-		if (item.kind === 'tool' && item.name === name) {
-			return item as AcpToolItem;
-		}
-	}
-	return undefined;
-}
-
-/** Tool calls of a run that wait for the user's answer (for attention: badge, status bar). */
-export function waitingApprovals(run: RunState): AcpToolItem[] {
-	return run.items.filter(
-		(item): item is AcpToolItem =>
-			item.kind === 'tool' && (item as AcpToolItem).approval?.state === 'waiting',
-	);
-}
-
-// ---- Mapping ACP traffic to actions -------------------------------------------------------------
+} from '../../zero/protocol/acp/schemas';
+import type { ZeroEvent } from '../../zero/protocol/events';
+import type { ParsedLine } from '../../zero/protocol/parseLine';
+import type { ProcessOutcome } from '../../zero/protocol/processOutcome';
+import type { SessionConfigOption } from '../../shared/agentSessionSchema';
+import type { TranscriptAction } from '../../shared/transcriptSchema';
 
 /** The run id an ACP turn's exec-shaped events carry (ACP has no run id of its own). */
 export function acpRunId(turnId: string): string {
@@ -291,7 +162,7 @@ export class AcpTurnMapper {
 	}
 
 	/** The run's start: the session id (what resume needs), model and workspace. */
-	start(at?: number): AcpTranscriptAction[] {
+	start(at?: number): TranscriptAction[] {
 		return [
 			this.line(
 				{
@@ -306,7 +177,7 @@ export class AcpTurnMapper {
 	}
 
 	/** One thing zero said about the session during the turn. */
-	event(event: AcpSessionEvent, at?: number): AcpTranscriptAction[] {
+	event(event: AcpSessionEvent, at?: number): TranscriptAction[] {
 		switch (event.kind) {
 			case 'update':
 				return this.update(event.update, at);
@@ -334,7 +205,7 @@ export class AcpTurnMapper {
 		requestId: number | string,
 		params: RequestPermissionParams,
 		at?: number,
-	): AcpTranscriptAction[] {
+	): TranscriptAction[] {
 		const toolCall = params.toolCall;
 		if (!this.kinds.has(toolCall.toolCallId) || this.finished.has(toolCall.toolCallId)) {
 			// The reducer makes the card from the request; a later tool_call must not make another.
@@ -363,22 +234,22 @@ export class AcpTurnMapper {
 		outcome: PermissionOutcome,
 		by: PermissionSettledBy,
 		at?: number,
-	): AcpTranscriptAction[] {
+	): TranscriptAction[] {
 		return [
 			{ type: 'acp/permission-settled', turnId: this.init.turnId, at, requestId, outcome, by },
 		];
 	}
 
 	/** The user pressed Stop (before `session/cancel` is sent). */
-	stopping(): AcpTranscriptAction[] {
+	stopping(): TranscriptAction[] {
 		return [{ type: 'run/stopping', turnId: this.init.turnId }];
 	}
 
 	/** How the turn ended: the `session/prompt` result, an error, or the process dying. */
-	end(outcome: PromptOutcome, at?: number): AcpTranscriptAction[] {
+	end(outcome: PromptOutcome, at?: number): TranscriptAction[] {
 		switch (outcome.kind) {
 			case 'completed': {
-				const actions: AcpTranscriptAction[] = [];
+				const actions: TranscriptAction[] = [];
 				const warning = STOP_REASON_WARNINGS[outcome.stopReason];
 				if (warning) {
 					actions.push(this.line({ type: 'warning', message: warning }, at));
@@ -427,7 +298,7 @@ export class AcpTurnMapper {
 		}
 	}
 
-	private update(update: SessionUpdate, at?: number): AcpTranscriptAction[] {
+	private update(update: SessionUpdate, at?: number): TranscriptAction[] {
 		switch (update.sessionUpdate) {
 			case 'agent_message_chunk':
 			case 'agent_thought_chunk': {
@@ -499,26 +370,113 @@ export class AcpTurnMapper {
 			}
 			case 'plan':
 				return [{ type: 'acp/plan', turnId: this.init.turnId, at, entries: update.entries }];
-			case 'current_mode_update':
 			case 'available_commands_update':
-			case 'user_message_chunk':
-			case 'config_option_update':
-			case 'session_info_update':
+				// Session state, stored on the chat (zero v0.8.0 declares it but does not send it).
+				return [
+					{
+						type: 'acp/commands',
+						at,
+						availableCommands: update.availableCommands.map(({ name, description }) => ({
+							name,
+							description: description ?? '',
+						})),
+					},
+				];
 			case 'usage_update':
+				// ACP v1 defines these; zero v0.8.0 does not send them yet. Session state: the chat
+				// keeps the latest (the context meter reads the usage, the title may name the chat).
+				return [
+					{
+						type: 'acp/usage',
+						at,
+						used: update.used,
+						size: update.size,
+						...(update.cost ? { cost: update.cost } : {}),
+					},
+				];
+			case 'session_info_update':
+				return [
+					{
+						type: 'acp/session-info',
+						at,
+						...('title' in update ? { title: update.title ?? null } : {}),
+						...('updatedAt' in update ? { updatedAt: update.updatedAt ?? null } : {}),
+					},
+				];
+			case 'config_option_update':
+				return [
+					{
+						type: 'acp/config-options',
+						at,
+						configOptions: update.configOptions.map(flattenConfigOption),
+					},
+				];
 			case 'notice':
+				return [
+					{
+						type: 'run/notice',
+						turnId: this.init.turnId,
+						code: `acp_notice_${update.severity}`,
+						message: update.description ? `${update.title}: ${update.description}` : update.title,
+					},
+				];
 			case 'compaction_update':
+				return update.status === 'completed' || update.status === 'failed'
+					? [
+							{
+								type: 'run/notice',
+								turnId: this.init.turnId,
+								code: `acp_compaction_${update.status}`,
+								message:
+									update.status === 'completed'
+										? 'zero compacted the conversation to stay within the context window.'
+										: `zero could not compact the conversation${update.error ? `: ${update.error}` : '.'}`,
+							},
+						]
+					: [];
 			case 'compaction_summary_chunk':
-				// Session state, not turn content: the host keeps the mode (and zero v0.8.0 sends
-				// none of the others; it replays no history).
+				// The summary's pieces; the completed update says it happened.
+				return [];
+			case 'current_mode_update':
+			case 'user_message_chunk':
+				// Session state, not turn content: the host keeps the mode (and zero replays no
+				// history, so it sends no user message chunks).
 				return [];
 		}
 	}
 
-	private line(body: ExecEventBody, at: number | undefined): AcpTranscriptAction {
+	private line(body: ExecEventBody, at: number | undefined): TranscriptAction {
 		return { type: 'run/line', turnId: this.init.turnId, at, parsed: execEvent(this.runId, body) };
 	}
 
-	private parsed(parsed: ParsedLine, at: number | undefined): AcpTranscriptAction {
+	private parsed(parsed: ParsedLine, at: number | undefined): TranscriptAction {
 		return { type: 'run/line', turnId: this.init.turnId, at, parsed };
 	}
+}
+
+/** A spec config option as the chat stores it: flat values, each naming its group if it had one. */
+function flattenConfigOption(option: SpecConfigOption): SessionConfigOption {
+	const base = {
+		id: option.id,
+		name: option.name,
+		...(option.description ? { description: option.description } : {}),
+		...(option.category ? { category: option.category } : {}),
+	};
+	if (option.type === 'boolean') {
+		return { ...base, type: 'boolean', currentValue: option.currentValue };
+	}
+	const values = option.options.flatMap((entry) =>
+		'group' in entry
+			? entry.options.map((value) => ({ ...configValue(value), group: entry.name }))
+			: [configValue(entry)],
+	);
+	return { ...base, type: 'select', currentValue: option.currentValue, options: values };
+}
+
+function configValue(value: { value: string; name: string; description?: string | null }) {
+	return {
+		value: value.value,
+		name: value.name,
+		...(value.description ? { description: value.description } : {}),
+	};
 }

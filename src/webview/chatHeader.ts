@@ -1,0 +1,68 @@
+/**
+ * The chat view's header: the chat's title, model, session id (click to copy), token totals and
+ * Review All; the starter prompts while the chat is empty. Re-rendered only when what it shows
+ * changed.
+ */
+import { countChangedFiles } from '../shared/changeCounts';
+import type { Transcript } from '../shared/transcriptSchema';
+import { formatTokens, h, icon } from './dom';
+import { renderReviewAllButton } from './renderChanges';
+import { renderStarterPrompts } from './starterPrompts';
+import { actionAttrs } from './viewActions';
+
+export class ChatHeader {
+	readonly element = h('header', { class: 'chat-header' });
+	private signature = '';
+
+	render(transcript: Transcript): void {
+		const usage = transcript.usage;
+		const changedFiles = transcript.readOnly ? 0 : countChangedFiles(transcript).files;
+		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}`;
+		if (signature === this.signature) {
+			return;
+		}
+		this.signature = signature;
+		this.element.replaceChildren(
+			h('div', { class: 'chat-title', title: transcript.title }, transcript.title),
+			h(
+				'div',
+				{ class: 'chat-meta muted' },
+				transcript.model
+					? h(
+							'span',
+							{ title: transcript.provider ? `Provider: ${transcript.provider}` : undefined },
+							icon('sparkle'),
+							` ${transcript.model}`,
+						)
+					: undefined,
+				transcript.sessionId
+					? h(
+							'button',
+							{
+								type: 'button',
+								class: 'icon-button session-id',
+								title: `zero session ${transcript.sessionId} (click to copy)`,
+								'aria-label': 'Copy the zero session id',
+								...actionAttrs({ action: 'copy-text', text: transcript.sessionId }),
+							},
+							icon('link'),
+						)
+					: undefined,
+				usage.requests > 0
+					? h(
+							'span',
+							{
+								title: `${usage.promptTokens} in, ${usage.completionTokens} out over ${usage.requests} requests`,
+							},
+							icon('dashboard'),
+							` ${formatTokens(usage.totalTokens)} tokens this chat`,
+						)
+					: undefined,
+				changedFiles > 0 ? renderReviewAllButton(changedFiles) : undefined,
+			),
+		);
+		if (transcript.turns.length === 0 && !transcript.readOnly) {
+			this.element.append(renderStarterPrompts());
+		}
+	}
+}
