@@ -241,3 +241,32 @@ export function formatProblems(problems: readonly ProblemFact[]): {
 		}),
 	};
 }
+
+/**
+ * The file sections of a unified git diff whose path is under `prefix` (repository-relative,
+ * `/`-separated; '' keeps all), and how many sections were dropped. A repository may hold more
+ * than the workspace folder; what lies outside the folder is not the mention's to show.
+ */
+export function diffUnder(diff: string, prefix: string): { diff: string; dropped: number } {
+	const under = prefix.replace(/^\/+|\/+$/g, '');
+	if (under === '') {
+		return { diff, dropped: 0 };
+	}
+	const sections = diff.split(/^(?=diff --git )/m);
+	let dropped = 0;
+	const kept = sections.filter((section) => {
+		const header = /^diff --git (?:"?a\/(.*?)"?) (?:"?b\/(.*?)"?)$/m.exec(section);
+		if (!header) {
+			// Text before the first section (none from git itself).
+			return section.trim() === '';
+		}
+		const inside = [header[1], header[2]].every(
+			(file) => file === under || file.startsWith(`${under}/`),
+		);
+		if (!inside) {
+			dropped++;
+		}
+		return inside;
+	});
+	return { diff: kept.join(''), dropped };
+}

@@ -8,6 +8,7 @@ import {
 	boundMentions,
 	boundText,
 	cleanText,
+	diffUnder,
 	fenced,
 	formatProblems,
 	mentionBlock,
@@ -165,5 +166,46 @@ describe('problems', () => {
 			'a.ts:10:3 error: ts 2322: e2 more',
 			'b.ts:1:1 warning: w',
 		]);
+	});
+});
+
+describe('a diff of a repository larger than the folder', () => {
+	const diff = [
+		'diff --git a/app/x.ts b/app/x.ts',
+		'--- a/app/x.ts',
+		'+++ b/app/x.ts',
+		'@@ -1 +1 @@',
+		'-a',
+		'+b',
+		'diff --git a/other/secret.txt b/other/secret.txt',
+		'@@ -1 +1 @@',
+		'-s',
+		'+t',
+		'diff --git a/app/moved.ts b/other/moved.ts',
+		'rename from app/moved.ts',
+		'diff --git a/application/y.ts b/application/y.ts',
+		'+y',
+		'',
+	].join('\n');
+
+	it("keeps only the folder's files (a rename out and a look-alike prefix are left out)", () => {
+		const kept = diffUnder(diff, 'app');
+		assert.equal(kept.dropped, 3);
+		assert.equal(
+			kept.diff,
+			[
+				'diff --git a/app/x.ts b/app/x.ts',
+				'--- a/app/x.ts',
+				'+++ b/app/x.ts',
+				'@@ -1 +1 @@',
+				'-a',
+				'+b',
+				'',
+			].join('\n'),
+		);
+	});
+
+	it('keeps all when the folder is the repository', () => {
+		assert.deepEqual(diffUnder(diff, ''), { diff, dropped: 0 });
 	});
 });
