@@ -23,7 +23,7 @@ import {
 	resolveFolderMention,
 	resolveRangeMention,
 } from '../../src/host/mentions/workspaceMentions';
-import { waitUntil } from '../harness/wait';
+import { waitForValue, waitUntil } from '../harness/wait';
 
 function folder(): vscode.WorkspaceFolder {
 	const first = vscode.workspace.workspaceFolders?.[0];
@@ -322,6 +322,60 @@ describe('mentions in a trusted workspace', function () {
 				terminal.dispose();
 			}
 		} finally {
+			recorder.dispose();
+		}
+	});
+});
+
+describe('terminal mention with shell integration', function () {
+	this.timeout(60_000);
+
+	it('@terminal mention: the last command of a bash terminal with its output and exit code', async function () {
+		if (process.platform === 'win32' || !vscode.workspace.isTrusted) {
+			this.skip();
+		}
+		const recorder = new TerminalRecorder(vscode.window);
+		const terminal = vscode.window.createTerminal({
+			name: 'mention-bash',
+			shellPath: '/bin/bash',
+		});
+		try {
+			terminal.show();
+			const integration = await waitForValue(
+				() => terminal.shellIntegration,
+				30_000,
+				'shell integration in bash',
+			);
+			// The command waits for a file the test makes once the recorder follows it: output a command
+			// prints before the extension host hears it started is not delivered (VS Code's API).
+			const gate = fs.mkdtempSync(path.join(os.tmpdir(), 'mention-gate-'));
+			const go = path.join(gate, 'go');
+			integration.executeCommand(
+				`while [ ! -e '${go}' ]; do sleep 0.05; done; printf "mention-out\\n"; false`,
+			);
+			await waitUntil(
+				() => recorder.lastExecution(terminal)?.running === true,
+				20_000,
+				'the recorder to follow the command',
+			);
+			fs.writeFileSync(go, '');
+			await waitUntil(
+				() =>
+					recorder.lastExecution(terminal)?.running === false &&
+					recorder.lastExecution(terminal)?.outputEnded === true,
+				20_000,
+				'the command to end',
+				{ seen: () => recorder.lastExecution(terminal) },
+			);
+			fs.rmSync(gate, { recursive: true, force: true });
+			const block = text(resolveTerminalMention(recorder, terminal));
+			assert.match(
+				block,
+				/^@terminal terminal mention-bash \(exit code 1\):\n```console\n\$ while \[ ! -e .*; printf "mention-out\\n"; false\n/,
+			);
+			assert.match(block, /\nmention-out\n```$/, JSON.stringify(recorder.lastExecution(terminal)));
+		} finally {
+			terminal.dispose();
 			recorder.dispose();
 		}
 	});

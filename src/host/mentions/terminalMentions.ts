@@ -24,6 +24,8 @@ export interface RecordedExecution {
 	/** Characters dropped from the head of the output to keep it bounded. */
 	droppedChars: number;
 	running: boolean;
+	/** The output stream ended (it may end after the execution's end event, or never). */
+	outputEnded: boolean;
 	exitCode?: number;
 }
 
@@ -67,6 +69,7 @@ export class TerminalRecorder {
 			output: '',
 			droppedChars: 0,
 			running: true,
+			outputEnded: false,
 		};
 		this.last.set(event.terminal, recorded);
 		void (async () => {
@@ -83,6 +86,7 @@ export class TerminalRecorder {
 			} catch {
 				// The terminal went away while it was read: what was read stays.
 			}
+			recorded.outputEnded = true;
 		})();
 	}
 }
@@ -125,7 +129,10 @@ export function resolveTerminalMention(
 		notes.push(`the first ${dropped} characters of its output are left out`);
 	}
 	const command = cleanText(recorded.command).replace(/\n/g, ' ');
-	return mentionBlock('terminal', label, `$ ${command}\n${cleanText(output).trimEnd()}`, {
+	// What a command prints before the extension host hears it started is not delivered to
+	// read() (VS Code's API): a quick command may show no output at all.
+	const shown = cleanText(output).trimEnd() || '(no output was captured)';
+	return mentionBlock('terminal', label, `$ ${command}\n${shown}`, {
 		language: 'console',
 		note: notes.join('; '),
 	});

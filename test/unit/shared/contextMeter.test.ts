@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -39,6 +39,25 @@ describe('context meter: zero facts', () => {
 		assert.equal(zeroCompactionPoint(0), 140_000);
 		assert.equal(zeroCompactionPoint(undefined), 140_000);
 		assert.equal(zeroCompactionPoint(Number.NaN), 140_000);
+	});
+});
+
+describe('zero acp and usage (recorded)', () => {
+	it('no recorded zero acp session/update is about usage', () => {
+		const dir = path.join(__dirname, '..', '..', 'fixtures', 'recorded', 'acp');
+		const kinds = new Set<string>();
+		for (const file of readdirSync(dir).filter((name) => name.endsWith('.acp.txt'))) {
+			for (const match of readFileSync(path.join(dir, file), 'utf8').matchAll(
+				/"sessionUpdate":"([^"]+)"/g,
+			)) {
+				kinds.add(match[1]);
+			}
+		}
+		assert.ok(kinds.has('agent_message_chunk'), [...kinds].join(','));
+		assert.deepEqual(
+			[...kinds].filter((kind) => /usage|context|token/i.test(kind)),
+			[],
+		);
 	});
 });
 

@@ -123,6 +123,23 @@ describe('@terminal', () => {
 		assert.equal(listeners.start.length + listeners.end.length + listeners.close.length, 0);
 	});
 
+	it('says so when no output was captured (it printed before the start was heard)', async () => {
+		const { events, listeners } = fakeWindow();
+		const recorder = new TerminalRecorder(events);
+		const bash = terminal('bash');
+		const run = execution('ls');
+		listeners.start.forEach((l) => l({ terminal: bash, execution: run.exec }));
+		run.end();
+		await drain();
+		listeners.end.forEach((l) => l({ terminal: bash, execution: run.exec, exitCode: 0 }));
+		const mention = resolveTerminalMention(recorder, bash);
+		assert.ok(mention.ok);
+		assert.equal(
+			mention.text,
+			'@terminal terminal bash (exit code 0):\n```console\n$ ls\n(no output was captured)\n```',
+		);
+	});
+
 	it('keeps the tail of a huge output, bounded, and says how much of the head it left out', async () => {
 		const { events, listeners } = fakeWindow();
 		const recorder = new TerminalRecorder(events);
