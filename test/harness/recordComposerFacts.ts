@@ -12,11 +12,14 @@
  *   - a stream-json run of two model requests whose server usage carries cached tokens (what the
  *     `usage` events keep of them), and one whose server sends no usage (no `usage` event);
  *   - `zero exec` given "/release v1.2" with `.zero/commands/release.md` in the workspace: what
- *     the model is sent (zero expands user commands only in its TUI, never in exec).
+ *     the model is sent (zero expands user commands only in its TUI, never in exec);
+ *   - zero's TUI itself, driven in a pseudo-terminal (`zeroTuiPty.py`, needs python3): user
+ *     commands typed into it (TUI_CASES) and the prompt the model got for each.
  *
  * Written under `test/fixtures/recorded/composer/` (nothing hand-edited): `cli/<name>.json` (argv,
  * exit code, exact stdout and stderr), `turns/<name>.jsonl|.stderr.txt|.meta.json` (exact stdout;
- * the user messages the model got), `index.json` and `README.md` (steps and checks). Paths of the
+ * the user messages the model got), `tui/<case>.json` (the files, what was typed, the prompt),
+ * `index.json` and `README.md` (steps and checks). Paths of the
  * recording machine are replaced by the placeholders listed in index.json. Exits 1 when a check
  * fails, so a re-record against a newer zero shows what changed.
  */
@@ -82,7 +85,7 @@ class ComposerRecorder {
 
 	constructor(
 		private readonly zeroBin: string,
-		private readonly outDir: string,
+		readonly outDir: string,
 		readonly server: ModelServer,
 		readonly home: ZeroHome,
 	) {
@@ -92,6 +95,10 @@ class ComposerRecorder {
 			[path.join(home.root, 'ws'), '$WS'],
 			[home.root, '$ROOT'],
 		];
+	}
+
+	get zeroBinary(): string {
+		return this.zeroBin;
 	}
 
 	placeholder(value: string): string {
@@ -196,6 +203,121 @@ class ComposerRecorder {
 		this.check(`${name}: exit code 0`, result.exitCode === 0, result.stderr);
 		this.check(`${name}: every scripted response was used`, unused === 0, { unused });
 		return { events: jsonLines(result.stdout), userMessages };
+	}
+}
+
+/** One user command typed into zero's TUI: the files it needs and what is typed. */
+interface TuiCase {
+	name: string;
+	note: string;
+	/** Files under the workspace's `.zero/commands`. */
+	project: Record<string, string>;
+	/** Files under `<user config>/zero/commands`. */
+	user?: Record<string, string>;
+	typed: string;
+}
+
+/** Each is replayed through our expansion by test/unit/zero/zeroCommands.test.ts (from its fixture). */
+const TUI_CASES: TuiCase[] = [
+	{
+		name: 'arguments-and-positional',
+		note: '$1 and $ARGUMENTS',
+		project: {
+			'release.md': '---\ndescription: Cut a release\n---\nCut release $1 now. Notes: $ARGUMENTS\n',
+		},
+		typed: '/release v1.2 two words',
+	},
+	{
+		name: 'quotes-missing-dollars',
+		note: 'no quoting, a missing $3, $$, $10, $HOME, a trailing $',
+		project: { 'args.md': 'A[$1] B[$2] C[$3] $$1 $10 $HOME costs 5$' },
+		typed: '/args x "y z"',
+	},
+	{
+		name: 'no-placeholder-appends',
+		note: 'a template without $ gets the arguments after a blank line',
+		project: { 'summarize.md': 'Summarize the diff.' },
+		typed: '/summarize   focus on tests  ',
+	},
+	{
+		name: 'project-over-user-uppercase',
+		note: 'a project command shadows a user one; the typed name and the file name in upper case',
+		project: { 'Review.MD': 'PROJECT review: $ARGUMENTS' },
+		user: { 'review.md': 'USER review: $ARGUMENTS', 'mine.md': 'USER mine' },
+		typed: '/REVIEW now',
+	},
+	{
+		name: 'user-command-crlf-front-matter',
+		note: 'a user command with CRLF, quoted front matter, a body to trim',
+		project: {},
+		user: {
+			'note.md': '---\r\ndescription: "Quoted"\r\nmodel: \'m\'\r\n---\r\n\r\n  Note: $1  \r\n',
+		},
+		typed: '/note hello',
+	},
+];
+
+async function recordTui(r: ComposerRecorder): Promise<void> {
+	const driver = path.join(__dirname, 'zeroTuiPty.py');
+	for (const tuiCase of TUI_CASES) {
+		const ws = r.workspace(`tui-${tuiCase.name}`);
+		const projectDir = path.join(ws, '.zero', 'commands');
+		const userDir = path.join(r.home.root, 'config', 'zero', 'commands');
+		await rm(userDir, { recursive: true, force: true });
+		await mkdir(projectDir, { recursive: true });
+		await mkdir(userDir, { recursive: true });
+		for (const [file, text] of Object.entries(tuiCase.project)) {
+			await writeFile(path.join(projectDir, file), text);
+		}
+		for (const [file, text] of Object.entries(tuiCase.user ?? {})) {
+			await writeFile(path.join(userDir, file), text);
+		}
+		const keysFile = path.join(r.home.root, 'tmp', 'keys.txt');
+		// Enter as the kitty keyboard protocol sends it (zero turns that protocol on).
+		await writeFile(keysFile, `${tuiCase.typed}\x01\x1b[13u\x01`);
+		r.server.clearScript();
+		r.server.script([{ text: ['Done.'] }, { text: ['Title'] }, { text: ['More'] }]);
+		const before = r.server.requests.length;
+		const child = spawn('python3', [driver, r.zeroBinary, ws, keysFile], {
+			cwd: ws,
+			env: { ...r.home.env, TERM: 'xterm-256color' },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+		try {
+			await r.server.waitForRequests(before + 1, 45_000);
+		} catch {
+			// No request: recorded as such below.
+		}
+		child.kill('SIGTERM');
+		await exited;
+		const first = r.server.requests[before];
+		const users = (first?.body?.messages ?? []).filter((m) => m.role === 'user');
+		const prompt = users.at(-1)?.content;
+		await writeFile(
+			path.join(r.outDir, 'tui', `${tuiCase.name}.json`),
+			`${JSON.stringify(
+				{
+					note: tuiCase.note,
+					project: tuiCase.project,
+					user: tuiCase.user ?? {},
+					typed: tuiCase.typed,
+					modelRequests: r.server.requests.length - before,
+					userMessage: typeof prompt === 'string' ? prompt : (prompt ?? null),
+				},
+				null,
+				'\t',
+			)}\n`,
+		);
+		r.steps.push({ kind: 'tui', name: `tui/${tuiCase.name}.json`, note: tuiCase.note });
+		process.stdout.write(
+			`tui  ${tuiCase.name.padEnd(40)} requests=${r.server.requests.length - before}\n`,
+		);
+		r.check(
+			`tui ${tuiCase.name}: the model got a prompt`,
+			typeof prompt === 'string',
+			prompt ?? null,
+		);
 	}
 }
 
@@ -343,6 +465,7 @@ async function main(): Promise<void> {
 	await rm(outDir, { recursive: true, force: true });
 	await mkdir(path.join(outDir, 'cli'), { recursive: true });
 	await mkdir(path.join(outDir, 'turns'), { recursive: true });
+	await mkdir(path.join(outDir, 'tui'), { recursive: true });
 
 	const server = await startModelServer();
 	const home = await createZeroHome({ baseUrl: server.baseUrl });
@@ -357,6 +480,7 @@ async function main(): Promise<void> {
 		zeroVersion = version.stdout.trim();
 		await recordCli(recorder);
 		await recordTurns(recorder);
+		await recordTui(recorder);
 	} finally {
 		await writeFile(
 			path.join(outDir, 'index.json'),

@@ -1,14 +1,18 @@
 /**
  * zero v0.8.0's user-command rules, one test each, citing the line of
  * /tmp/zerosrc/zero/internal/usercommands/usercommands.go (UC) or internal/tui/user_commands.go (TUI)
- * it mirrors. zero's TUI expansion cannot be driven headless (it needs a terminal); that `zero exec`
- * does NOT expand is checked against the real binary in test/fixtures/recorded/composer/.
+ * it mirrors; then the real zero's TUI, driven in a pseudo-terminal by
+ * test/harness/recordComposerFacts.ts, replayed through the same code
+ * (test/fixtures/recorded/composer/tui/). That `zero exec` does NOT expand is recorded there too.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
 import {
 	expandZeroCommand,
+	type ZeroCommandResolution,
 	goFields,
 	goTrimSpace,
 	mergeZeroCommands,
@@ -221,4 +225,38 @@ describe('typing a user command (TUI)', () => {
 		assert.deepEqual(resolveZeroCommand('/help me', commands), { kind: 'none', reason: 'builtin' });
 		assert.deepEqual(resolveZeroCommand('/quit', commands), { kind: 'none', reason: 'builtin' });
 	});
+});
+
+describe("the real zero's TUI (recorded)", () => {
+	const dir = path.join(__dirname, '..', '..', 'fixtures', 'recorded', 'composer', 'tui');
+	const cases = readdirSync(dir).filter((name) => name.endsWith('.json'));
+
+	function commandsOf(files: Record<string, string>, project: boolean): ZeroUserCommand[] {
+		return Object.entries(files).flatMap(([file, text]) => {
+			const name = zeroCommandNameOf(file);
+			return name === undefined ? [] : [parseZeroCommand(name, text, { project, path: file })];
+		});
+	}
+
+	it('has the recorded cases', () => {
+		assert.ok(cases.length >= 5, cases.join(','));
+	});
+
+	for (const file of cases) {
+		it(`expands as zero's TUI did: ${file}`, () => {
+			const recorded = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+				project: Record<string, string>;
+				user: Record<string, string>;
+				typed: string;
+				userMessage: string;
+			};
+			const commands = mergeZeroCommands(
+				commandsOf(recorded.user, false),
+				commandsOf(recorded.project, true),
+			);
+			const resolved: ZeroCommandResolution = resolveZeroCommand(recorded.typed, commands);
+			assert.equal(resolved.kind, 'expanded');
+			assert.equal(resolved.kind === 'expanded' && resolved.prompt, recorded.userMessage);
+		});
+	}
 });
