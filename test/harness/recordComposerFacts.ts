@@ -215,6 +215,8 @@ interface TuiCase {
 	/** Files under `<user config>/zero/commands`. */
 	user?: Record<string, string>;
 	typed: string;
+	/** false: zero is expected to send the model nothing (waited for 45 s). */
+	expectRequest?: boolean;
 }
 
 /** Each is replayed through our expansion by test/unit/zero/zeroCommands.test.ts (from its fixture). */
@@ -254,6 +256,19 @@ const TUI_CASES: TuiCase[] = [
 			'note.md': '---\r\ndescription: "Quoted"\r\nmodel: \'m\'\r\n---\r\n\r\n  Note: $1  \r\n',
 		},
 		typed: '/note hello',
+	},
+	{
+		name: 'model-front-matter',
+		note: 'front matter model: gpt-4.1-mini (is the request sent to that model?)',
+		project: { 'quick.md': '---\nmodel: gpt-4.1-mini\nagent: plan\n---\nQuick: $ARGUMENTS' },
+		typed: '/quick check',
+	},
+	{
+		name: 'builtin-shadows-user-command',
+		note: '.zero/commands/fast.md, typed /fast: the built-in /fast runs, nothing is sent',
+		project: { 'fast.md': 'USER fast: $ARGUMENTS' },
+		typed: '/fast on',
+		expectRequest: false,
 	},
 ];
 
@@ -303,6 +318,7 @@ async function recordTui(r: ComposerRecorder): Promise<void> {
 					user: tuiCase.user ?? {},
 					typed: tuiCase.typed,
 					modelRequests: r.server.requests.length - before,
+					requestModel: first?.body?.model ?? null,
 					userMessage: typeof prompt === 'string' ? prompt : (prompt ?? null),
 				},
 				null,
@@ -313,11 +329,15 @@ async function recordTui(r: ComposerRecorder): Promise<void> {
 		process.stdout.write(
 			`tui  ${tuiCase.name.padEnd(40)} requests=${r.server.requests.length - before}\n`,
 		);
-		r.check(
-			`tui ${tuiCase.name}: the model got a prompt`,
-			typeof prompt === 'string',
-			prompt ?? null,
-		);
+		if (tuiCase.expectRequest === false) {
+			r.check(`tui ${tuiCase.name}: the model got nothing`, prompt === undefined, prompt ?? null);
+		} else {
+			r.check(
+				`tui ${tuiCase.name}: the model got a prompt`,
+				typeof prompt === 'string',
+				prompt ?? null,
+			);
+		}
 	}
 }
 
