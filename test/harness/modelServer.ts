@@ -47,8 +47,11 @@ export interface ScriptedResponse {
 	text?: string[];
 	/** Tool calls, streamed after the text (first chunk carries `index`, `id`, `function.name`). */
 	toolCalls?: ScriptedToolCall[];
-	/** Usage chunk (`choices: []`, `usage`) sent after the finish chunk. Omitted when absent. */
-	usage?: { prompt: number; completion: number };
+	/**
+	 * Usage chunk (`choices: []`, `usage`) sent after the finish chunk. Omitted when absent.
+	 * `cached`: `usage.prompt_tokens_details.cached_tokens`.
+	 */
+	usage?: { prompt: number; completion: number; cached?: number };
 	/** Delay in ms before every chunk (and before `[DONE]`). Use a large value for a slow stream. */
 	delayMs?: number;
 	/** Answer with a non-2xx JSON error instead of a stream. */
@@ -152,7 +155,12 @@ interface Chunk {
 		delta: Record<string, unknown>;
 		finish_reason: string | null;
 	}[];
-	usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+	usage?: {
+		prompt_tokens: number;
+		completion_tokens: number;
+		total_tokens: number;
+		prompt_tokens_details?: { cached_tokens: number };
+	};
 }
 
 /** Build the ordered list of SSE `data:` payloads for one scripted response. */
@@ -217,7 +225,7 @@ export function buildSseChunks(response: ScriptedResponse, model = 'fake-model')
 	const finishReason = response.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
 	payloads.push(delta(first ? { role: 'assistant' } : {}, finishReason));
 	if (response.usage) {
-		const { prompt, completion } = response.usage;
+		const { prompt, completion, cached } = response.usage;
 		payloads.push(
 			envelope({
 				choices: [],
@@ -225,6 +233,7 @@ export function buildSseChunks(response: ScriptedResponse, model = 'fake-model')
 					prompt_tokens: prompt,
 					completion_tokens: completion,
 					total_tokens: prompt + completion,
+					...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }),
 				},
 			}),
 		);
