@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { readCliJson } from '../../../src/zero/cliAnswers';
+import { readCliJson } from '../../../src/zero/protocol/cliAnswers';
 import {
 	CONTEXT_PART_KEYS,
 	ZeroContextReportSchema,
@@ -11,8 +11,8 @@ import {
 	ZeroSkillsSchema,
 	findZeroModel,
 	fixedContextTokens,
-} from '../../../src/zero/composerFacts';
-import { UsageEvent } from '../../../src/zero/events';
+} from '../../../src/zero/protocol/composerFacts';
+import { UsageEvent } from '../../../src/zero/protocol/events';
 
 const recorded = path.join(__dirname, '..', '..', 'fixtures', 'recorded', 'composer');
 

@@ -21,7 +21,7 @@ import {
 	splitZeroCommandInput,
 	zeroCommandNameOf,
 	type ZeroUserCommand,
-} from '../../../src/zero/zeroCommands';
+} from '../../../src/zero/protocol/zeroCommands';
 
 const origin = { project: true, path: '/ws/.zero/commands/x.md' };
 

@@ -9,7 +9,7 @@ import {
 	MAX_COMMAND_FILES,
 	loadZeroCommands,
 	zeroCommandDirs,
-} from '../../../src/zero/zeroCommandsLoader';
+} from '../../../src/zero/process/zeroCommandsLoader';
 
 const posixOnly =
 	process.platform === 'win32' ? 'symbolic links need privileges on Windows' : false;

@@ -15,8 +15,8 @@ import {
 	parseZeroCommand,
 	zeroCommandNameOf,
 	type ZeroUserCommand,
-} from './zeroCommands';
-import { zeroUserConfigPath } from './userConfig';
+} from '../protocol/zeroCommands';
+import { zeroUserConfigPath } from '../protocol/userConfig';
 
 export const MAX_COMMAND_BYTES = 64 * 1024;
 export const MAX_COMMAND_FILES = 200;
