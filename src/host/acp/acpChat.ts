@@ -14,7 +14,8 @@ import type {
 import type { PromptBlock } from '../../zero/protocol/acp/schemas';
 import type { ProcessOutcome } from '../../zero/protocol/processOutcome';
 import type { InputImage } from '../../zero/protocol/streamInput';
-import { AcpTurnMapper, processOutcomeOfExit } from './acpTurnMapper';
+import { processOutcomeOfExit } from './acpMapping';
+import { AcpTurnMapper } from './acpTurnMapper';
 import { findTurn } from '../../shared/transcript';
 import type { TranscriptAction, TurnCommand } from '../../shared/transcriptSchema';
 import type { Logger } from '../platform/log';

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { parseWireLog } from '../../../harness/acpWire';
-import { AcpTurnMapper, toolNameFromTitle } from '../../../../src/host/acp/acpTurnMapper';
+import { toolNameFromTitle } from '../../../../src/host/acp/acpMapping';
+import { AcpTurnMapper } from '../../../../src/host/acp/acpTurnMapper';
 import { applyAction, createTranscript, waitingApprovals } from '../../../../src/shared/transcript';
 import { describeRunEnd } from '../../../../src/shared/runOutcome';
 import type {
@@ -660,5 +661,108 @@ describe('AcpTurnMapper on session state', () => {
 			['review', 'x'],
 		);
 		assert.deepEqual(transcript.turns[0].run.items, []);
+	});
+
+	/** Maps `update` (checked against our schema of its kind first) and applies it to a one-turn chat. */
+	function mapAndApply(update: SessionUpdate): {
+		transcript: Transcript;
+		actions: TranscriptAction[];
+	} {
+		const kind = update.sessionUpdate;
+		assert.ok(SESSION_UPDATE_SCHEMAS[kind].safeParse(update).success, `${kind} is spec-shaped`);
+		const transcript = createTranscript({ id: 'c', title: 'x', createdAt: 0 });
+		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
+		const actions = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' }).event(
+			{ kind: 'update', update },
+			5,
+		);
+		actions.forEach((action) => applyAction(transcript, action));
+		return { transcript, actions };
+	}
+
+	it('keeps usage, session info and config options on the chat, never as turn items', () => {
+		const usage = mapAndApply({
+			sessionUpdate: 'usage_update',
+			used: 53_000,
+			size: 200_000,
+			cost: { amount: 0.42, currency: 'USD' },
+		});
+		assert.deepEqual(usage.transcript.agentSession?.usage, {
+			used: 53_000,
+			size: 200_000,
+			cost: { amount: 0.42, currency: 'USD' },
+			at: 5,
+		});
+		assert.deepEqual(usage.transcript.turns[0].run.items, []);
+
+		const info = mapAndApply({ sessionUpdate: 'session_info_update', title: 'Fix the parser' });
+		assert.equal(info.transcript.agentSession?.title, 'Fix the parser');
+		assert.deepEqual(info.actions, [{ type: 'acp/session-info', at: 5, title: 'Fix the parser' }]);
+
+		const options = mapAndApply({
+			sessionUpdate: 'config_option_update',
+			configOptions: [
+				{
+					id: 'model',
+					name: 'Model',
+					type: 'select',
+					currentValue: 'b',
+					options: [
+						{ group: 'fast', name: 'Fast', options: [{ value: 'a', name: 'A' }] },
+						{
+							group: 'smart',
+							name: 'Smart',
+							options: [{ value: 'b', name: 'B', description: 'big' }],
+						},
+					],
+				},
+				{ id: 'think', name: 'Think', type: 'boolean', currentValue: true },
+			],
+		});
+		// As a saved chat holds them (the reducer leaves absent fields undefined).
+		assert.deepEqual(JSON.parse(JSON.stringify(options.transcript.agentSession?.configOptions)), [
+			{
+				id: 'model',
+				name: 'Model',
+				type: 'select',
+				currentValue: 'b',
+				options: [
+					{ value: 'a', name: 'A', group: 'Fast' },
+					{ value: 'b', name: 'B', description: 'big', group: 'Smart' },
+				],
+			},
+			{ id: 'think', name: 'Think', type: 'boolean', currentValue: true },
+		]);
+	});
+
+	it('shows a notice and a finished compaction on the turn, in words', () => {
+		const notice = mapAndApply({
+			sessionUpdate: 'notice',
+			severity: 'warning',
+			title: 'Rate limited',
+			description: 'retrying in 5 s',
+		});
+		const items = notice.transcript.turns[0].run.items;
+		assert.equal(items.length, 1);
+		assert.match(JSON.stringify(items[0]), /Rate limited: retrying in 5 s/);
+
+		const running = mapAndApply({
+			sessionUpdate: 'compaction_update',
+			compactionId: 'k1',
+			status: 'in_progress',
+		});
+		assert.deepEqual(running.actions, []);
+		const done = mapAndApply({
+			sessionUpdate: 'compaction_update',
+			compactionId: 'k1',
+			status: 'completed',
+		});
+		assert.match(JSON.stringify(done.transcript.turns[0].run.items), /compacted the conversation/);
+		const chunk = mapAndApply({
+			sessionUpdate: 'compaction_summary_chunk',
+			compactionId: 'k1',
+			content: { type: 'text', text: 'summary' },
+		});
+		assert.deepEqual(chunk.actions, []);
 	});
 });
