@@ -45,6 +45,11 @@ function sessionArgs(session: SessionFlag): string[] {
 	}
 }
 
+/** How the extension always starts `zero exec`: stream-json both ways, in `cwd`, no desktop notice. */
+export function headlessExecArgs(cwd: string): string[] {
+	return ['exec', '-o', 'stream-json', '-i', 'stream-json', `--cwd=${cwd}`, '--no-notify'];
+}
+
 /**
  * The argv (after the binary) for one headless run. `-o stream-json` comes first so that even
  * flag errors are reported as JSON; value flags use `--flag=value` so a value starting with `-`
@@ -58,13 +63,7 @@ export function buildExecArgs(options: ExecOptions): string[] {
 		}
 	}
 	const args = [
-		'exec',
-		'-o',
-		'stream-json',
-		'-i',
-		'stream-json',
-		`--cwd=${options.cwd}`,
-		'--no-notify',
+		...headlessExecArgs(options.cwd),
 		'--no-completion-gate',
 		...permissionArgs(options.permissionMode),
 		...sessionArgs(session),

@@ -18,7 +18,7 @@
  * spec text, ids) is bounded here; where a field decides a path or a command it is validated.
  */
 import { z } from 'zod';
-import { buildExecArgs, SESSION_ID_PATTERN, type ExecOptions } from './execArgs';
+import { buildExecArgs, headlessExecArgs, SESSION_ID_PATTERN, type ExecOptions } from './execArgs';
 
 export const SPEC_REVIEW_REQUIRED = 'spec_review_required';
 export const SPEC_STATUSES = ['draft', 'approved', 'rejected'] as const;
@@ -259,13 +259,7 @@ function checkTarget(value: string, what: string): void {
 export function buildSpecDraftArgs(options: SpecDraftOptions): string[] {
 	checkTarget(options.sessionId, 'zero session id');
 	const args = [
-		'exec',
-		'-o',
-		'stream-json',
-		'-i',
-		'stream-json',
-		`--cwd=${options.cwd}`,
-		'--no-notify',
+		...headlessExecArgs(options.cwd),
 		'--use-spec',
 		`--init-session-id=${options.sessionId}`,
 	];
