@@ -6,6 +6,7 @@ import {
 	isZeroEventType,
 	type ZeroEvent,
 } from './events';
+import { safeParseUntrusted } from './untrustedParse';
 
 /** Longest excerpt of an offending line kept in a diagnostic (the UI and the log show it). */
 export const DIAGNOSTIC_EXCERPT_CHARS = 2000;
@@ -123,7 +124,7 @@ export function parseLine(line: string): ParsedLine {
 	if (!isZeroEventType(type)) {
 		return { kind: 'unrecognized', type, excerpt: excerptOf(line) };
 	}
-	const result = EVENT_SCHEMAS[type].safeParse(record);
+	const result = safeParseUntrusted(EVENT_SCHEMAS[type], record);
 	if (!result.success) {
 		const issues = result.error.issues
 			.slice(0, 3)

@@ -15,6 +15,7 @@ import {
 	isSessionUpdateKind,
 	type SessionUpdate,
 } from './schemas';
+import { safeParseUntrusted } from '../untrustedParse';
 
 /** What routing needs from the process: its open sessions and its observer. */
 export interface AcpRoutes {
@@ -60,7 +61,7 @@ export function routeNotification(
 		}
 		return;
 	}
-	const envelope = SessionNotificationSchema.safeParse(params);
+	const envelope = safeParseUntrusted(SessionNotificationSchema, params);
 	if (!envelope.success) {
 		routeDiagnostic(routes, {
 			code: 'invalid_event',
@@ -93,7 +94,7 @@ export function routeNotification(
 	}
 	// Validate, then keep zero's own object (params are freshly parsed JSON, so extra keys survive).
 	const rawUpdate = (params as { update: unknown }).update;
-	const checked = SESSION_UPDATE_SCHEMAS[kind].safeParse(rawUpdate);
+	const checked = safeParseUntrusted(SESSION_UPDATE_SCHEMAS[kind], rawUpdate);
 	if (!checked.success) {
 		session.deliver({
 			kind: 'diagnostic',
@@ -135,7 +136,7 @@ export async function answerRequest(
 			},
 		};
 	}
-	const parsed = RequestPermissionParamsSchema.safeParse(params);
+	const parsed = safeParseUntrusted(RequestPermissionParamsSchema, params);
 	if (!parsed.success) {
 		// Fail closed: zero treats an error reply as a deny and the turn continues.
 		routeDiagnostic(routes, {

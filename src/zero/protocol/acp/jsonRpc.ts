@@ -25,10 +25,10 @@ import {
 } from './rpcErrors';
 import { isEchoableWireId, MAX_WIRE_ID_CHARS, rawMemberText, type WireId } from './wireId';
 import { describeIssues, salvageEnvelope, tooLongIdError } from './jsonRpcEnvelope';
+import { safeParseUntrusted } from '../untrustedParse';
 
 export type { AcpDiagnostic } from './outcomes';
 export type { WireId } from './wireId';
-
 export {
 	AcpConnectionClosedError,
 	AcpInvalidResultError,
@@ -138,7 +138,7 @@ export class JsonRpcConnection {
 			const entry: Pending = {
 				method,
 				resolve: (result, line) => {
-					const parsed = schema.safeParse(result);
+					const parsed = safeParseUntrusted(schema, result);
 					if (parsed.success) {
 						resolve(result as z.infer<S>);
 					} else {
@@ -251,7 +251,7 @@ export class JsonRpcConnection {
 	private handleResponse(id: unknown, message: Record<string, unknown>, line: string): void {
 		const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
 		if (!entry) {
-			const error = JsonRpcErrorSchema.safeParse(message.error);
+			const error = safeParseUntrusted(JsonRpcErrorSchema, message.error);
 			this.diagnostic(
 				'invalid_event',
 				id === null && error.success
@@ -266,7 +266,7 @@ export class JsonRpcConnection {
 			clearTimeout(entry.timer);
 		}
 		if ('error' in message && message.error !== undefined && message.error !== null) {
-			const error = JsonRpcErrorSchema.safeParse(message.error);
+			const error = safeParseUntrusted(JsonRpcErrorSchema, message.error);
 			entry.reject(
 				error.success
 					? new AcpRequestError(entry.method, error.data.code, error.data.message, error.data.data)
