@@ -253,7 +253,7 @@ export function describeUndo(plan: UndoPlan, purpose: RewindPurpose = 'undo'): U
 	const message =
 		purpose === 'undo'
 			? `Undo the turn${quoted}${later > 0 ? ` and ${laterTurns}` : ''}?`
-			: `${purpose === 'edit' ? 'Edit the message' : 'Retry the message'}${quoted}${later > 0 ? ` (${laterTurns} leave the chat)` : ''}?`;
+			: `${purpose === 'edit' ? 'Edit the message' : 'Retry the message'}${quoted}${later > 0 ? ` (${laterTurns} ${later === 1 ? 'leaves' : 'leave'} the chat)` : ''}?`;
 	const choices = rewindChoices(purpose);
 	const these = later > 0 ? 'these turns' : 'this turn';
 	// In the user's words: the files, what comes back and what cannot; zero's session, events and
