@@ -53,6 +53,14 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('chat/stop') }),
 	/** Sends the prompt of a turn that failed again, as a new message in the same chat. */
 	z.object({ type: z.literal('chat/retry'), turnId: z.string().max(200) }),
+	/** Edit a message in place: zero rewinds to just before it, then the new text runs. */
+	z.object({
+		type: z.literal('turn/edit'),
+		turnId: z.string().max(200),
+		text: z.string().max(100_000),
+	}),
+	/** The same, with the message's own text. */
+	z.object({ type: z.literal('turn/retry'), turnId: z.string().max(200) }),
 	z.object({ type: z.literal('chat/new') }),
 	z.object({ type: z.literal('queue/remove'), index: z.number().int().min(0) }),
 	z.object({ type: z.literal('composer/setMode'), mode: ChatPermissionModeSchema }),

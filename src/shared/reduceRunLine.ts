@@ -112,6 +112,8 @@ function applyEvent(
 			run.cwd = event.cwd;
 			if (sessionId) {
 				transcript.sessionId = sessionId;
+				// zero made the fork: later runs resume it.
+				delete transcript.pendingFork;
 			}
 			transcript.model = event.model ?? transcript.model;
 			transcript.provider = event.provider ?? transcript.provider;

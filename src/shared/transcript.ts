@@ -95,6 +95,9 @@ export function forgetRunUsage(transcript: Transcript, run: RunState): void {
 	transcript.usage.requests -= run.usage.requests;
 }
 
+/** How many removed turn ids a chat remembers (its saves never bring those turns back). */
+const MAX_REMOVED_TURN_IDS = 2000;
+
 /**
  * Applies one action to the transcript (in place). An action for a turn the transcript does not
  * have is ignored (a view may get a run's last actions after its snapshot dropped the turn).
@@ -133,6 +136,14 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 				}
 			}
 			return;
+		case 'turns/removed': {
+			const removed = new Set(action.turnIds);
+			transcript.turns = transcript.turns.filter((turn) => !removed.has(turn.id));
+			transcript.removedTurnIds = [...(transcript.removedTurnIds ?? []), ...removed].slice(
+				-MAX_REMOVED_TURN_IDS,
+			);
+			return;
+		}
 		case 'acp/usage':
 		case 'acp/session-info':
 		case 'acp/config-options':
@@ -147,7 +158,8 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 /** The actions about one turn's run (every other action is chat-wide). */
 type TurnAction = Exclude<
 	TranscriptAction,
-	{ type: 'chat/rename' | 'chat/addDirs' | 'turn/start' | 'turn/undone' } | AgentSessionAction
+	| { type: 'chat/rename' | 'chat/addDirs' | 'turn/start' | 'turn/undone' | 'turns/removed' }
+	| AgentSessionAction
 >;
 
 function applyTurnAction(transcript: Transcript, action: TurnAction): void {

@@ -50,7 +50,15 @@ export type ContextChip = z.infer<typeof ContextChipSchema>;
 export const TurnPromptSchema = z.object({ text: z.string(), context: z.array(ContextChipSchema) });
 export type TurnPrompt = z.infer<typeof TurnPromptSchema>;
 
-export const RUN_KINDS = ['chat', 'rerun', 'continue', 'inspection', 'transcript'] as const;
+/** `fork-setup`: the one throwaway turn that makes zero create a fork at an earlier message. */
+export const RUN_KINDS = [
+	'chat',
+	'rerun',
+	'continue',
+	'inspection',
+	'transcript',
+	'fork-setup',
+] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
 /** How a chat runs zero: one `zero exec` per turn, or a long-lived `zero acp` (live approvals). */
@@ -247,8 +255,25 @@ export const TurnSchema = z.object({
 	changes: TurnChangeSummarySchema.optional(),
 	/** Set once zero's rewind undid the turn. */
 	undone: TurnUndoneSchema.optional(),
+	/**
+	 * Copied from the chat this one was forked from: shown as history, never edited, retried or
+	 * undone here (its change records belong to that chat).
+	 */
+	inherited: z.literal(true).optional(),
 });
 export type Turn = z.infer<typeof TurnSchema>;
+
+/** Where a forked chat came from: its parent chat and the message it branched at. */
+export const ForkOriginSchema = z.object({
+	chatId: z.string().max(200),
+	title: z.string().max(400),
+	turnId: z.string().max(200),
+	/** The start of the message the fork branched at, for the Chats list. */
+	excerpt: z.string().max(400),
+	/** The zero session the fork was made from. */
+	sessionId: z.string().max(200),
+});
+export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
 export const TranscriptSchema = z.object({
 	formatVersion: z.literal(TRANSCRIPT_FORMAT_VERSION),
@@ -271,6 +296,15 @@ export const TranscriptSchema = z.object({
 	titleByUser: z.boolean().optional(),
 	/** ACP chats: what the agent last said about its session (usage, title, options, commands). */
 	agentSession: AgentSessionStateSchema.optional(),
+	/** Set on a chat made by "Fork from here". */
+	forkedFrom: ForkOriginSchema.optional(),
+	/**
+	 * Turns that left the chat (an edit, a retry): a save must not take them back from the copy on
+	 * disk, where they still are. The latest ones only.
+	 */
+	removedTurnIds: z.array(z.string()).max(2000).optional(),
+	/** The next run creates the fork (`--fork=<fromSessionId>`) instead of a new session. */
+	pendingFork: z.object({ fromSessionId: z.string().max(200) }).optional(),
 });
 export type Transcript = z.infer<typeof TranscriptSchema>;
 
@@ -313,6 +347,8 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		turnIds: z.array(z.string()),
 		undone: TurnUndoneSchema,
 	}),
+	/** Turns that left the chat: rewound for an edit or a retry, or a fork's setup turn. */
+	z.object({ type: z.literal('turns/removed'), turnIds: z.array(z.string()) }),
 	/** The directories kept for every run of the chat, replaced as a whole. */
 	z.object({ type: z.literal('chat/addDirs'), dirs: z.array(z.string()) }),
 	/** A notice zero printed only on stderr (`zero/stderrNotices.ts`), shown on the turn. */

@@ -25,6 +25,7 @@ import { approvalKeyAnswer } from './renderApproval';
 import type { RenderContext } from './renderContext';
 import { estimateRowHeight, renderRow } from './renderRow';
 import { buildRows, rowSignature, type Row } from './rows';
+import { MessageEdits } from './messageEdits';
 import { ToolDetailsCache } from './toolDetailsCache';
 import { loadUiState, saveUiState } from './uiState';
 import { onViewClick, viewActionHandlers } from './viewActionHandlers';
@@ -51,6 +52,7 @@ class ChatApp {
 	private readonly list: VirtualList<Row>;
 	private readonly composer: Composer;
 	private readonly details: ToolDetailsCache;
+	private readonly messageEdits: MessageEdits;
 
 	constructor(root: HTMLElement) {
 		this.root = root;
@@ -76,12 +78,19 @@ class ChatApp {
 			this.draft,
 		);
 		this.details = new ToolDetailsCache(post, (key) => this.list.invalidate(key));
+		this.messageEdits = new MessageEdits({
+			post,
+			transcript: () => this.transcript,
+			invalidate: (key) => this.list.invalidate(key),
+			root,
+		});
 		const context: RenderContext = {
 			isExpanded: (key) => this.expanded.has(key),
 			toolDetails: (turn, item) => this.details.get(turn, item),
 			toolNotice: (turnId, itemId) => this.notices.get(turnId)?.items[itemId],
 			turnNotices: (turnId) => this.notices.get(turnId),
 			isReadOnly: () => this.transcript?.readOnly ?? false,
+			messageEdit: (turnId) => this.messageEdits.draftOf(turnId),
 			now: () => Date.now(),
 		};
 		this.list = new VirtualList<Row>(this.scroller, {
@@ -92,7 +101,9 @@ class ChatApp {
 					this.expanded.has(row.key),
 					row.kind === 'status' || (row.kind === 'item' && row.item.kind === 'tool')
 						? `n${this.noticeRevision.get(row.turn.id) ?? 0}${this.openNotices(row.key)}${this.details.has(row.key) ? 'd' : ''}`
-						: '',
+						: row.kind === 'prompt' && this.messageEdits.draftOf(row.turn.id) !== undefined
+							? 'e'
+							: '',
 				),
 			render: (row, previous) => renderRow(row, context, previous),
 		});
@@ -104,9 +115,16 @@ class ChatApp {
 			isRunning: () => this.composerView?.running ?? false,
 			showBanner: (message) => this.banner.show(message),
 			hideBanner: () => this.banner.hide(),
+			editMessage: (turnId) => this.messageEdits.start(turnId),
+			cancelMessageEdit: (turnId) => this.messageEdits.cancel(turnId),
+			sendMessageEdit: (turnId) => this.messageEdits.send(turnId),
 		});
+		root.addEventListener('input', (event) => this.messageEdits.onInput(event));
 		root.addEventListener('click', (event) => onViewClick(event, handlers, post));
 		root.addEventListener('keydown', (event) => {
+			if (this.messageEdits.onKeydown(event)) {
+				return;
+			}
 			// Enter allows once, Escape denies, while a waiting approval card has the focus.
 			const answer = approvalKeyAnswer(event);
 			if (answer) {

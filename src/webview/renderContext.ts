@@ -13,5 +13,7 @@ export interface RenderContext {
 	/** Every notice the host sent for a turn. */
 	turnNotices(turnId: string): TurnNotices | undefined;
 	isReadOnly(): boolean;
+	/** The text of the message being edited in place, if `turnId`'s is (absent: none is). */
+	messageEdit?(turnId: string): string | undefined;
 	now(): number;
 }

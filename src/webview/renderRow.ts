@@ -65,7 +65,7 @@ function renderRowContent(row: Row, context: RenderContext, previous?: HTMLEleme
 		case 'changes':
 			return renderChanges(row.turn, context);
 		case 'prompt':
-			return renderPrompt(row.turn);
+			return renderPrompt(row.turn, context);
 		case 'status':
 			return (
 				(previous && updateRunningStatus(previous, row.turn)) || renderStatus(row.turn, context)

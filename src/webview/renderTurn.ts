@@ -10,9 +10,92 @@ import { renderNotice } from './renderNotice';
 import { renderProtocolNotes } from './renderProtocolNotes';
 import { actionAttrs } from './viewActions';
 
-export function renderPrompt(turn: Turn): HTMLElement {
+/** The buttons on a user message: Edit and Retry (zero exec), Copy (zero acp has no rewind). */
+function messageActions(turn: Turn): HTMLElement | undefined {
+	const prompt = turn.prompt;
+	if (!prompt || prompt.text.trim() === '' || turn.undone || turn.inherited) {
+		return undefined;
+	}
+	const button = (label: string, codicon: string, attrs: Record<string, string>, title = label) =>
+		h(
+			'button',
+			{ type: 'button', class: 'icon-button', title, 'aria-label': label, ...attrs },
+			icon(codicon),
+		);
+	if (turn.command?.backend === 'acp') {
+		return h(
+			'div',
+			{ class: 'message-actions', role: 'group', 'aria-label': 'Message actions' },
+			button(
+				'Copy message',
+				'copy',
+				actionAttrs({ action: 'copy-text', text: prompt.text }),
+				'Copy the message (Live approvals cannot go back to a message: zero acp has no rewind)',
+			),
+		);
+	}
+	return h(
+		'div',
+		{ class: 'message-actions', role: 'group', 'aria-label': 'Message actions' },
+		button(
+			'Edit message',
+			'edit',
+			actionAttrs({ action: 'message-edit', turn: turn.id }),
+			'Edit this message and send it again (zero goes back to before it)',
+		),
+		button(
+			'Retry message',
+			'refresh',
+			actionAttrs({ action: 'message-retry', turn: turn.id }),
+			'Send this message again (zero goes back to before it)',
+		),
+	);
+}
+
+/** The message as an editable box, with Send and Cancel (Enter sends, Escape cancels). */
+function messageEditor(turn: Turn, draft: string): HTMLElement {
+	return h(
+		'div',
+		{ class: 'message-edit' },
+		h(
+			'textarea',
+			{
+				class: 'message-edit-input',
+				rows: 3,
+				'aria-label': 'Edit your message (Enter sends, Escape cancels)',
+				'data-edit-turn': turn.id,
+			},
+			draft,
+		),
+		h(
+			'div',
+			{ class: 'message-edit-buttons' },
+			h(
+				'button',
+				{
+					type: 'button',
+					class: 'primary',
+					...actionAttrs({ action: 'message-edit-send', turn: turn.id }),
+				},
+				'Send',
+			),
+			h(
+				'button',
+				{ type: 'button', ...actionAttrs({ action: 'message-edit-cancel', turn: turn.id }) },
+				'Cancel',
+			),
+		),
+	);
+}
+
+export function renderPrompt(
+	turn: Turn,
+	context?: Pick<RenderContext, 'isReadOnly' | 'messageEdit'>,
+): HTMLElement {
 	const command = turn.command;
 	const mode = command?.permissionMode as RunPermissionMode | undefined;
+	const draft = context?.messageEdit?.(turn.id);
+	const editable = context !== undefined && !context.isReadOnly();
 	const element = h(
 		'div',
 		{
@@ -20,7 +103,12 @@ export function renderPrompt(turn: Turn): HTMLElement {
 			'data-kind': 'prompt',
 			'data-turn': turn.id,
 		},
-		turn.prompt ? h('div', { class: 'prompt-text' }, turn.prompt.text) : undefined,
+		editable && draft !== undefined
+			? messageEditor(turn, draft)
+			: turn.prompt
+				? h('div', { class: 'prompt-text' }, turn.prompt.text)
+				: undefined,
+		editable && draft === undefined ? messageActions(turn) : undefined,
 		turn.prompt && turn.prompt.context.length > 0
 			? h(
 					'div',

@@ -25,6 +25,11 @@ export interface ViewActionTarget {
 	isRunning(): boolean;
 	showBanner(message: string): void;
 	hideBanner(): void;
+	/** Turns a message into an editable box (its row re-renders), or back. */
+	editMessage(turnId: string): void;
+	cancelMessageEdit(turnId: string): void;
+	/** Sends the edit of `turnId`'s message (the box's current text). */
+	sendMessageEdit(turnId: string): void;
 }
 
 export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
@@ -61,6 +66,10 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 			}),
 		'copy-text': (action) => post({ type: 'clipboard/copy', text: action.text }),
 		'retry-turn': (action) => post({ type: 'chat/retry', turnId: action.turn }),
+		'message-edit': (action) => view.editMessage(action.turn),
+		'message-retry': (action) => post({ type: 'turn/retry', turnId: action.turn }),
+		'message-edit-send': (action) => view.sendMessageEdit(action.turn),
+		'message-edit-cancel': (action) => view.cancelMessageEdit(action.turn),
 		'run-command': (action) => post({ type: 'command/run', command: action.command }),
 		starter: (action) => {
 			const prompt = starterPrompt(action.index);

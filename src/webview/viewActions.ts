@@ -49,6 +49,11 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 	z.object({ action: z.literal('changes-open'), turn, path: z.string() }),
 	z.object({ action: z.literal('changes-undo'), turn }),
 	z.object({ action: z.literal('dismiss-banner') }),
+	/** A user message: edit it in place, send it again, or (editing) send or drop the edit. */
+	z.object({ action: z.literal('message-edit'), turn }),
+	z.object({ action: z.literal('message-retry'), turn }),
+	z.object({ action: z.literal('message-edit-send'), turn }),
+	z.object({ action: z.literal('message-edit-cancel'), turn }),
 ]);
 export type ViewAction = z.infer<typeof ViewActionSchema>;
 export type ViewActionKind = ViewAction['action'];

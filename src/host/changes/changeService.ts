@@ -25,7 +25,7 @@ import {
 	type ReviewScope,
 } from './fileActions';
 import { SerialQueue, TurnTracking, type TurnStart } from './turnTracking';
-import type { UndoPrompt } from './undoPlan';
+import type { RewindPurpose, UndoPrompt } from './undoPlan';
 import {
 	describeUndoReport,
 	undoTurn,
@@ -254,23 +254,33 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		this.markReviewed(chat, scoped.turns);
 	}
 
-	async undo(chat: ChangeChat, turnId: string): Promise<UndoOutcome> {
+	async undo(
+		chat: ChangeChat,
+		turnId: string,
+		purpose: RewindPurpose = 'undo',
+	): Promise<UndoOutcome> {
 		const state = this.stateOf(chat.id);
 		if (!state) {
 			return { kind: 'refused', message: 'This chat keeps no change records.' };
 		}
-		const outcome = await undoTurn(chat, turnId, state.records, {
-			runZero: (args) => this.deps.runZero(args, { cwd: this.deps.workspaceFolder() }),
-			choose: (prompt) => {
-				this.lastUndoPrompt = prompt;
-				return this.deps.choose(prompt.message, prompt.detail, prompt.options);
+		const outcome = await undoTurn(
+			chat,
+			turnId,
+			state.records,
+			{
+				runZero: (args) => this.deps.runZero(args, { cwd: this.deps.workspaceFolder() }),
+				choose: (prompt) => {
+					this.lastUndoPrompt = prompt;
+					return this.deps.choose(prompt.message, prompt.detail, prompt.options);
+				},
+				isRunning: (candidate) => this.isRunning(candidate),
+				copiesDone: (chatId) => this.stateOf(chatId)?.queue.idle() ?? Promise.resolve(),
+				unsavedFiles,
+				log: this.deps.log,
+				now: () => this.deps.now(),
 			},
-			isRunning: (candidate) => this.isRunning(candidate),
-			copiesDone: (chatId) => this.stateOf(chatId)?.queue.idle() ?? Promise.resolve(),
-			unsavedFiles,
-			log: this.deps.log,
-			now: () => this.deps.now(),
-		});
+			purpose,
+		);
 		switch (outcome.kind) {
 			case 'refused':
 				void vscode.window.showWarningMessage(outcome.message);

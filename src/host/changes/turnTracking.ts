@@ -166,7 +166,8 @@ export class TurnTracking {
 
 	/**
 	 * Once the run has ended: confirms the turn's user message in zero's log, stamps the touched
-	 * files, saves the record and returns the summary (undefined when the turn touched no file).
+	 * files, saves the record (also for a turn that touched no file) and returns the summary
+	 * (undefined when it touched none).
 	 */
 	async finish(turn: Turn): Promise<TurnChangeSummary | undefined> {
 		await this.queue.idle();
@@ -210,6 +211,8 @@ export class TurnTracking {
 			{ checkpointMaxBytes: checkpointMaxBytes(this.start.env) },
 		);
 		if (computed.touches.length === 0) {
+			// Nothing on disk, but its place in zero's session: what Edit and Retry rewind to.
+			await this.records.write(record);
 			return undefined;
 		}
 		const files: Record<string, FileStamp> = {};

@@ -195,11 +195,29 @@ export async function changesSincePlan(
 	return changed;
 }
 
-export const UNDO_CHOICES = {
-	undo: 'Undo',
-	skipEdited: 'Undo, Keep Edited Files',
-	overwriteEdited: 'Undo, Overwrite Edited Files',
-} as const;
+/**
+ * Why the chat goes back to before a turn: an undo, or an edit or retry of its message (which then
+ * runs again from there). All three are the same rewind of zero's, so the same confirmation.
+ */
+export type RewindPurpose = 'undo' | 'edit' | 'retry';
+
+export interface RewindChoices {
+	undo: string;
+	skipEdited: string;
+	overwriteEdited: string;
+}
+
+/** The buttons of the confirmation, named after what the user asked for. */
+export function rewindChoices(purpose: RewindPurpose): RewindChoices {
+	const verb = purpose === 'edit' ? 'Edit and Resend' : purpose === 'retry' ? 'Retry' : 'Undo';
+	return {
+		undo: verb,
+		skipEdited: `${verb}, Keep Edited Files`,
+		overwriteEdited: `${verb}, Overwrite Edited Files`,
+	};
+}
+
+export const UNDO_CHOICES = rewindChoices('undo');
 
 export interface UndoPrompt {
 	message: string;
@@ -227,15 +245,23 @@ function promptExcerpt(turn: Turn | undefined): string {
 }
 
 /** The confirmation for an undo: zero's plan, the files, the conflicts, and the choices. */
-export function describeUndo(plan: UndoPlan): UndoPrompt {
+export function describeUndo(plan: UndoPlan, purpose: RewindPurpose = 'undo'): UndoPrompt {
 	const later = plan.turns.length - 1;
 	const excerpt = promptExcerpt(plan.turns[0]);
-	const message = `Undo the turn${excerpt ? ` \u201c${excerpt}\u201d` : ''}${later > 0 ? ` and ${later} later turn${later === 1 ? '' : 's'}` : ''}?`;
+	const quoted = excerpt ? ` \u201c${excerpt}\u201d` : '';
+	const laterTurns = `${later} later turn${later === 1 ? '' : 's'}`;
+	const message =
+		purpose === 'undo'
+			? `Undo the turn${quoted}${later > 0 ? ` and ${laterTurns}` : ''}?`
+			: `${purpose === 'edit' ? 'Edit the message' : 'Retry the message'}${quoted}${later > 0 ? ` (${laterTurns} ${later === 1 ? 'leaves' : 'leave'} the chat)` : ''}?`;
+	const choices = rewindChoices(purpose);
 	const these = later > 0 ? 'these turns' : 'this turn';
 	// In the user's words: the files, what comes back and what cannot; zero's session, events and
 	// sequence numbers stay in the log.
 	const lines: string[] = [
-		`zero forgets ${these}: your next message starts from before ${later > 0 ? 'them' : 'it'}. The chat still shows ${later > 0 ? 'them' : 'it'}, marked undone.`,
+		purpose === 'undo'
+			? `zero forgets ${these}: your next message starts from before ${later > 0 ? 'them' : 'it'}. The chat still shows ${later > 0 ? 'them' : 'it'}, marked undone.`
+			: `zero forgets ${these} and runs ${purpose === 'edit' ? 'your edited message' : 'the message again'} from before ${later > 0 ? 'them' : 'it'}; ${later > 0 ? 'they leave' : 'it leaves'} the chat.`,
 	];
 	if (plan.restored.length > 0) {
 		lines.push(`\u2022 puts back as it was: ${list(plan.restored)}`);
@@ -263,7 +289,7 @@ export function describeUndo(plan: UndoPlan): UndoPrompt {
 		);
 	}
 	if (plan.conflicts.length === 0) {
-		return { message, detail: lines.join('\n'), options: [UNDO_CHOICES.undo] };
+		return { message, detail: lines.join('\n'), options: [choices.undo] };
 	}
 	lines.push(
 		`Changed since the turn ended (zero would overwrite ${plan.conflicts.length === 1 ? 'it' : 'them'}): ${plan.conflicts
@@ -272,11 +298,11 @@ export function describeUndo(plan: UndoPlan): UndoPrompt {
 			.join(
 				'; ',
 			)}${plan.conflicts.length > LISTED ? `; and ${plan.conflicts.length - LISTED} more` : ''}.`,
-		`"${UNDO_CHOICES.skipEdited}" leaves ${plan.conflicts.length === 1 ? 'that file' : 'those files'} as ${plan.conflicts.length === 1 ? 'it is' : 'they are'} now.`,
+		`"${choices.skipEdited}" leaves ${plan.conflicts.length === 1 ? 'that file' : 'those files'} as ${plan.conflicts.length === 1 ? 'it is' : 'they are'} now.`,
 	);
 	return {
 		message,
 		detail: lines.join('\n'),
-		options: [UNDO_CHOICES.skipEdited, UNDO_CHOICES.overwriteEdited],
+		options: [choices.skipEdited, choices.overwriteEdited],
 	};
 }

@@ -21,10 +21,11 @@ import type { Logger } from '../platform/log';
 import type { ChangeRecords } from './changeRecords';
 import type { ChangeSource } from './changeFacts';
 import {
-	UNDO_CHOICES,
 	changesSincePlan,
+	rewindChoices,
 	describeUndo,
 	planUndo,
+	type RewindPurpose,
 	type UndoPrompt,
 } from './undoPlan';
 import {
@@ -93,6 +94,7 @@ export async function undoTurn(
 	turnId: string,
 	records: ChangeRecords,
 	deps: UndoDeps,
+	purpose: RewindPurpose = 'undo',
 ): Promise<UndoOutcome> {
 	const refuse = (message: string): UndoOutcome => ({ kind: 'refused', message });
 	if (chat.running || deps.isRunning(chat)) {
@@ -157,7 +159,7 @@ export async function undoTurn(
 		deps.log.info(
 			`Undo plan of zero: drops ${planned.answer.droppedCount} event(s) of session ${planned.answer.sessionId} from event ${planned.answer.targetSequence}.`,
 		);
-		const prompt = describeUndo(plan);
+		const prompt = describeUndo(plan, purpose);
 		const choice = await deps.choose(prompt);
 		if (choice === undefined || !prompt.options.includes(choice)) {
 			return { kind: 'cancelled' };
@@ -167,7 +169,7 @@ export async function undoTurn(
 		}
 		// zero cannot skip files: keep the edited ones by putting them back after the rewind.
 		const kept = new Map<string, { bytes: Uint8Array; mode: number } | 'missing'>();
-		if (choice === UNDO_CHOICES.skipEdited) {
+		if (choice === rewindChoices(purpose).skipEdited) {
 			let held = 0;
 			for (const conflict of plan.conflicts) {
 				const absolute = resolveReportedPath(record.cwd, conflict.path);

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../platform/log';
+import type { Transcript } from '../../shared/transcriptSchema';
 import { decodeTranscript } from './chatFiles';
 
 const ChatIndexEntrySchema = z.object({
@@ -15,9 +16,19 @@ const ChatIndexEntrySchema = z.object({
 	updatedAt: z.number(),
 	sessionId: z.string().optional(),
 	turns: z.number().optional(),
+	/** The chat it was forked from and where (the Chats list nests it there). */
+	forkedFrom: z.object({ chatId: z.string(), excerpt: z.string() }).optional(),
 });
 export type ChatIndexEntry = z.infer<typeof ChatIndexEntrySchema>;
 const ChatIndex = z.array(ChatIndexEntrySchema);
+
+/** The index's note of where a forked chat came from. */
+export function forkOriginEntry(
+	transcript: Pick<Transcript, 'forkedFrom'>,
+): ChatIndexEntry['forkedFrom'] {
+	const origin = transcript.forkedFrom;
+	return origin ? { chatId: origin.chatId, excerpt: origin.excerpt } : undefined;
+}
 
 /** What a chat id may be (it names a folder). */
 export const CHAT_ID = /^[A-Za-z0-9_-]{1,80}$/;
@@ -89,6 +100,7 @@ export class ChatIndexFiles {
 				updatedAt: stat.mtimeMs,
 				sessionId: transcript.sessionId,
 				turns: transcript.turns.length,
+				forkedFrom: forkOriginEntry(transcript),
 			};
 		} catch {
 			return undefined;

@@ -81,6 +81,11 @@ export function mergeWithDisk(
 	if (!disk || disk.id !== mine.id) {
 		return mine;
 	}
+	// A turn either side removed (an edit or a retry rewound it) stays removed.
+	const removed = new Set([
+		...(mine.rest.removedTurnIds ?? []),
+		...(disk.rest.removedTurnIds ?? []),
+	]);
 	const onDisk = new Map(disk.turns.map((turn) => [turn.id, turn]));
 	const usage = { ...mine.rest.usage };
 	let changed = false;
@@ -101,6 +106,9 @@ export function mergeWithDisk(
 	const ids = new Set(turns.map((turn) => turn.id));
 	let anchor = -1;
 	for (const turn of disk.turns) {
+		if (removed.has(turn.id)) {
+			continue;
+		}
 		if (ids.has(turn.id)) {
 			anchor = turns.findIndex((candidate) => candidate.id === turn.id);
 			continue;

@@ -8,6 +8,7 @@ import type { ChatSource } from '../views/chatWebviewHost';
 import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
 import type { ReadinessProvider } from '../setup/readiness';
 import type { ContextEntry } from './promptContext';
+import { rerunTurn } from './conversationActions';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
@@ -228,6 +229,21 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'changes/undo':
 				await this.deps.changes.undo(session, message.turnId);
 				return;
+			case 'turn/edit':
+			case 'turn/retry': {
+				const edited = message.type === 'turn/edit' ? message.text : undefined;
+				const outcome = await rerunTurn(session, message.turnId, edited, {
+					undo: (turnId, purpose) => this.deps.changes.undo(session, turnId, purpose),
+					confirm: (text, detail, label) => this.deps.prompts.confirm(text, detail, label),
+				});
+				if (outcome.kind === 'refused' || (outcome.kind === 'failed' && !outcome.shown)) {
+					// The undo shows its own refusals and failures; these are the edit's.
+					this.deps.messages.show('warning', outcome.message);
+				} else if (outcome.kind === 'sent' && edited !== undefined) {
+					this.remember(edited);
+				}
+				return;
+			}
 			case 'ui/error':
 				this.deps.log.warn(`Chat view error: ${message.message}`);
 				return;

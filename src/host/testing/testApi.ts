@@ -22,6 +22,8 @@ export interface ZeroTestApi {
 	readiness(): ReadinessView;
 	whenReadinessSettled(timeoutMs?: number): Promise<ReadinessView>;
 	attention(): { state: string; text: string; visible: boolean };
+	/** Edits (`text`) or retries a sent message, as its Edit / Retry buttons do; resolves when done. */
+	rerunMessage(turnId: string, text?: string): Promise<void>;
 	/** Sends a chat message as the webview would (images as the composer attaches them). */
 	send(text: string, images?: { name: string; mediaType: string; data: string }[]): boolean;
 	/** Runs a notice's action, as its button does: a tool card's (with `itemId`) or the run's. */

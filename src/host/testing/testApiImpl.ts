@@ -100,6 +100,10 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		},
 		attention: () => parts.attention.describe(),
 		send: (text, images) => parts.chats.active.send(text, images),
+		rerunMessage: (turnId, text) =>
+			parts.chats.handle(
+				text === undefined ? { type: 'turn/retry', turnId } : { type: 'turn/edit', turnId, text },
+			),
 		runNoticeAction: (turnId, itemId, actionId) =>
 			parts.chats.active.notices.runAction(turnId, itemId, actionId),
 		noticeActionIds: (turnId, itemId) => {

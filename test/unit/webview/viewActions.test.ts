@@ -50,12 +50,26 @@ const context = (notices = new Map<string, TurnNotices>()): RenderContext => ({
 	now: () => 0,
 });
 
-function rowsOf(transcript: Transcript, notices?: Map<string, TurnNotices>): HTMLElement {
+function rowsOf(
+	transcript: Transcript,
+	notices?: Map<string, TurnNotices>,
+	editing?: string,
+): HTMLElement {
 	const root = document.createElement('div');
+	const rowContext: RenderContext = {
+		...context(notices),
+		messageEdit: (turnId) => (turnId === editing ? 'edited text' : undefined),
+	};
 	for (const row of buildRows(transcript)) {
-		root.append(renderRow(row, context(notices)));
+		root.append(renderRow(row, rowContext));
 	}
 	return root;
+}
+
+/** A chat whose first message is being edited in place. */
+function messageBeingEdited(): HTMLElement {
+	const transcript = replay(corpusFiles()[0], exited(0));
+	return rowsOf(transcript, undefined, transcript.turns[0]?.id);
 }
 
 /** A recorded refusal with the host's notices (follow-up buttons, Copy command, More). */
@@ -203,6 +217,9 @@ function target(effects: Effects): ViewActionTarget {
 		isRunning: () => false,
 		showBanner: (message) => effects.calls.push(`banner ${message}`),
 		hideBanner: () => effects.calls.push('hide banner'),
+		editMessage: (turnId) => effects.calls.push(`edit ${turnId}`),
+		cancelMessageEdit: (turnId) => effects.calls.push(`cancel edit ${turnId}`),
+		sendMessageEdit: (turnId) => effects.calls.push(`send edit ${turnId}`),
 	};
 }
 
@@ -218,6 +235,7 @@ describe('view actions', () => {
 			answerAndFailure(),
 			changeCard(),
 			chrome(),
+			messageBeingEdited(),
 		];
 		const seen = new Set<string>();
 		for (const screen of screens) {

@@ -145,10 +145,12 @@ describe('a turn followed over the FAKE zero', () => {
 		);
 	});
 
-	it('gives no summary to a turn that changed no file, and says why undo is unavailable when the session is unknown', async () => {
+	it('gives no summary to a turn that changed no file (its record keeps its place for Edit and Retry), and says why undo is unavailable when the session is unknown', async () => {
 		const turn = await world.runTurn('Hello [scenario:answer]');
 		assert.equal(turn.changes, undefined);
-		assert.equal(await world.records.read(turn.id), undefined);
+		const record = await world.records.read(turn.id);
+		assert.equal(record?.userSequence, 1, 'where Edit and Retry rewind to');
+		assert.deepEqual(record?.checkpoints, []);
 
 		// The store cannot be found: the turn is summarized, its undo explained as unavailable.
 		delete world.env.XDG_DATA_HOME;

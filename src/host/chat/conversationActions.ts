@@ -1,0 +1,149 @@
+/**
+ * Edit and Retry of a message (issue #23). Both are zero's rewind to just before that turn, asked
+ * for with the undo's own confirmation (the files put back or deleted, what cannot come back, the
+ * conflicts with later edits, unsaved ones included): the turns from there leave zero's log and
+ * the chat, then the message, edited or the same, runs as the next turn on the kept history
+ * (`--resume`). zero v0.8.0 has no rewind for `zero acp`, so an ACP chat is refused with what it
+ * can do instead. See docs/conversation-shaping.md.
+ */
+import type { ChatBackend, Transcript, TranscriptAction } from '../../shared/transcriptSchema';
+import type { RewindPurpose } from '../changes/undoPlan';
+import type { UndoOutcome } from '../changes/undoTurns';
+
+/** What Edit and Retry need of a chat (ChatSession provides it). */
+export interface RerunChat {
+	readonly transcript: Transcript;
+	readonly running: boolean;
+	readonly backend: ChatBackend;
+	stop(): void;
+	onRunStateChange(listener: (state: { running: boolean }) => void): { dispose(): void };
+	apply(action: TranscriptAction): void;
+	send(text: string): boolean;
+}
+
+export interface RerunDeps {
+	/** The undo of `turnId` and every later turn, with its confirmation named after `purpose`. */
+	undo(turnId: string, purpose: RewindPurpose): Promise<UndoOutcome>;
+	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
+	/** How long a stopped run may take to end before the edit gives up (ms). */
+	stopTimeoutMs?: number;
+}
+
+export type RerunOutcome =
+	| { kind: 'refused'; message: string }
+	| { kind: 'cancelled' }
+	/** `shown`: the undo already told the user. */
+	| { kind: 'failed'; message: string; shown?: true }
+	| { kind: 'sent'; removedTurnIds: string[] };
+
+/** Longest edited message accepted (the composer's own bound). */
+export const MAX_EDITED_MESSAGE_CHARS = 100_000;
+
+const ACP_REFUSAL =
+	'Live approvals (zero acp) cannot go back to a message: zero acp has no rewind. Copy the message into a new chat, or switch this chat to zero exec (its next message resumes the same zero session) and edit from there.';
+
+function refuse(message: string): RerunOutcome {
+	return { kind: 'refused', message };
+}
+
+/** Why `turnId` cannot be edited or retried in `chat`, or undefined when it can. */
+export function rerunRefusal(chat: RerunChat, turnId: string): string | undefined {
+	const transcript = chat.transcript;
+	if (transcript.readOnly) {
+		return 'This transcript is open for reading only.';
+	}
+	if (chat.backend === 'acp') {
+		return ACP_REFUSAL;
+	}
+	const turn = transcript.turns.find((candidate) => candidate.id === turnId);
+	if (!turn) {
+		return 'That message is not in this chat any more.';
+	}
+	if (turn.inherited) {
+		return 'This message belongs to the chat this one was forked from.';
+	}
+	if (turn.undone) {
+		return 'That turn was undone.';
+	}
+	if (turn.command?.backend === 'acp') {
+		return ACP_REFUSAL;
+	}
+	if (!turn.prompt || turn.prompt.text.trim() === '') {
+		return 'That turn has no message to send again.';
+	}
+	return undefined;
+}
+
+/** Resolves true once no run is active in `chat`, false after `timeoutMs`. */
+function whenIdle(chat: RerunChat, timeoutMs: number): Promise<boolean> {
+	if (!chat.running) {
+		return Promise.resolve(true);
+	}
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => {
+			subscription.dispose();
+			resolve(!chat.running);
+		}, timeoutMs);
+		const subscription = chat.onRunStateChange(({ running }) => {
+			if (!running) {
+				clearTimeout(timer);
+				subscription.dispose();
+				resolve(true);
+			}
+		});
+	});
+}
+
+/**
+ * Edit (`edited` text) or Retry (`edited` undefined) of the message of `turnId`. A run in the
+ * chat is stopped first, after the user agreed; nothing is rewound without the confirmation.
+ */
+export async function rerunTurn(
+	chat: RerunChat,
+	turnId: string,
+	edited: string | undefined,
+	deps: RerunDeps,
+): Promise<RerunOutcome> {
+	const refusal = rerunRefusal(chat, turnId);
+	if (refusal) {
+		return refuse(refusal);
+	}
+	const purpose: RewindPurpose = edited === undefined ? 'retry' : 'edit';
+	const turn = chat.transcript.turns.find((candidate) => candidate.id === turnId);
+	const text = edited ?? turn?.prompt?.text ?? '';
+	if (text.trim() === '') {
+		return refuse('The edited message is empty.');
+	}
+	if (text.length > MAX_EDITED_MESSAGE_CHARS) {
+		return refuse(`The edited message is longer than ${MAX_EDITED_MESSAGE_CHARS} characters.`);
+	}
+	if (chat.running) {
+		const verb = purpose === 'edit' ? 'Edit' : 'Retry';
+		const agreed = await deps.confirm(
+			`zero is running in this chat. Stop it and ${verb.toLowerCase()} the message?`,
+			'The run stops first, and the messages waiting in the queue are dropped. Then you see what going back to that message puts back on disk.',
+			`Stop and ${verb}`,
+		);
+		if (!agreed) {
+			return { kind: 'cancelled' };
+		}
+		chat.stop();
+		if (!(await whenIdle(chat, deps.stopTimeoutMs ?? 15_000))) {
+			return { kind: 'failed', message: 'zero did not stop, so nothing was rewound.' };
+		}
+	}
+	const outcome = await deps.undo(turnId, purpose);
+	switch (outcome.kind) {
+		case 'refused':
+		case 'failed':
+			return { kind: 'failed', message: outcome.message, shown: true };
+		case 'cancelled':
+			return { kind: 'cancelled' };
+		case 'undone':
+			chat.apply({ type: 'turns/removed', turnIds: outcome.turnIds });
+			if (!chat.send(text)) {
+				return { kind: 'failed', message: 'The message could not be sent.' };
+			}
+			return { kind: 'sent', removedTurnIds: outcome.turnIds };
+	}
+}

@@ -1,0 +1,143 @@
+/**
+ * Edit and Retry of a sent message, as a user meets them: the message's Edit button, the message
+ * edited in place (Enter sends), VS Code's confirmation naming what goes back on disk and the file
+ * the user edited since (kept), the later turn gone from the chat and the edited message run on
+ * the kept session; then Retry reached with the keyboard. Packaged extension in code-server, FAKE
+ * zero with a session store like zero's (XDG_DATA_HOME).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { screenshot } from '../harness/workbench';
+import {
+	flag,
+	send,
+	startFakeChat,
+	step,
+	waitForRunEnd,
+	waitUntil,
+	type FakeChatSession,
+} from './fakeChat';
+
+let session: FakeChatSession;
+let frame: Frame;
+let dataDir: string;
+
+const file = (relative: string) => path.join(session.wb.workspace, relative);
+
+before(async () => {
+	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-conversation-data-'));
+	session = await startFakeChat('conversation', { XDG_DATA_HOME: dataDir });
+	frame = await session.chat();
+});
+
+after(async () => {
+	await session?.close();
+	fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The workbench's modal dialog: returns its text after clicking `button`. */
+async function answerDialog(page: Page, button: string, shot: string): Promise<string> {
+	const dialog = page.locator('.monaco-dialog-box');
+	await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+	const text = await dialog.innerText();
+	await screenshot(page, shot);
+	await dialog.getByRole('button', { name: button, exact: true }).click();
+	await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+	return text;
+}
+
+const promptTexts = () =>
+	frame
+		.locator('[data-kind="prompt"] .prompt-text')
+		.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText));
+
+test('Edit a message in place: the rewind confirmation names the files and a conflict; the later turn leaves; the edit runs on the kept session', async () => {
+	await step(session.page, 'conversation-edit', async () => {
+		await send(frame, 'Say hello [scenario:answer]');
+		await waitForRunEnd(frame, 'Say hello');
+		await send(frame, 'Fix average and note the rest [scenario:changes-edit]');
+		await waitForRunEnd(frame, 'Fix average and note the rest');
+		// The user edits a file zero changed: going back must not lose it without asking.
+		const mine = `${fs.readFileSync(file('src/stats.js'), 'utf8')}// my own edit\n`;
+		fs.writeFileSync(file('src/stats.js'), mine);
+		const sessionId = flag(session.execRecords()[0].argv, '--init-session-id');
+
+		const first = frame.locator('[data-kind="prompt"]', { hasText: 'Say hello' }).first();
+		await first.scrollIntoViewIfNeeded();
+		await first.hover();
+		await screenshot(session.page, 'conversation-1-message-actions');
+		await first.getByRole('button', { name: 'Edit message' }).click();
+		const box = first.locator('textarea.message-edit-input');
+		await box.waitFor({ state: 'visible', timeout: 10_000 });
+		await waitUntil(
+			async () => await box.evaluate((node) => node === document.activeElement),
+			5000,
+			'the edit box to have the focus',
+		);
+		assert.equal(await box.inputValue(), 'Say hello [scenario:answer]');
+		await box.fill('Say hello again, briefly [scenario:answer]');
+		await screenshot(session.page, 'conversation-2-edit-in-place');
+		await box.press('Enter');
+
+		const dialog = await answerDialog(
+			session.page,
+			'Edit and Resend, Keep Edited Files',
+			'conversation-3-rewind-confirmation-conflict',
+		);
+		assert.match(
+			dialog,
+			/Edit the message \u201cSay hello \[scenario:answer\]\u201d \(1 later turn leaves the chat\)\?/,
+		);
+		assert.match(dialog, /deletes notes\/todo\.md/);
+		assert.match(dialog, /src\/stats\.js \(it was edited after the turn\)/);
+
+		await waitForRunEnd(frame, 'Say hello again, briefly');
+		await waitUntil(
+			async () => (await promptTexts()).length === 1,
+			15_000,
+			'the old turns to leave the chat',
+			{ seen: promptTexts },
+		);
+		assert.deepEqual(await promptTexts(), ['Say hello again, briefly [scenario:answer]']);
+		await screenshot(session.page, 'conversation-4-after-edit');
+		const edited = session.execRecords().at(-1);
+		assert.equal(flag(edited?.argv ?? [], '--resume'), sessionId, 'the kept session is resumed');
+		assert.equal(
+			JSON.parse(edited?.stdin ?? '{}').content,
+			'Say hello again, briefly [scenario:answer]',
+		);
+		assert.equal(fs.existsSync(file('notes/todo.md')), false, "turn 2's file is gone");
+		assert.equal(fs.readFileSync(file('src/stats.js'), 'utf8'), mine, 'the user edit was kept');
+	});
+});
+
+test('Retry reached with the keyboard sends the same message again', async () => {
+	await step(session.page, 'conversation-retry', async () => {
+		const runs = session.execRecords().length;
+		const message = frame.locator('[data-kind="prompt"]').first();
+		const retry = message.getByRole('button', { name: 'Retry message' });
+		await retry.focus();
+		await waitUntil(
+			async () =>
+				(await retry.evaluate(
+					(node) => getComputedStyle(node.parentElement as Element).opacity,
+				)) === '1',
+			5000,
+			'the message actions to show while one has the focus',
+		);
+		await screenshot(session.page, 'conversation-5-retry-focused');
+		await retry.press('Enter');
+		await answerDialog(session.page, 'Retry', 'conversation-6-retry-confirmation');
+		await waitUntil(() => session.execRecords().length === runs + 1, 15_000, 'the retried run');
+		await waitForRunEnd(frame, 'Say hello again, briefly');
+		assert.deepEqual(await promptTexts(), ['Say hello again, briefly [scenario:answer]']);
+		assert.equal(
+			JSON.parse(session.execRecords().at(-1)?.stdin ?? '{}').content,
+			'Say hello again, briefly [scenario:answer]',
+		);
+	});
+});
