@@ -5,10 +5,8 @@
  */
 import { z } from 'zod';
 import {
-	BlockSchema,
 	CheckpointInfoSchema,
-	GrantSchema,
-	RiskSchema,
+	PERMISSION_DECISION_FIELDS,
 	type PermissionEventAny,
 } from '../zero/protocol/events';
 import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/protocol/parseLine';
@@ -90,17 +88,7 @@ const PERMISSION_EVENT_TYPES = [
 export const PermissionInfoSchema = z.object({
 	eventType: z.enum(PERMISSION_EVENT_TYPES),
 	action: z.string(),
-	permission: z.string().optional(),
-	permissionGranted: z.boolean().optional(),
-	permissionMode: z.string().optional(),
-	autonomy: z.string().optional(),
-	sideEffect: z.string().optional(),
-	reason: z.string().optional(),
-	decisionReason: z.string().optional(),
-	risk: RiskSchema.optional(),
-	block: BlockSchema.optional(),
-	grantMatched: z.boolean().optional(),
-	grant: GrantSchema.optional(),
+	...PERMISSION_DECISION_FIELDS,
 });
 export type PermissionInfo = z.infer<typeof PermissionInfoSchema>;
 

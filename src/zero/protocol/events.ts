@@ -139,12 +139,8 @@ export const RestoreEvent = z.object({
 	checkpoint: CheckpointInfoSchema.optional(),
 });
 
-const permissionFields = {
-	...envelope,
-	sessionId: z.string().optional(),
-	id: z.string(),
-	name: z.string(),
-	action: openEnum(PERMISSION_ACTIONS),
+/** What a permission event says about the decision (the transcript keeps these on the tool). */
+export const PERMISSION_DECISION_FIELDS = {
 	permission: z.string().optional(),
 	permissionGranted: z.boolean().optional(),
 	permissionMode: z.string().optional(),
@@ -156,6 +152,15 @@ const permissionFields = {
 	block: BlockSchema.optional(),
 	grantMatched: z.boolean().optional(),
 	grant: GrantSchema.optional(),
+};
+
+const permissionFields = {
+	...envelope,
+	sessionId: z.string().optional(),
+	id: z.string(),
+	name: z.string(),
+	action: openEnum(PERMISSION_ACTIONS),
+	...PERMISSION_DECISION_FIELDS,
 };
 
 export const PermissionRequestEvent = z.object({
