@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame, Locator, Page } from 'playwright-core';
-import { screenshot } from '../harness/workbench';
+import type { Frame, Locator } from 'playwright-core';
+import { answerDialog, screenshot } from '../harness/workbench';
 import {
 	send,
 	startFakeChat,
@@ -61,17 +61,6 @@ async function rows(card: Locator): Promise<string[][]> {
 				(node.querySelector('.change-lines') as HTMLElement | null)?.innerText ?? '',
 			]),
 		);
-}
-
-/** The workbench's modal dialog: returns its text after clicking `button`. */
-async function answerDialog(page: Page, button: string, shot: string): Promise<string> {
-	const dialog = page.locator('.monaco-dialog-box');
-	await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-	const text = await dialog.innerText();
-	await screenshot(page, shot);
-	await dialog.getByRole('button', { name: button, exact: true }).click();
-	await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
-	return text;
 }
 
 test('a change card under the turn: files, +/- lines, tools, unreviewed badge, status bar count', async () => {

@@ -945,3 +945,14 @@ export async function setSideBarWidth(page: Page, width: number): Promise<void> 
 		}
 	});
 }
+
+/** The workbench's modal dialog: screenshots it as `shot`, clicks `button`, returns its text. */
+export async function answerDialog(page: Page, button: string, shot: string): Promise<string> {
+	const dialog = page.locator('.monaco-dialog-box');
+	await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+	const text = await dialog.innerText();
+	await screenshot(page, shot);
+	await dialog.getByRole('button', { name: button, exact: true }).click();
+	await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+	return text;
+}

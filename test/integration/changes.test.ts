@@ -6,18 +6,15 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import type { Turn } from '../../src/shared/transcriptSchema';
 import {
-	activate,
-	newChat,
+	chatWithSessionStore,
 	resetSettings,
 	restoreFile,
 	sendAndWait,
-	useFakeZero,
 	waitUntil,
 	workspaceRoot,
 	type FakeZero,
@@ -38,10 +35,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 	});
 
 	beforeEach(async () => {
-		api = await activate();
-		const data = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-it-data-'));
-		fake = await useFakeZero({ XDG_DATA_HOME: data });
-		await newChat(api);
+		({ api, fake } = await chatWithSessionStore());
 	});
 
 	afterEach(async () => {

@@ -5,18 +5,15 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import {
-	activate,
+	chatWithSessionStore,
 	documentMatchesDisk,
-	newChat,
 	resetSettings,
 	restoreFile,
 	sendAndWait,
-	useFakeZero,
 	workspaceRoot,
 	type FakeZero,
 } from './support';
@@ -35,10 +32,7 @@ describe('undo re-checks the files when it acts (FAKE zero)', function () {
 	});
 
 	beforeEach(async () => {
-		api = await activate();
-		const data = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-it-data-'));
-		fake = await useFakeZero({ XDG_DATA_HOME: data });
-		await newChat(api);
+		({ api, fake } = await chatWithSessionStore());
 	});
 
 	afterEach(async () => {

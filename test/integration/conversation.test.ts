@@ -5,16 +5,13 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import {
-	activate,
-	newChat,
+	chatWithSessionStore,
 	resetSettings,
 	restoreFile,
 	sendAndWait,
-	useFakeZero,
 	waitUntil,
 	workspaceRoot,
 	type FakeZero,
@@ -32,10 +29,7 @@ describe('edit and retry a message (FAKE zero)', function () {
 	});
 
 	beforeEach(async () => {
-		api = await activate();
-		const data = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-it-data-'));
-		fake = await useFakeZero({ XDG_DATA_HOME: data });
-		await newChat(api);
+		({ api, fake } = await chatWithSessionStore());
 	});
 
 	afterEach(async () => {

@@ -144,6 +144,18 @@ export async function newChat(api: ZeroTestApi): Promise<string> {
 	return api.currentChatId();
 }
 
+/**
+ * A new chat on the FAKE zero with a session store of its own (`XDG_DATA_HOME`), laid out like
+ * zero's: what the review, undo and edit tests start from.
+ */
+export async function chatWithSessionStore(): Promise<{ api: ZeroTestApi; fake: FakeZero }> {
+	const api = await activate();
+	const data = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-it-data-'));
+	const fake = await useFakeZero({ XDG_DATA_HOME: data });
+	await newChat(api);
+	return { api, fake };
+}
+
 /** Sends a message and waits until the run (and any queued follow-up) has finished. */
 export async function sendAndWait(
 	api: ZeroTestApi,
