@@ -238,7 +238,11 @@ export function planFork(
 	transcript: Transcript,
 	turnIndex: number,
 	context: ShapeContext,
-	fork: { sessionId: string; firstMessage: TurnPrompt },
+	/**
+	 * Without `firstMessage` the plans stop before it: the fork chat's next run sends the user's
+	 * message (`--fork` while it is pending, else `--resume`).
+	 */
+	fork: { sessionId: string; firstMessage?: TurnPrompt },
 ): ForkChoice | ShapeFailure {
 	const target = findTarget(transcript, turnIndex, context);
 	if (!('turn' in target)) {
@@ -247,7 +251,8 @@ export function planFork(
 	if (context.exec.extraArgs?.includes('--worktree')) {
 		return fail('zero cannot fork with --worktree: a fork continues in the same workspace.');
 	}
-	if (fork.firstMessage.text.trim() === '') {
+	const firstMessage = fork.firstMessage;
+	if (firstMessage !== undefined && firstMessage.text.trim() === '') {
 		return fail("The fork's first message is empty.");
 	}
 	if (fork.sessionId === target.sessionId) {
@@ -257,14 +262,16 @@ export function planFork(
 		ok: true,
 		action: 'fork',
 		sessionId: fork.sessionId,
-		steps: [
-			execStep(
-				context,
-				{ kind: 'fork', id: fork.sessionId, from: target.sessionId },
-				fork.firstMessage,
-				'turn',
-			),
-		],
+		steps: firstMessage
+			? [
+					execStep(
+						context,
+						{ kind: 'fork', id: fork.sessionId, from: target.sessionId },
+						firstMessage,
+						'turn',
+					),
+				]
+			: [],
 		touchesWorkspace: false,
 		droppedTurnIds: [],
 	};
@@ -306,7 +313,9 @@ export function planFork(
 							{ permissionMode: 'plan', maxTurns: 1 },
 						),
 						...rewindSteps(fork.sessionId, forkSequence),
-						execStep(context, { kind: 'resume', id: fork.sessionId }, fork.firstMessage, 'turn'),
+						...(firstMessage
+							? [execStep(context, { kind: 'resume', id: fork.sessionId }, firstMessage, 'turn')]
+							: []),
 					],
 					touchesWorkspace: true,
 					droppedTurnIds: dropped,

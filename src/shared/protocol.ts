@@ -61,6 +61,10 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	}),
 	/** The same, with the message's own text. */
 	z.object({ type: z.literal('turn/retry'), turnId: z.string().max(200) }),
+	/** A new chat whose history ends at that message (zero's fork). */
+	z.object({ type: z.literal('turn/fork'), turnId: z.string().max(200) }),
+	/** Opens a saved chat (a fork's parent, from its header). */
+	z.object({ type: z.literal('chat/open'), chatId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/) }),
 	z.object({ type: z.literal('chat/new') }),
 	z.object({ type: z.literal('queue/remove'), index: z.number().int().min(0) }),
 	z.object({ type: z.literal('composer/setMode'), mode: ChatPermissionModeSchema }),

@@ -4,7 +4,7 @@
  * changed.
  */
 import { countChangedFiles } from '../shared/changeCounts';
-import type { Transcript } from '../shared/transcriptSchema';
+import type { ForkOrigin, Transcript } from '../shared/transcriptSchema';
 import { formatTokens, h, icon } from './dom';
 import { renderReviewAllButton } from './renderChanges';
 import { renderStarterPrompts } from './starterPrompts';
@@ -17,7 +17,8 @@ export class ChatHeader {
 	render(transcript: Transcript): void {
 		const usage = transcript.usage;
 		const changedFiles = transcript.readOnly ? 0 : countChangedFiles(transcript).files;
-		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}`;
+		const origin = transcript.forkedFrom;
+		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}|${transcript.pendingFork !== undefined}`;
 		if (signature === this.signature) {
 			return;
 		}
@@ -61,8 +62,35 @@ export class ChatHeader {
 				changedFiles > 0 ? renderReviewAllButton(changedFiles) : undefined,
 			),
 		);
+		if (origin) {
+			this.element.append(renderForkOrigin(origin, transcript.pendingFork !== undefined));
+		}
 		if (transcript.turns.length === 0 && !transcript.readOnly) {
 			this.element.append(renderStarterPrompts());
 		}
 	}
+}
+
+/** Where a forked chat came from, with the way back to its parent. */
+function renderForkOrigin(origin: ForkOrigin, pending: boolean): HTMLElement {
+	return h(
+		'div',
+		{ class: 'fork-origin muted', role: 'note' },
+		icon('repo-forked'),
+		' Forked from ',
+		h(
+			'button',
+			{
+				type: 'button',
+				class: 'link-button',
+				title: `Open the chat “${origin.title}”`,
+				...actionAttrs({ action: 'open-chat', chat: origin.chatId }),
+			},
+			origin.title,
+		),
+		origin.excerpt ? ` at “${origin.excerpt}”` : '',
+		pending
+			? '. The messages above are that chat’s; your next message makes zero’s fork of it.'
+			: '. The messages above are that chat’s.',
+	);
 }

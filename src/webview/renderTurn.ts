@@ -10,7 +10,10 @@ import { renderNotice } from './renderNotice';
 import { renderProtocolNotes } from './renderProtocolNotes';
 import { actionAttrs } from './viewActions';
 
-/** The buttons on a user message: Edit and Retry (zero exec), Copy (zero acp has no rewind). */
+/**
+ * The buttons on a user message: Edit, Retry and Fork (zero exec), Copy (zero acp has no rewind
+ * and no fork).
+ */
 function messageActions(turn: Turn): HTMLElement | undefined {
 	const prompt = turn.prompt;
 	if (!prompt || prompt.text.trim() === '' || turn.undone || turn.inherited) {
@@ -30,7 +33,7 @@ function messageActions(turn: Turn): HTMLElement | undefined {
 				'Copy message',
 				'copy',
 				actionAttrs({ action: 'copy-text', text: prompt.text }),
-				'Copy the message (Live approvals cannot go back to a message: zero acp has no rewind)',
+				'Copy the message (Live approvals cannot go back to or fork from a message: zero acp has no rewind and no fork)',
 			),
 		);
 	}
@@ -48,6 +51,12 @@ function messageActions(turn: Turn): HTMLElement | undefined {
 			'refresh',
 			actionAttrs({ action: 'message-retry', turn: turn.id }),
 			'Send this message again (zero goes back to before it)',
+		),
+		button(
+			'Fork from this message',
+			'repo-forked',
+			actionAttrs({ action: 'message-fork', turn: turn.id }),
+			'Start a new chat whose history ends at this message (this chat stays as it is)',
 		),
 	);
 }
@@ -99,9 +108,10 @@ export function renderPrompt(
 	const element = h(
 		'div',
 		{
-			class: `row prompt-row${command?.kind === 'rerun' || command?.kind === 'continue' ? ' rerun' : ''}`,
+			class: `row prompt-row${command?.kind === 'rerun' || command?.kind === 'continue' ? ' rerun' : ''}${turn.inherited ? ' inherited' : ''}`,
 			'data-kind': 'prompt',
 			'data-turn': turn.id,
+			title: turn.inherited ? 'From the chat this one was forked from' : undefined,
 		},
 		editable && draft !== undefined
 			? messageEditor(turn, draft)

@@ -68,6 +68,8 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 		'retry-turn': (action) => post({ type: 'chat/retry', turnId: action.turn }),
 		'message-edit': (action) => view.editMessage(action.turn),
 		'message-retry': (action) => post({ type: 'turn/retry', turnId: action.turn }),
+		'message-fork': (action) => post({ type: 'turn/fork', turnId: action.turn }),
+		'open-chat': (action) => post({ type: 'chat/open', chatId: action.chat }),
 		'message-edit-send': (action) => view.sendMessageEdit(action.turn),
 		'message-edit-cancel': (action) => view.cancelMessageEdit(action.turn),
 		'run-command': (action) => post({ type: 'command/run', command: action.command }),

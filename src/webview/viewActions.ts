@@ -52,6 +52,10 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 	/** A user message: edit it in place, send it again, or (editing) send or drop the edit. */
 	z.object({ action: z.literal('message-edit'), turn }),
 	z.object({ action: z.literal('message-retry'), turn }),
+	/** A new chat whose history ends at this message. */
+	z.object({ action: z.literal('message-fork'), turn }),
+	/** Opens a saved chat (a fork's parent). */
+	z.object({ action: z.literal('open-chat'), chat: z.string() }),
 	z.object({ action: z.literal('message-edit-send'), turn }),
 	z.object({ action: z.literal('message-edit-cancel'), turn }),
 ]);

@@ -2,7 +2,11 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CliResult } from '../../src/zero/process/cli';
-import { RECORDED } from './helpers';
+import type { ShapeContext } from '../../src/shared/conversationShaping';
+import { reduceTranscript } from '../../src/shared/transcript';
+import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
+import { parseLine } from '../../src/zero/protocol/parseLine';
+import { RECORDED, readLines } from './helpers';
 
 export const SHAPING = path.join(RECORDED, 'shaping');
 
@@ -37,4 +41,32 @@ export function shapingTurn(name: string): {
 /** The user message sequence of a recorded turn: eventCount before it + 1. */
 export function shapingUserSequence(name: string): number {
 	return shapingTurn(name).eventCountBefore + 1;
+}
+
+const TURNS = ['t1', 't2', 't3'] as const;
+
+/** The recorded three-turn chat `session`, through the extension's own parser and reducer. */
+export function recordedChat(session: string): { transcript: Transcript; context: ShapeContext } {
+	const actions: TranscriptAction[] = [];
+	for (const turn of TURNS) {
+		const name = `${session}-${turn}`;
+		actions.push({
+			type: 'turn/start',
+			turnId: turn,
+			at: 0,
+			prompt: { text: shapingTurn(name).prompt, context: [] },
+		});
+		readLines(path.join(SHAPING, 'turns', `${name}.jsonl`)).forEach((text, index) =>
+			actions.push({ type: 'run/line', turnId: turn, at: index, parsed: parseLine(text) }),
+		);
+	}
+	return {
+		transcript: reduceTranscript({ id: 'c', title: 'c', createdAt: 0 }, actions),
+		context: {
+			userSequences: new Map(
+				TURNS.map((turn) => [turn, shapingUserSequence(`${session}-${turn}`)]),
+			),
+			exec: { cwd: '/w', permissionMode: 'member', model: 'fake-model' },
+		},
+	};
 }

@@ -30,6 +30,7 @@ import {
 	describeUndoReport,
 	undoTurn,
 	type ChangeChat,
+	type RewindInstead,
 	type UndoOutcome,
 	type ZeroCommandResult,
 } from './undoTurns';
@@ -108,6 +109,11 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 			this.chats.set(chatId, state);
 		}
 		return state;
+	}
+
+	/** Where a turn's user message is in zero's session (from its change record), when known. */
+	async userSequence(chatId: string, turnId: string): Promise<number | undefined> {
+		return (await this.stateOf(chatId)?.records.read(turnId))?.userSequence;
 	}
 
 	private isRunning(chat: ChangeChat): boolean {
@@ -258,6 +264,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		chat: ChangeChat,
 		turnId: string,
 		purpose: RewindPurpose = 'undo',
+		rewindInstead?: RewindInstead,
 	): Promise<UndoOutcome> {
 		const state = this.stateOf(chat.id);
 		if (!state) {
@@ -280,6 +287,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 				now: () => this.deps.now(),
 			},
 			purpose,
+			rewindInstead,
 		);
 		switch (outcome.kind) {
 			case 'refused':

@@ -15,6 +15,7 @@ import {
 import { copyCheckpointBefore } from '../../zero/process/checkpointStore';
 import {
 	findSessionEvent,
+	lastEventSequenceOfType,
 	readSessionMetadata,
 	zeroSessionsRoot,
 	type SessionsRoot,
@@ -47,6 +48,11 @@ export interface TurnStart {
 	sessionId: string;
 	/** The run creates the session (`--init-session-id`). */
 	newSession: boolean;
+	/**
+	 * The run creates the session as a fork of this one (`--fork`): zero copies the parent's events
+	 * first, so the turn's message follows the fork's `session_fork` marker, found after the run.
+	 */
+	forkOf?: string;
 	/** The exact environment zero is started with (it decides where zero's store is). */
 	env: NodeJS.ProcessEnv;
 	cwd: string;
@@ -96,6 +102,8 @@ export class TurnTracking {
 		let problem: string | undefined;
 		if (!root.ok) {
 			problem = root.reason;
+		} else if (start.forkOf !== undefined) {
+			// Not known before zero has copied the parent's events: see finish().
 		} else {
 			const metadata = await readSessionMetadata(root.root, start.sessionId);
 			if (metadata.ok) {
@@ -172,6 +180,16 @@ export class TurnTracking {
 	async finish(turn: Turn): Promise<TurnChangeSummary | undefined> {
 		await this.queue.idle();
 		const { sessionId, cwd, addDirs, turnId } = this.start;
+		if (this.start.forkOf !== undefined && this.root.ok) {
+			const marker = await lastEventSequenceOfType(this.root.root, sessionId, 'session_fork');
+			if (marker.ok) {
+				this.userSequence = marker.value + 1;
+			} else {
+				this.log.warn(`Turn ${turnId}: zero's fork marker was not found: ${marker.reason}`);
+				this.undoProblem =
+					"the fork's first message is not in zero's session (details in the Zero log)";
+			}
+		}
 		if (this.userSequence !== undefined && this.root.ok) {
 			const found = await findSessionEvent(this.root.root, sessionId, this.userSequence);
 			const payload = found.ok

@@ -196,10 +196,19 @@ export async function changesSincePlan(
 }
 
 /**
- * Why the chat goes back to before a turn: an undo, or an edit or retry of its message (which then
- * runs again from there). All three are the same rewind of zero's, so the same confirmation.
+ * Why the chat goes back to before a turn: an undo, an edit or retry of its message (which then
+ * runs again from there), or a fork at the message before it (the fork's copy of the session is
+ * rewound, which puts the same files back). All are the same rewind of zero's, so the same
+ * confirmation.
  */
-export type RewindPurpose = 'undo' | 'edit' | 'retry';
+export type RewindPurpose = 'undo' | 'edit' | 'retry' | 'fork';
+
+const REWIND_VERBS: Record<RewindPurpose, string> = {
+	undo: 'Undo',
+	edit: 'Edit and Resend',
+	retry: 'Retry',
+	fork: 'Fork and Put Files Back',
+};
 
 export interface RewindChoices {
 	undo: string;
@@ -209,7 +218,7 @@ export interface RewindChoices {
 
 /** The buttons of the confirmation, named after what the user asked for. */
 export function rewindChoices(purpose: RewindPurpose): RewindChoices {
-	const verb = purpose === 'edit' ? 'Edit and Resend' : purpose === 'retry' ? 'Retry' : 'Undo';
+	const verb = REWIND_VERBS[purpose];
 	return {
 		undo: verb,
 		skipEdited: `${verb}, Keep Edited Files`,
@@ -250,19 +259,31 @@ export function describeUndo(plan: UndoPlan, purpose: RewindPurpose = 'undo'): U
 	const excerpt = promptExcerpt(plan.turns[0]);
 	const quoted = excerpt ? ` \u201c${excerpt}\u201d` : '';
 	const laterTurns = `${later} later turn${later === 1 ? '' : 's'}`;
-	const message =
-		purpose === 'undo'
-			? `Undo the turn${quoted}${later > 0 ? ` and ${laterTurns}` : ''}?`
-			: `${purpose === 'edit' ? 'Edit the message' : 'Retry the message'}${quoted}${later > 0 ? ` (${laterTurns} ${later === 1 ? 'leaves' : 'leave'} the chat)` : ''}?`;
 	const choices = rewindChoices(purpose);
 	const these = later > 0 ? 'these turns' : 'this turn';
+	let message: string;
+	let summary: string;
 	// In the user's words: the files, what comes back and what cannot; zero's session, events and
 	// sequence numbers stay in the log.
-	const lines: string[] = [
-		purpose === 'undo'
-			? `zero forgets ${these}: your next message starts from before ${later > 0 ? 'them' : 'it'}. The chat still shows ${later > 0 ? 'them' : 'it'}, marked undone.`
-			: `zero forgets ${these} and runs ${purpose === 'edit' ? 'your edited message' : 'the message again'} from before ${later > 0 ? 'them' : 'it'}; ${later > 0 ? 'they leave' : 'it leaves'} the chat.`,
-	];
+	switch (purpose) {
+		case 'undo':
+			message = `Undo the turn${quoted}${later > 0 ? ` and ${laterTurns}` : ''}?`;
+			summary = `zero forgets ${these}: your next message starts from before ${later > 0 ? 'them' : 'it'}. The chat still shows ${later > 0 ? 'them' : 'it'}, marked undone.`;
+			break;
+		case 'edit':
+		case 'retry':
+			message = `${purpose === 'edit' ? 'Edit the message' : 'Retry the message'}${quoted}${later > 0 ? ` (${laterTurns} ${later === 1 ? 'leaves' : 'leave'} the chat)` : ''}?`;
+			summary = `zero forgets ${these} and runs ${purpose === 'edit' ? 'your edited message' : 'the message again'} from before ${later > 0 ? 'them' : 'it'}; ${later > 0 ? 'they leave' : 'it leaves'} the chat.`;
+			break;
+		case 'fork': {
+			const count = plan.turns.length;
+			const turns = `${count} later turn${count === 1 ? '' : 's'}`;
+			message = `Fork here and put back the files of the ${turns}?`;
+			summary = `A new chat continues from this message without the ${turns}. This chat keeps every message and its zero session, but the files on disk go back to how they were before ${count === 1 ? 'that turn' : 'those turns'}:`;
+			break;
+		}
+	}
+	const lines: string[] = [summary];
 	if (plan.restored.length > 0) {
 		lines.push(`\u2022 puts back as it was: ${list(plan.restored)}`);
 	}

@@ -14,6 +14,7 @@ import {
 	checkPlanUndoesTurn,
 } from '../../zero/protocol/rewindCommands';
 import * as path from 'node:path';
+import type { RewindPlanAnswer } from '../../zero/protocol/checkpointSchemas';
 import type { CliResult } from '../../zero/process/cli';
 import type { UndoReport } from '../../shared/changeSchema';
 import type { Transcript, TranscriptAction, Turn } from '../../shared/transcriptSchema';
@@ -64,6 +65,13 @@ export interface UndoDeps {
 	now(): number;
 }
 
+/**
+ * Runs a rewind other than the chat's own once the user confirmed (a fork at an earlier message
+ * rewinds its copy of the session): given zero's plan of the chat's rewind, it answers as
+ * `sessions rewind` does. The chat's turns are then not marked undone.
+ */
+export type RewindInstead = (planned: RewindPlanAnswer) => Promise<ZeroCommandResult>;
+
 export type UndoOutcome =
 	| { kind: 'refused'; message: string }
 	| { kind: 'cancelled' }
@@ -95,6 +103,7 @@ export async function undoTurn(
 	records: ChangeRecords,
 	deps: UndoDeps,
 	purpose: RewindPurpose = 'undo',
+	rewindInstead?: RewindInstead,
 ): Promise<UndoOutcome> {
 	const refuse = (message: string): UndoOutcome => ({ kind: 'refused', message });
 	if (chat.running || deps.isRunning(chat)) {
@@ -203,7 +212,11 @@ export async function undoTurn(
 		deps.log.info(
 			`Undoing ${turns.length} turn(s) of chat ${chat.id} from session event ${record.userSequence}.`,
 		);
-		const rewound = parseRewindAnswer(cliResult(await deps.runZero(rewindArgs(target))));
+		const rewound = parseRewindAnswer(
+			cliResult(
+				await (rewindInstead ? rewindInstead(planned.answer) : deps.runZero(rewindArgs(target))),
+			),
+		);
 		const keptEdits: string[] = [];
 		const putBackFailures: string[] = [];
 		for (const [filePath, content] of kept) {
@@ -226,7 +239,7 @@ export async function undoTurn(
 		if (!rewound.ok) {
 			return {
 				kind: 'failed',
-				message: `zero's rewind failed: ${rewound.failure.message}`,
+				message: `${rewindInstead ? 'The fork was not made' : "zero's rewind failed"}: ${rewound.failure.message}`,
 				keptEdits,
 			};
 		}
@@ -237,6 +250,10 @@ export async function undoTurn(
 			keptEdits,
 		};
 		const turnIds = turns.map((turn) => turn.id);
+		if (rewindInstead) {
+			// The chat's own session still holds these turns: nothing of it is undone.
+			return { kind: 'undone', turnIds, report };
+		}
 		for (const source of sources) {
 			if (source.record) {
 				await records

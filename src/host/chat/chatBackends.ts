@@ -6,7 +6,7 @@
 import { ZERO_DEFAULT_MAX_TURNS } from '../../zero/protocol/cliAnswers';
 import { buildExecArgs, type SessionFlag } from '../../zero/protocol/execArgs';
 import type { ParsedLine } from '../../zero/protocol/parseLine';
-import type { ChatBackend } from '../../shared/transcriptSchema';
+import type { ChatBackend, Transcript } from '../../shared/transcriptSchema';
 import { AcpChat } from '../acp/acpChat';
 import type { ChangeChat } from '../changes/changeService';
 import { zeroProcessEnv } from '../platform/zeroBinary';
@@ -53,9 +53,7 @@ export function chatExecBackend(
 			trusted ? deps.facts.refresh().then(() => undefined) : Promise.resolve(),
 		plan: (_turnId, request, model) => {
 			const settings = deps.settings();
-			const session: SessionFlag = transcript.sessionId
-				? { kind: 'resume', id: transcript.sessionId }
-				: { kind: 'new', id: `vscode-${transcript.id}-${transcript.turns.length + 1}` };
+			const session = chatSessionFlag(transcript);
 			const tracePath = deps.traces.pathFor(transcript.id);
 			// Always explicit, so a run stopped at the limit can be recognized (see describeTurnLimit).
 			const maxTurns = chatMaxTurns(deps);
@@ -82,7 +80,8 @@ export function chatExecBackend(
 			deps.changes.beginTurn(chat, {
 				turnId,
 				sessionId: plan.session?.id ?? '',
-				newSession: plan.session?.kind === 'new',
+				newSession: plan.session?.kind === 'new' || plan.session?.kind === 'fork',
+				...(plan.session?.kind === 'fork' ? { forkOf: plan.session.from } : {}),
 				env: plan.env,
 				cwd,
 				addDirs,
@@ -90,4 +89,21 @@ export function chatExecBackend(
 		takeModelRequests: (tracePath) => deps.traces.takeModelRequests(tracePath),
 		lineApplied,
 	});
+}
+
+/**
+ * How a chat's next run names its zero session: it resumes the chat's session, creates the fork a
+ * "Fork from here" chat waits for (`--fork`: zero copies the parent's history), or starts one.
+ */
+export function chatSessionFlag(
+	transcript: Pick<Transcript, 'id' | 'sessionId' | 'pendingFork' | 'turns'>,
+): SessionFlag {
+	const id = `vscode-${transcript.id}-${transcript.turns.length + 1}`;
+	if (transcript.sessionId) {
+		return { kind: 'resume', id: transcript.sessionId };
+	}
+	if (transcript.pendingFork) {
+		return { kind: 'fork', id, from: transcript.pendingFork.fromSessionId };
+	}
+	return { kind: 'new', id };
 }

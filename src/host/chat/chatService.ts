@@ -2,13 +2,15 @@ import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../../shared/protocol';
 import { describeTurnEnd } from '../../shared/runOutcome';
 import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
-import type { Turn } from '../../shared/transcriptSchema';
+import type { Transcript, Turn } from '../../shared/transcriptSchema';
 import { ChatSession, type ChatDeps } from './chatSession';
 import type { ChatSource } from '../views/chatWebviewHost';
 import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
 import type { ReadinessProvider } from '../setup/readiness';
 import type { ContextEntry } from './promptContext';
 import { rerunTurn } from './conversationActions';
+import { chatForkDeps } from './chatForkDeps';
+import { forkFromTurn } from './forkChat';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
@@ -105,6 +107,13 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		}
 		await this.deps.store.delete(id);
 		return undefined;
+	}
+
+	/** Saves a chat made here (a fork) and makes it the open one. */
+	async openTranscript(transcript: Transcript): Promise<void> {
+		const session = new ChatSession(this.deps, transcript);
+		await session.flushSave();
+		this.replace(session);
 	}
 
 	/** Starts a new chat; the old one stays saved (and keeps running if it was). */
@@ -244,6 +253,22 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				}
 				return;
 			}
+			case 'turn/fork': {
+				const outcome = await forkFromTurn(
+					session,
+					message.turnId,
+					chatForkDeps(this.deps, session, (transcript) => this.openTranscript(transcript)),
+				);
+				if (outcome.kind === 'refused' || (outcome.kind === 'failed' && !outcome.shown)) {
+					this.deps.messages.show('warning', outcome.message);
+				}
+				return;
+			}
+			case 'chat/open':
+				if (!(await this.open(message.chatId))) {
+					this.deps.messages.show('warning', 'That chat is not saved any more.');
+				}
+				return;
 			case 'ui/error':
 				this.deps.log.warn(`Chat view error: ${message.message}`);
 				return;

@@ -75,7 +75,7 @@ export function rerunRefusal(chat: RerunChat, turnId: string): string | undefine
 }
 
 /** Resolves true once no run is active in `chat`, false after `timeoutMs`. */
-function whenIdle(chat: RerunChat, timeoutMs: number): Promise<boolean> {
+export function whenIdle(chat: RerunChat, timeoutMs: number): Promise<boolean> {
 	if (!chat.running) {
 		return Promise.resolve(true);
 	}

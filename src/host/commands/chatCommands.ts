@@ -13,6 +13,8 @@ import {
 	CHAT_PERMISSION_MODES,
 	type ChatPermissionMode,
 } from '../../zero/protocol/permissionModes';
+import type { ChatIndexEntry } from '../chat/chatIndex';
+import { lineageRows } from '../chat/chatLineage';
 import { focusChat, type CommandDeps, type Handlers } from './commandDeps';
 
 type ChatCommand =
@@ -46,6 +48,19 @@ async function deleteChat(deps: CommandDeps, chatId: string, title: string): Pro
 	return true;
 }
 
+/** The second line of a chat in the Chats list: current, and where a fork branched. */
+function chatDetail(chat: ChatIndexEntry, current: boolean, orphan: boolean): string | undefined {
+	const parts: string[] = [];
+	if (current) {
+		parts.push('Current chat');
+	}
+	if (chat.forkedFrom) {
+		const at = chat.forkedFrom.excerpt ? ` at \u201c${chat.forkedFrom.excerpt}\u201d` : '';
+		parts.push(orphan ? `Forked from a deleted chat${at}` : `Forked${at}`);
+	}
+	return parts.length > 0 ? parts.join(' \u00b7 ') : undefined;
+}
+
 export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 	return {
 		'zero.openChat': () => focusChat(deps),
@@ -62,10 +77,11 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 				iconPath: new vscode.ThemeIcon('trash'),
 				tooltip: 'Delete this chat',
 			};
-			const items: Item[] = saved.map((chat) => ({
-				label: chat.title,
+			const items: Item[] = lineageRows(saved).map(({ entry: chat, depth, orphan }) => ({
+				// A fork sits under its parent, indented, with the message it branched at.
+				label: `${'\u2003'.repeat(depth)}${chat.forkedFrom ? '$(repo-forked) ' : ''}${chat.title}`,
 				description: `${new Date(chat.updatedAt).toLocaleString()}${chat.turns ? ` \u00b7 ${chat.turns} turn${chat.turns === 1 ? '' : 's'}` : ''}`,
-				detail: chat.id === deps.chats.active.id ? 'Current chat' : undefined,
+				detail: chatDetail(chat, chat.id === deps.chats.active.id, orphan),
 				chatId: chat.id,
 				buttons: [deleteButton],
 				open: () => deps.chats.open(chat.id),

@@ -26,7 +26,7 @@ export class ZeroCli {
 
 	async run(
 		args: readonly string[],
-		options: { cwd?: string; timeoutMs?: number } = {},
+		options: { cwd?: string; timeoutMs?: number; stdin?: string } = {},
 	): Promise<ZeroCliResult> {
 		if (!this.isTrusted()) {
 			return {
@@ -44,6 +44,7 @@ export class ZeroCli {
 			env: zeroProcessEnv(settings),
 			cwd: options.cwd,
 			timeoutMs: options.timeoutMs ?? CLI_TIMEOUT_MS,
+			stdin: options.stdin,
 		});
 		this.log.info(
 			`${formatCommandLine(located.path, args)} -> ${result.error ?? `exit ${result.exitCode ?? 'none'}`}`,

@@ -14,6 +14,8 @@ export interface BoundedRunOptions {
 	timeoutMs: number;
 	/** Output kept per stream; the rest is dropped. */
 	maxBytes?: number;
+	/** Written to the program's stdin, which is then closed (otherwise stdin is not connected). */
+	stdin?: string;
 	platform?: NodeJS.Platform;
 }
 
@@ -37,7 +39,11 @@ export function runBounded(
 		try {
 			child = spawnTree(
 				planSpawn(file, args, platform, options.env.ComSpec),
-				{ cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] },
+				{
+					cwd: options.cwd,
+					env: options.env,
+					stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+				},
 				platform,
 			);
 		} catch (error) {
@@ -53,6 +59,11 @@ export function runBounded(
 				sizes[which] += chunk.length;
 			}
 		};
+		if (options.stdin !== undefined && child.stdin) {
+			// A program that exits without reading its input must not fail the call.
+			child.stdin.on('error', () => undefined);
+			child.stdin.end(options.stdin);
+		}
 		child.stdout?.on('data', keep(stdout, 'stdout'));
 		child.stderr?.on('data', keep(stderr, 'stderr'));
 		let settled = false;

@@ -365,3 +365,43 @@ export async function findSessionEvent(
 		await handle.close().catch(() => undefined);
 	}
 }
+
+/**
+ * The sequence of the last event of `type` in a session's events.jsonl (a fork's `session_fork`
+ * marker: its first own message comes right after it). Reads only the lines' headers into memory.
+ */
+export async function lastEventSequenceOfType(
+	root: string,
+	sessionId: string,
+	type: string,
+	options: Pick<EventScanOptions, 'maxLineBytes'> = {},
+): Promise<StoreResult<number>> {
+	const dir = sessionDirectory(root, sessionId);
+	if (!dir.ok) {
+		return dir;
+	}
+	const opened = await openRegularFile(path.join(dir.value, 'events.jsonl'), false);
+	if (!opened.ok) {
+		return opened.code === 'not_found'
+			? fail('not_found', `zero has no events for session ${sessionId} in ${root}`)
+			: opened;
+	}
+	const { handle } = opened.value;
+	try {
+		let last: number | undefined;
+		const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+		for await (const line of readLines(handle, 0, maxLineBytes)) {
+			const header = line.bytes > 0 ? lineSequence(line) : undefined;
+			if (header?.type === type) {
+				last = header.sequence;
+			}
+		}
+		return last === undefined
+			? fail('not_found', `session ${sessionId} has no ${type} event`)
+			: { ok: true, value: last };
+	} catch (error) {
+		return fail('io_error', `events.jsonl cannot be read: ${errorText(error)}`);
+	} finally {
+		await handle.close().catch(() => undefined);
+	}
+}

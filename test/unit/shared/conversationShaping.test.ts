@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
 	FORK_PLACEHOLDER_PROMPT,
@@ -7,44 +6,11 @@ import {
 	forkSequenceOf,
 	planFork,
 	planRerunTurn,
-	type ShapeContext,
 	type ShapePlan,
 } from '../../../src/shared/conversationShaping';
-import { reduceTranscript } from '../../../src/shared/transcript';
-import type { Transcript, TranscriptAction } from '../../../src/shared/transcriptSchema';
 import type { RewindPlanAnswer } from '../../../src/zero/protocol/checkpointSchemas';
-import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { parseRewindPlanAnswer } from '../../../src/zero/protocol/rewindCommands';
-import { readLines } from '../helpers';
-import { SHAPING, shapingCli, shapingTurn, shapingUserSequence } from '../shapingFixtures';
-
-const TURNS = ['t1', 't2', 't3'] as const;
-
-/** The recorded three-turn chat `session`, through the extension's own parser and reducer. */
-function recordedChat(session: string): { transcript: Transcript; context: ShapeContext } {
-	const actions: TranscriptAction[] = [];
-	for (const turn of TURNS) {
-		const name = `${session}-${turn}`;
-		actions.push({
-			type: 'turn/start',
-			turnId: turn,
-			at: 0,
-			prompt: { text: shapingTurn(name).prompt, context: [] },
-		});
-		readLines(path.join(SHAPING, 'turns', `${name}.jsonl`)).forEach((text, index) =>
-			actions.push({ type: 'run/line', turnId: turn, at: index, parsed: parseLine(text) }),
-		);
-	}
-	return {
-		transcript: reduceTranscript({ id: 'c', title: 'c', createdAt: 0 }, actions),
-		context: {
-			userSequences: new Map(
-				TURNS.map((turn) => [turn, shapingUserSequence(`${session}-${turn}`)]),
-			),
-			exec: { cwd: '/w', permissionMode: 'member', model: 'fake-model' },
-		},
-	};
-}
+import { recordedChat, shapingCli, shapingTurn } from '../shapingFixtures';
 
 function recordedPlan(name: string): RewindPlanAnswer {
 	const parsed = parseRewindPlanAnswer(shapingCli(name));

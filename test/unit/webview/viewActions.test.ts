@@ -185,6 +185,14 @@ function chrome(): HTMLElement {
 	const root = document.createElement('div');
 	const header = new ChatHeader();
 	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0, sessionId: 'zero_1' });
+	// A forked chat: its header links to the parent chat.
+	transcript.forkedFrom = {
+		chatId: 'c-parent',
+		title: 'Parent',
+		turnId: 't1',
+		excerpt: 'hello',
+		sessionId: 'zero_0',
+	};
 	header.render(transcript);
 	const banner = new Banner();
 	banner.show('Something failed.');

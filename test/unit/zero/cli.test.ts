@@ -25,6 +25,22 @@ describe('runZeroCli', () => {
 		assert.deepEqual(JSON.parse(result.stdout), tricky);
 	});
 
+	it('writes the given input to stdin and closes it (an exec turn reads its message there)', async () => {
+		const script =
+			'let s = ""; process.stdin.on("data", (d) => (s += d)); process.stdin.on("end", () => process.stdout.write(JSON.stringify(s)))';
+		const input = '{"type":"message","content":"hi \u00e9"}\n';
+		const result = await runZeroCli(node, ['-e', script], { env: process.env, stdin: input });
+		assert.equal(result.exitCode, 0);
+		assert.equal(JSON.parse(result.stdout), input);
+	});
+
+	it('leaves stdin unconnected without input (a subcommand that reads it sees its end at once)', async () => {
+		const script =
+			'let s = ""; process.stdin.on("data", (d) => (s += d)); process.stdin.on("end", () => process.stdout.write("ended:" + s.length))';
+		const result = await runZeroCli(node, ['-e', script], { env: process.env });
+		assert.equal(result.stdout, 'ended:0');
+	});
+
 	it('runs in the given directory with the given environment', async () => {
 		const result = await runZeroCli(
 			node,

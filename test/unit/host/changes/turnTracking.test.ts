@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import { ChangeRecords, type TurnChangeRecord } from '../../../../src/host/changes/changeRecords';
 import { computeChanges } from '../../../../src/host/changes/changeFacts';
-import { summaryOf } from '../../../../src/host/changes/turnTracking';
+import { SerialQueue, TurnTracking, summaryOf } from '../../../../src/host/changes/turnTracking';
 import { copyCheckpointBefore } from '../../../../src/zero/process/checkpointStore';
 import { reduceTranscript } from '../../../../src/shared/transcript';
 import type { TranscriptAction } from '../../../../src/shared/transcriptSchema';
@@ -25,7 +25,9 @@ import {
 	userMessageSequence,
 	workspaceSnapshot,
 } from '../../checkpointFixtures';
-import { readLines } from '../../helpers';
+import { RECORDED, readLines } from '../../helpers';
+
+const SHAPING_STORE = path.join(RECORDED, 'shaping', 'store');
 import { ChangeWorld, silent } from './changeWorld';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -280,5 +282,67 @@ describe('change summaries from the real zero recordings', () => {
 		});
 		assert.equal(big?.before.kind, 'unavailable');
 		assert.ok(existsSync(blobsDir));
+	});
+});
+
+describe("a fork's first turn (zero exec --fork), over the real zero's recorded fork", () => {
+	let home: string;
+	beforeEach(async () => {
+		home = await mkdtemp(path.join(os.tmpdir(), 'zero-fork-tracking-'));
+	});
+	afterEach(async () => {
+		await rm(home, { recursive: true, force: true });
+	});
+
+	async function finishForkTurn(events: string | undefined): Promise<TurnChangeRecord | undefined> {
+		const sessions = path.join(home, 'zero', 'sessions');
+		const recorded = path.join(SHAPING_STORE, 'after-fork', 'sh-fork');
+		mkdirSync(path.join(sessions, 'sh-fork'), { recursive: true });
+		for (const name of readdirSync(recorded)) {
+			writeFileSync(path.join(sessions, 'sh-fork', name), readFileSync(path.join(recorded, name)));
+		}
+		if (events !== undefined) {
+			writeFileSync(path.join(sessions, 'sh-fork', 'events.jsonl'), events);
+		}
+		const records = new ChangeRecords(path.join(home, 'changes'), silent);
+		const tracking = await TurnTracking.begin(
+			records,
+			new SerialQueue(),
+			{
+				turnId: 't1',
+				sessionId: 'sh-fork',
+				newSession: true,
+				forkOf: 'sh-main',
+				env: { XDG_DATA_HOME: home },
+				cwd: home,
+				addDirs: [],
+			},
+			silent,
+		);
+		const turn = reduceTranscript({ id: 'c-fork', title: 'fork', createdAt: 0 }, [
+			{ type: 'turn/start', turnId: 't1', at: 1, prompt: { text: 'F1', context: [] } },
+		]).turns[0];
+		await tracking.finish(turn);
+		return records.read('t1');
+	}
+
+	it("records the fork's own message after zero's session_fork marker, not event 1 (the copied turn 1)", async () => {
+		const record = await finishForkTurn(undefined);
+		assert.equal(record?.userSequence, 22);
+		assert.equal(record?.undoProblem, undefined);
+	});
+
+	it('says why the turn cannot be undone when zero wrote no fork marker', async () => {
+		const recorded = readFileSync(
+			path.join(SHAPING_STORE, 'after-fork', 'sh-fork', 'events.jsonl'),
+			'utf8',
+		);
+		const withoutMarker = recorded
+			.split('\n')
+			.filter((line) => !line.includes('"type":"session_fork"'))
+			.join('\n');
+		const record = await finishForkTurn(withoutMarker);
+		assert.equal(record?.userSequence, undefined);
+		assert.match(record?.undoProblem ?? '', /fork's first message is not in zero's session/);
 	});
 });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { undoSingleFile, resolveInSummaries } from '../../../../src/host/changes/fileActions';
-import { UNDO_CHOICES } from '../../../../src/host/changes/undoPlan';
+import { UNDO_CHOICES, rewindChoices } from '../../../../src/host/changes/undoPlan';
 import { describeUndoReport, undoTurn } from '../../../../src/host/changes/undoTurns';
 import { ChangeWorld } from './changeWorld';
 
@@ -76,6 +76,45 @@ describe('undoing a turn', () => {
 			),
 			'Undid the turn: zero restored 1 file, deleted 1, skipped 0.',
 		);
+	});
+
+	it("a fork's rewind in place of the chat's: the same confirmation, the chat's session and turns untouched", async () => {
+		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
+		const asked: string[] = [];
+		const outcome = await undoTurn(
+			world.chat,
+			turn.id,
+			world.records,
+			world.undoDeps(() => rewindChoices('fork').undo),
+			'fork',
+			async (planned) => {
+				asked.push(`${planned.sessionId}@${planned.targetSequence}`);
+				// The answer zero's rewind of the fork gave (recorded shape).
+				return {
+					found: true,
+					exitCode: 0,
+					stdout: '{"filesDeleted":1,"filesRestored":1,"skipped":[],"targetSequence":0}\n',
+					stderr: '',
+				};
+			},
+		);
+		assert.deepEqual(outcome, {
+			kind: 'undone',
+			turnIds: [turn.id],
+			report: { restored: 1, deleted: 1, skipped: [], keptEdits: [] },
+		});
+		assert.deepEqual(asked, ['vscode-c1-1@1'], 'given the plan of the chat\u2019s own rewind');
+		const prompt = world.prompts[0];
+		assert.deepEqual(prompt.options, ['Fork and Put Files Back']);
+		assert.match(prompt.message, /^Fork here and put back the files of the 1 later turn\?$/);
+		assert.match(prompt.detail, /This chat keeps every message/);
+		assert.match(prompt.detail, /deletes notes\/todo\.md/);
+		// Only the plan ran against the chat's session; its turn is not undone.
+		assert.deepEqual(world.commands, [
+			['sessions', 'rewind-plan', 'vscode-c1-1', '--sequence=1', '--exclude-target', '--json'],
+		]);
+		assert.equal(world.chat.transcript.turns[0].undone, undefined);
+		assert.equal((await world.records.read(turn.id))?.undone, undefined);
 	});
 
 	it('finds a file edited after the turn; keeping it leaves the edit while the rest is undone', async () => {
