@@ -195,7 +195,8 @@ export function storageDirs(session: RealZeroSession): string[] {
 		.filter((dir) => fs.existsSync(dir));
 }
 
-function readSavedChats(session: RealZeroSession): SavedChat[] {
+/** Every chat the extension saved in this code-server's workspace storage. */
+export function readSavedChats(session: RealZeroSession): SavedChat[] {
 	const out: SavedChat[] = [];
 	for (const storage of storageDirs(session)) {
 		const chats = path.join(storage, 'chats');
