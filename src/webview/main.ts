@@ -166,6 +166,9 @@ class ChatApp {
 				this.root.dataset.state = 'ready';
 				this.renderChrome();
 				this.list.scrollToBottom();
+				// A whole new state (maybe another chat whose turn ids are the same, a fork's): no
+				// mounted row may keep its DOM on an equal signature.
+				this.list.invalidate();
 				this.invalidateRows();
 				return;
 			case 'transcript/actions':

@@ -37,8 +37,8 @@ export function buildRows(transcript: Transcript): Row[] {
 
 /** Changes whenever what a row shows changes; rows whose signature is unchanged keep their DOM. */
 export function rowSignature(row: Row, expanded: boolean, extra: string): string {
-	// An undo greys every row of the turn.
-	return `${row.turn.undone ? 'U' : ''}${contentSignature(row, expanded, extra)}`;
+	// An undo greys every row of the turn; an inherited turn (a fork's history) has no actions.
+	return `${row.turn.undone ? 'U' : ''}${row.turn.inherited ? 'I' : ''}${contentSignature(row, expanded, extra)}`;
 }
 
 function contentSignature(row: Row, expanded: boolean, extra: string): string {

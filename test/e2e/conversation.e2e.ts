@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { answerDialog, screenshot } from '../harness/workbench';
+import { answerDialog, pickQuickInputRow, runCommand, screenshot } from '../harness/workbench';
 import {
 	flag,
 	send,
@@ -128,5 +128,62 @@ test('Retry reached with the keyboard sends the same message again', async () =>
 			JSON.parse(session.execRecords().at(-1)?.stdin ?? '{}').content,
 			'Say hello again, briefly [scenario:answer]',
 		);
+	});
+});
+
+test('Fork from the last message: a new chat with the history, zero\u2019s fork on its first run, nested under its parent in the Chats list', async () => {
+	await step(session.page, 'conversation-fork', async () => {
+		const parentSession = flag(session.execRecords().at(-1)?.argv ?? [], '--resume');
+		assert.ok(parentSession, 'the parent chat has a zero session');
+		const message = frame.locator('[data-kind="prompt"]').first();
+		await message.hover();
+		await message.getByRole('button', { name: 'Fork from this message' }).click();
+		const origin = frame.locator('.fork-origin');
+		await origin.waitFor({ state: 'visible', timeout: 15_000 });
+		assert.match(await origin.innerText(), /Forked from .+ at \u201cSay hello again, briefly/);
+		assert.deepEqual(await promptTexts(), ['Say hello again, briefly [scenario:answer]']);
+		// Inherited history offers no Edit, Retry or Fork here (its change records are the parent's).
+		assert.equal(await frame.locator('[data-kind="prompt"] .message-actions').count(), 0);
+		await screenshot(session.page, 'conversation-7-fork-opened');
+
+		const runs = session.execRecords().length;
+		await send(frame, 'Continue in the fork [scenario:answer]');
+		await waitUntil(() => session.execRecords().length === runs + 1, 15_000, 'the fork run');
+		await waitForRunEnd(frame, 'Continue in the fork');
+		const argv = session.execRecords().at(-1)?.argv ?? [];
+		assert.equal(flag(argv, '--fork'), parentSession, "zero's fork of the parent session");
+		assert.match(flag(argv, '--init-session-id') ?? '', /^vscode-c[A-Za-z0-9_-]+-2$/);
+		assert.equal(flag(argv, '--resume'), undefined);
+
+		await pickQuickInputRow(session.page, {
+			name: 'the Chats list',
+			open: async () => {
+				await runCommand(session.page, 'Zero: Show Chats');
+			},
+			// The parent, whose title is its label exactly (the fork's has an icon and "(fork)").
+			label: 'Say hello again, briefly [scenario:answer]',
+			filter: false,
+			onOffered: async () => {
+				const rows = await session.page
+					.locator('.quick-input-widget .monaco-list-row')
+					.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText));
+				const parent = rows.findIndex((row) => !row.includes('(fork)'));
+				const fork = rows.findIndex((row) => row.includes('(fork)'));
+				assert.ok(
+					parent !== -1 && fork === parent + 1,
+					`the fork sits under its parent: ${JSON.stringify(rows)}`,
+				);
+				assert.match(rows[fork], /Forked at \u201cSay hello again, briefly/);
+				assert.match(rows[fork], /Current chat/);
+				await screenshot(session.page, 'conversation-8-chats-list-lineage');
+			},
+		});
+		// Chosen: the parent opens again, untouched.
+		await waitUntil(
+			async () => (await frame.locator('.fork-origin').count()) === 0,
+			15_000,
+			'the parent chat to open',
+		);
+		assert.deepEqual(await promptTexts(), ['Say hello again, briefly [scenario:answer]']);
 	});
 });

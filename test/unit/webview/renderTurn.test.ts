@@ -7,7 +7,8 @@ import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { Turn } from '../../../src/shared/transcriptSchema';
 import type { AcpExit } from '../../../src/zero/protocol/acp/outcomes';
 import type { RenderContext } from '../../../src/webview/renderContext';
-import { renderStatus } from '../../../src/webview/renderTurn';
+import { renderPrompt, renderStatus } from '../../../src/webview/renderTurn';
+import { rowSignature } from '../../../src/webview/rows';
 import { SCENARIOS, exited, replay } from '../helpers';
 
 const context: RenderContext = {
@@ -109,5 +110,38 @@ describe('the status row of a turn whose process died', () => {
 		assert.equal(tail.open, true);
 		assert.match(tail.textContent ?? '', /panic: runtime error/);
 		assert.equal((status.querySelector('details.run-details') as HTMLDetailsElement).open, false);
+	});
+});
+
+describe("a user message's actions", () => {
+	function promptTurn(): Turn {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0, sessionId: 's' });
+		applyAction(transcript, {
+			type: 'turn/start',
+			turnId: 't1',
+			prompt: { text: 'Hi', context: [] },
+		});
+		return transcript.turns[0];
+	}
+	const labels = (element: HTMLElement) =>
+		[...element.querySelectorAll('.message-actions button')].map((button) =>
+			button.getAttribute('aria-label'),
+		);
+
+	it('offers Edit, Retry and Fork on an exec message, none on a fork\u2019s inherited history', () => {
+		const turn = promptTurn();
+		assert.deepEqual(labels(renderPrompt(turn, context)), [
+			'Edit message',
+			'Retry message',
+			'Fork from this message',
+		]);
+		const inherited = { ...turn, inherited: true as const };
+		assert.deepEqual(labels(renderPrompt(inherited, context)), []);
+		// The same turn id in another chat (a fork's copy) must not keep the parent's row DOM.
+		const row = { kind: 'prompt' as const, key: 'p:t1', turn };
+		assert.notEqual(
+			rowSignature(row, false, ''),
+			rowSignature({ ...row, turn: inherited }, false, ''),
+		);
 	});
 });
