@@ -34,6 +34,8 @@ import { post } from './vscodeApi';
 
 class ChatApp {
 	private transcript: Transcript | undefined;
+	/** Text for the composer of the new chat asked for from chat `from` (an ACP message's "New Chat"). */
+	private draftForNewChat: { text: string; from: string | undefined } | undefined;
 	private readiness: ReadinessView | undefined;
 	private composerView: ComposerView | undefined;
 	/** What the composer was last told about a live approval waiting (it changes what it offers). */
@@ -112,6 +114,10 @@ class ChatApp {
 			post,
 			toggleExpanded: (key, rowKey) => this.toggleExpanded(key, rowKey),
 			fillComposer: (text) => this.composer.fill(text),
+			newChatWith: (text) => {
+				this.draftForNewChat = { text, from: this.transcript?.id };
+				post({ type: 'chat/new' });
+			},
 			isRunning: () => this.composerView?.running ?? false,
 			showBanner: (message) => this.banner.show(message),
 			hideBanner: () => this.banner.hide(),
@@ -165,6 +171,10 @@ class ChatApp {
 				}
 				this.root.dataset.state = 'ready';
 				this.renderChrome();
+				if (this.draftForNewChat && this.draftForNewChat.from !== message.transcript.id) {
+					this.composer.fill(this.draftForNewChat.text);
+					this.draftForNewChat = undefined;
+				}
 				this.list.scrollToBottom();
 				// A whole new state (maybe another chat whose turn ids are the same, a fork's): no
 				// mounted row may keep its DOM on an equal signature.

@@ -11,8 +11,8 @@ import { renderProtocolNotes } from './renderProtocolNotes';
 import { actionAttrs } from './viewActions';
 
 /**
- * The buttons on a user message: Edit, Retry and Fork (zero exec), Copy (zero acp has no rewind
- * and no fork).
+ * The buttons on a user message: Edit, Retry and Fork (zero exec); Copy and New Chat with it
+ * (zero acp has no rewind and no fork).
  */
 function messageActions(turn: Turn): HTMLElement | undefined {
 	const prompt = turn.prompt;
@@ -34,6 +34,12 @@ function messageActions(turn: Turn): HTMLElement | undefined {
 				'copy',
 				actionAttrs({ action: 'copy-text', text: prompt.text }),
 				'Copy the message (Live approvals cannot go back to or fork from a message: zero acp has no rewind and no fork)',
+			),
+			button(
+				'New chat with this message',
+				'comment-discussion',
+				actionAttrs({ action: 'message-new-chat', text: prompt.text }),
+				'Start a new chat with this message in the box (zero acp cannot fork a chat)',
 			),
 		);
 	}

@@ -22,6 +22,8 @@ export interface ViewActionTarget {
 	/** Opens a closed row or disclosure, or closes an open one, and re-renders `rowKey`. */
 	toggleExpanded(key: string, rowKey: string): void;
 	fillComposer(text: string): void;
+	/** Starts a new chat and puts `text` in its composer once it shows. */
+	newChatWith(text: string): void;
 	isRunning(): boolean;
 	showBanner(message: string): void;
 	hideBanner(): void;
@@ -69,6 +71,7 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 		'message-edit': (action) => view.editMessage(action.turn),
 		'message-retry': (action) => post({ type: 'turn/retry', turnId: action.turn }),
 		'message-fork': (action) => post({ type: 'turn/fork', turnId: action.turn }),
+		'message-new-chat': (action) => view.newChatWith(action.text),
 		'open-chat': (action) => post({ type: 'chat/open', chatId: action.chat }),
 		'message-edit-send': (action) => view.sendMessageEdit(action.turn),
 		'message-edit-cancel': (action) => view.cancelMessageEdit(action.turn),

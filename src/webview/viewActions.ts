@@ -52,6 +52,8 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 	/** A user message: edit it in place, send it again, or (editing) send or drop the edit. */
 	z.object({ action: z.literal('message-edit'), turn }),
 	z.object({ action: z.literal('message-retry'), turn }),
+	/** A new, empty chat with this text in its composer (what an ACP chat offers for a fork). */
+	z.object({ action: z.literal('message-new-chat'), text: z.string() }),
 	/** A new chat whose history ends at this message. */
 	z.object({ action: z.literal('message-fork'), turn }),
 	/** Opens a saved chat (a fork's parent). */

@@ -11,7 +11,14 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { closeSideBar, executeCommand, screenshot } from '../harness/workbench';
-import { send, startFakeChat, step, waitForRunEnd, type FakeChatSession } from './fakeChat';
+import {
+	send,
+	startFakeChat,
+	step,
+	waitForRunEnd,
+	waitUntil,
+	type FakeChatSession,
+} from './fakeChat';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-acp-'));
 const wireLog = path.join(root, 'wire.log');
@@ -183,5 +190,31 @@ test("A command longer than the card: zero's exact request, the argument bash ru
 		await approval.getByRole('button', { name: 'Deny' }).click();
 		const status = await waitForRunEnd(frame, 'Run the long one');
 		assert.equal(await status.getAttribute('data-status'), 'success');
+	});
+});
+
+test('An ACP message offers Copy and New Chat with it, not Edit, Retry or Fork (zero acp has no rewind and no fork)', async () => {
+	await step(session.page, 'approvals-new-chat-from-message', async () => {
+		await newAcpChat();
+		await send(frame, 'Run echo [scenario:permission]');
+		const approval = await waitingApproval();
+		await approval.getByRole('button', { name: 'Allow once' }).click();
+		await waitForRunEnd(frame, 'Run echo');
+		const message = frame.locator('[data-kind="prompt"]').first();
+		await message.hover();
+		const labels = await message
+			.locator('.message-actions button')
+			.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')));
+		assert.deepEqual(labels, ['Copy message', 'New chat with this message']);
+		await message.getByRole('button', { name: 'New chat with this message' }).click();
+		const input = frame.locator('textarea.composer-input');
+		await waitUntil(
+			async () =>
+				(await frame.locator('[data-kind="prompt"]').count()) === 0 &&
+				(await input.inputValue()) === 'Run echo [scenario:permission]',
+			15_000,
+			'a new, empty chat with the message in its composer',
+		);
+		await screenshot(session.page, 'approvals-7-new-chat-from-message');
 	});
 });

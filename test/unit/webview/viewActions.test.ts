@@ -104,6 +104,8 @@ function approval(): HTMLElement {
 		type: 'turn/start',
 		turnId: 't1',
 		prompt: { text: 'go', context: [] },
+		// An ACP turn: its message offers Copy and New Chat (zero acp has no rewind, no fork).
+		command: { display: 'zero acp', kind: 'chat', permissionMode: 'member', backend: 'acp' },
 	});
 	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
 	for (const action of [
@@ -222,6 +224,7 @@ function target(effects: Effects): ViewActionTarget {
 		post: (message) => effects.posted.push(message),
 		toggleExpanded: (key, row) => effects.calls.push(`toggle ${key} ${row}`),
 		fillComposer: (text) => effects.calls.push(`fill ${text}`),
+		newChatWith: (text) => effects.calls.push(`new chat with ${text}`),
 		isRunning: () => false,
 		showBanner: (message) => effects.calls.push(`banner ${message}`),
 		hideBanner: () => effects.calls.push('hide banner'),
