@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { lineageRows } from '../../../../src/host/chat/chatLineage';
 import { ChatStore } from '../../../../src/host/chat/chatStore';
+import { forkTranscript } from '../../../../src/shared/forkTranscript';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { SCENARIOS, exited, readLines } from '../../helpers';
@@ -140,5 +142,42 @@ describe('chat persistence', () => {
 		await saving;
 		assert.equal(errors.length, 1);
 		assert.match(errors[0], /Saving chat cyclic failed/);
+	});
+});
+
+describe('a fork in the chats list', () => {
+	it('is listed under its parent; deleting the parent keeps the fork, which then says so', async () => {
+		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
+		const store = new ChatStore(root, silent);
+		const parent = createTranscript({ id: 'cp', title: 'Parent', createdAt: 1, sessionId: 's1' });
+		applyAction(parent, {
+			type: 'turn/start',
+			turnId: 't1',
+			prompt: { text: 'first', context: [] },
+		});
+		await store.save(parent, 2);
+		const made = forkTranscript(parent, { id: 'cf', now: 3, turnId: 't1', keep: 'all' });
+		assert.ok(made.ok);
+		await store.save(made.transcript, 4);
+		const rows = lineageRows(await store.list()).map((row) => [
+			row.entry.id,
+			row.depth,
+			row.orphan,
+		]);
+		assert.deepEqual(rows, [
+			['cp', 0, false],
+			['cf', 1, false],
+		]);
+		await store.delete('cp');
+		const after = await store.list();
+		assert.deepEqual(
+			after.map((entry) => [entry.id, entry.forkedFrom]),
+			[['cf', { chatId: 'cp', excerpt: 'first' }]],
+		);
+		assert.deepEqual(
+			lineageRows(after).map((row) => [row.entry.id, row.depth, row.orphan]),
+			[['cf', 0, true]],
+		);
+		assert.equal((await store.load('cf'))?.turns[0].inherited, true);
 	});
 });
