@@ -12,6 +12,8 @@ import { AttentionController } from './host/chat/attention';
 import { trackChatContextKeys } from './host/chat/chatContextKeys';
 import { ChatService } from './host/chat/chatService';
 import { ChatStore } from './host/chat/chatStore';
+import { pickChatFolder } from './host/chat/folderPicker';
+import { RunSlots } from './host/chat/runSlots';
 import { readOnlyNotices } from './host/chat/permissionFollowUps';
 import { registerCommands } from './host/commands/registerCommands';
 import { DIAGNOSTIC_SOURCE, FindingCodeActions } from './host/inspection/findingDiagnostics';
@@ -104,13 +106,19 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				now: () => Date.now(),
 				acp,
 				approvals,
+				workspaceFolders: () =>
+					(vscode.workspace.workspaceFolders ?? [])
+						.filter((folder) => folder.uri.scheme === 'file')
+						.map((folder) => folder.uri.fsPath),
+				runSlots: new RunSlots(() => settings().maxConcurrentRuns),
 			},
 			context.workspaceState,
 			readiness,
 			viewActions,
+			() => pickChatFolder(context.workspaceState),
 		),
 	);
-	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats, log));
+	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats.side, log));
 	const panels = disposables.add(new ChatPanels(context.extensionUri, chats, log));
 	const transcripts = disposables.add(
 		new TranscriptViewer(context.extensionUri, log, viewActions, (transcript) =>

@@ -291,6 +291,8 @@ export const TranscriptSchema = z.object({
 	 * disk, where they still are. The latest ones only.
 	 */
 	removedTurnIds: z.array(z.string()).max(2000).optional(),
+	/** The workspace folder the chat runs zero in (multi-root workspaces; absent: the first). */
+	folder: z.string().max(4096).optional(),
 	/** The next run creates the fork (`--fork=<fromSessionId>`) instead of a new session. */
 	pendingFork: z.object({ fromSessionId: z.string().max(200) }).optional(),
 });

@@ -18,7 +18,7 @@ export class ChatHeader {
 		const usage = transcript.usage;
 		const changedFiles = transcript.readOnly ? 0 : countChangedFiles(transcript).files;
 		const origin = transcript.forkedFrom;
-		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}|${transcript.pendingFork !== undefined}`;
+		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}|${transcript.pendingFork !== undefined}|${transcript.folder}`;
 		if (signature === this.signature) {
 			return;
 		}
@@ -28,6 +28,14 @@ export class ChatHeader {
 			h(
 				'div',
 				{ class: 'chat-meta muted' },
+				transcript.folder
+					? h(
+							'span',
+							{ class: 'chat-folder', title: `zero works in ${transcript.folder}` },
+							icon('folder'),
+							` ${folderLabel(transcript.folder)}`,
+						)
+					: undefined,
 				transcript.model
 					? h(
 							'span',
@@ -93,4 +101,10 @@ function renderForkOrigin(origin: ForkOrigin, pending: boolean): HTMLElement {
 			? '. The messages above are that chat’s; your next message makes zero’s fork of it.'
 			: '. The messages above are that chat’s.',
 	);
+}
+
+/** The last part of a folder path (either separator: the host may be Windows). */
+function folderLabel(folder: string): string {
+	const parts = folder.split(/[\\/]/).filter((part) => part !== '');
+	return parts.at(-1) ?? folder;
 }

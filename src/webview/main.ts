@@ -175,6 +175,7 @@ class ChatApp {
 					this.composer.fill(this.draftForNewChat.text);
 					this.draftForNewChat = undefined;
 				}
+				this.saveUi();
 				this.list.scrollToBottom();
 				// A whole new state (maybe another chat whose turn ids are the same, a fork's): no
 				// mounted row may keep its DOM on an equal signature.
@@ -288,7 +289,7 @@ class ChatApp {
 	}
 
 	private saveUi(): void {
-		saveUiState(this.draft, this.expanded);
+		saveUiState(this.draft, this.expanded, this.transcript?.id);
 	}
 }
 

@@ -1,6 +1,7 @@
 /**
- * What the chat view keeps across reloads of the webview (VS Code's webview state): the draft
- * and which rows are open. Read defensively: the state may come from an older version.
+ * What the chat view keeps across reloads of the webview (VS Code's webview state): the draft,
+ * which rows are open and which chat it showed (an editor tab reopens that chat after a restart).
+ * Read defensively: the state may come from an older version.
  */
 import { getState, setState } from './vscodeApi';
 
@@ -10,6 +11,7 @@ const MAX_EXPANDED = 500;
 export interface SavedUiState {
 	draft: string;
 	expanded: string[];
+	chatId?: string;
 }
 
 export function loadUiState(): SavedUiState {
@@ -19,9 +21,14 @@ export function loadUiState(): SavedUiState {
 		expanded: Array.isArray(state?.expanded)
 			? state.expanded.filter((key): key is string => typeof key === 'string').slice(-MAX_EXPANDED)
 			: [],
+		...(typeof state?.chatId === 'string' ? { chatId: state.chatId } : {}),
 	};
 }
 
-export function saveUiState(draft: string, expanded: Iterable<string>): void {
-	setState({ draft, expanded: [...expanded].slice(-MAX_EXPANDED) });
+export function saveUiState(
+	draft: string,
+	expanded: Iterable<string>,
+	chatId: string | undefined,
+): void {
+	setState({ draft, expanded: [...expanded].slice(-MAX_EXPANDED), chatId });
 }

@@ -102,6 +102,7 @@ const settings: ZeroSettings = {
 	model: '',
 	permissionMode: 'member',
 	maxTurns: undefined,
+	maxConcurrentRuns: 4,
 	extraArgs: [],
 	env: {},
 	sendWithEnter: true,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatService, RunFinished } from './chatService';
 import type { ChatViewProvider } from '../views/chatViews';
+import { describeCounts } from './liveChatState';
 
 type AttentionState = 'idle' | 'working' | 'approval' | 'blocked' | 'done' | 'failed';
 
@@ -19,7 +20,7 @@ export class AttentionController implements vscode.Disposable {
 	private state: AttentionState = 'idle';
 
 	constructor(
-		chats: ChatService,
+		private readonly chats: ChatService,
 		private readonly view: ChatViewProvider,
 		private readonly chatVisible: () => boolean,
 	) {
@@ -30,6 +31,8 @@ export class AttentionController implements vscode.Disposable {
 			chats.onRunStarted(() => this.set('working')),
 			chats.onRunFinished((finished) => this.finished(finished)),
 			chats.onApprovalsChange((waiting) => this.approvals(waiting)),
+			// Several chats: the counts change as each starts, waits and ends.
+			chats.onDidChangeLive(() => this.recount()),
 			view.onDidChangeVisibility((visible) => {
 				if (visible) {
 					this.seen();
@@ -38,8 +41,20 @@ export class AttentionController implements vscode.Disposable {
 		);
 	}
 
+	private recount(): void {
+		if (this.state === 'working' || this.state === 'approval') {
+			this.set(this.state);
+		}
+	}
+
 	private finished(finished: RunFinished): void {
 		const runSucceeded = finished.outcome?.tone === 'success' || finished.outcome?.tone === 'info';
+		const others = this.chats.counts();
+		if (others.waiting > 0 || others.running > 0) {
+			// Other chats still run or wait: the item keeps saying so.
+			this.set(others.waiting > 0 ? 'approval' : 'working');
+			return;
+		}
 		const visible = this.chatVisible();
 		if (visible) {
 			this.set('idle');
@@ -98,19 +113,39 @@ export class AttentionController implements vscode.Disposable {
 				this.item.hide();
 				this.view.setBadge(undefined);
 				return;
-			case 'working':
-				this.item.text = '$(loading~spin) Zero';
-				this.item.tooltip = 'zero is working';
+			case 'working': {
+				const counts = this.chats.counts();
+				this.item.text =
+					counts.running > 1 || counts.waiting > 0
+						? `$(loading~spin) Zero: ${describeCounts(counts)}`
+						: '$(loading~spin) Zero';
+				this.item.tooltip =
+					counts.running > 1 ? `zero is working in ${counts.running} chats` : 'zero is working';
 				this.item.backgroundColor = undefined;
 				this.item.show();
+				// One chat at work needs no badge; several are worth a count on the view.
+				this.view.setBadge(
+					counts.running > 1
+						? { value: counts.running, tooltip: describeCounts(counts) }
+						: undefined,
+				);
 				return;
-			case 'approval':
-				this.item.text = '$(bell-dot) Zero: approval needed';
+			}
+			case 'approval': {
+				const counts = this.chats.counts();
+				this.item.text =
+					counts.running > 1
+						? `$(bell-dot) Zero: ${describeCounts(counts)}`
+						: '$(bell-dot) Zero: approval needed';
 				this.item.tooltip = 'zero is waiting for your answer on a tool card';
 				this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
 				this.item.show();
-				this.view.setBadge(badge('zero is waiting for your approval'));
+				this.view.setBadge({
+					value: Math.max(1, counts.waiting),
+					tooltip: `zero is waiting for your approval${counts.running > 1 ? ` (${describeCounts(counts)})` : ''}`,
+				});
 				return;
+			}
 			case 'blocked':
 				this.item.text = '$(warning) Zero: blocked';
 				this.item.tooltip = `${blocked.length} action${blocked.length === 1 ? ' was' : 's were'} blocked: ${blocked.join('; ')}`;

@@ -3,17 +3,28 @@ import { setContext } from '../platform/contextKeys';
 import type { ReadinessService } from '../setup/readiness';
 import type { ChatService } from './chatService';
 
-/** Keeps the active chat's `when`-clause keys (Stop Run, Export, "Ask a first question") in step with its runs. */
+/**
+ * Keeps the `when`-clause keys in step with the runs: the active chat's (Stop Run, Export, "Ask a
+ * first question") and the window's (Stop All Runs).
+ */
 export function trackChatContextKeys(
 	chats: ChatService,
 	readiness: ReadinessService,
 ): vscode.Disposable[] {
+	const runState = (): void => {
+		setContext('zero.runActive', chats.active.running);
+		setContext('zero.anyRunActive', chats.counts().running > 0);
+	};
 	return [
-		chats.onDidChangeActive((chat) => setContext('zero.hasRun', chat.transcript.turns.length > 0)),
-		chats.onRunStarted(() => setContext('zero.runActive', true)),
+		chats.onDidChangeActive((chat) => {
+			setContext('zero.hasRun', chat.transcript.turns.length > 0);
+			runState();
+		}),
+		chats.onDidChangeLive(runState),
+		chats.onRunStarted(runState),
 		chats.onRunFinished((finished) => {
-			setContext('zero.runActive', false);
-			setContext('zero.hasRun', true);
+			runState();
+			setContext('zero.hasRun', chats.active.transcript.turns.length > 0);
 			if (readiness.noteRunFinished(finished.turn.run)) {
 				setContext('zero.setup.firstAnswer', true);
 			}

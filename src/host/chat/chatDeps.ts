@@ -10,6 +10,7 @@ import type { ZeroBinaryLocator } from '../platform/zeroBinary';
 import type { ZeroCli } from '../platform/zeroCli';
 import type { ZeroFacts } from '../platform/zeroFacts';
 import type { ChatStore } from './chatStore';
+import type { RunSlots } from './runSlots';
 
 /** What a chat needs from the rest of the extension (all of it replaceable in unit tests). */
 export interface ChatDeps {
@@ -22,6 +23,8 @@ export interface ChatDeps {
 	settings(): ZeroSettings;
 	log: Logger;
 	workspaceFolder(): string | undefined;
+	/** Every folder of the workspace (multi-root: each chat runs in one of them). */
+	workspaceFolders?(): string[];
 	isTrusted(): boolean;
 	/** What zero's sandbox policy and config say, and facts about this machine. */
 	facts: ZeroFacts;
@@ -33,4 +36,6 @@ export interface ChatDeps {
 	acp?: AcpManager;
 	/** The permission requests zero waits on, for every chat of the window. */
 	approvals: WaitingApprovals;
+	/** The window's limit on chats running at once (absent: no limit, e.g. in unit tests). */
+	runSlots?: RunSlots;
 }

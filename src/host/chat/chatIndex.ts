@@ -6,7 +6,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../platform/log';
-import type { Transcript } from '../../shared/transcriptSchema';
+import { describeTurnEnd } from '../../shared/runOutcome';
+import type { Transcript, Turn } from '../../shared/transcriptSchema';
 import { decodeTranscript } from './chatFiles';
 
 const ChatIndexEntrySchema = z.object({
@@ -18,6 +19,10 @@ const ChatIndexEntrySchema = z.object({
 	turns: z.number().optional(),
 	/** The chat it was forked from and where (the Chats list nests it there). */
 	forkedFrom: z.object({ chatId: z.string(), excerpt: z.string() }).optional(),
+	/** The workspace folder it runs in (multi-root workspaces). */
+	folder: z.string().optional(),
+	/** How its last run ended, in words ("Finished", "Stopped", "Failed"...). */
+	lastRun: z.string().max(80).optional(),
 });
 export type ChatIndexEntry = z.infer<typeof ChatIndexEntrySchema>;
 const ChatIndex = z.array(ChatIndexEntrySchema);
@@ -28,6 +33,20 @@ export function forkOriginEntry(
 ): ChatIndexEntry['forkedFrom'] {
 	const origin = transcript.forkedFrom;
 	return origin ? { chatId: origin.chatId, excerpt: origin.excerpt } : undefined;
+}
+
+/** The index's facts of a chat besides its title, times and session. */
+export function indexFacts(
+	transcript: Pick<Transcript, 'forkedFrom' | 'folder'>,
+	turns: readonly Turn[],
+): Pick<ChatIndexEntry, 'forkedFrom' | 'folder' | 'lastRun'> {
+	const last = turns.at(-1);
+	const ended = last && last.run.phase === 'ended' ? describeTurnEnd(last) : undefined;
+	return {
+		forkedFrom: forkOriginEntry(transcript),
+		...(transcript.folder ? { folder: transcript.folder } : {}),
+		...(ended ? { lastRun: ended.title.slice(0, 80) } : {}),
+	};
 }
 
 /** What a chat id may be (it names a folder). */
@@ -100,7 +119,7 @@ export class ChatIndexFiles {
 				updatedAt: stat.mtimeMs,
 				sessionId: transcript.sessionId,
 				turns: transcript.turns.length,
-				forkedFrom: forkOriginEntry(transcript),
+				...indexFacts(transcript, transcript.turns),
 			};
 		} catch {
 			return undefined;

@@ -4,13 +4,12 @@ import { describeTurnEnd } from '../../shared/runOutcome';
 import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
 import type { Transcript, Turn } from '../../shared/transcriptSchema';
 import { ChatSession, type ChatDeps } from './chatSession';
-import type { ChatSource } from '../views/chatWebviewHost';
-import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
+import type { ChatViewActions } from '../views/viewActions';
 import type { ReadinessProvider } from '../setup/readiness';
 import type { ContextEntry } from './promptContext';
-import { rerunTurn } from './conversationActions';
-import { chatForkDeps } from './chatForkDeps';
-import { forkFromTurn } from './forkChat';
+import { ChatSlot, type SlotOwner } from './chatSlot';
+import { handleChatRequest, type ChatRequestHost } from './chatRequests';
+import { describeLiveChat, type LiveChatState } from './liveChatState';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
@@ -22,103 +21,199 @@ export interface RunFinished {
 	outcome?: ReturnType<typeof describeTurnEnd>;
 }
 
+interface LiveChat {
+	session: ChatSession;
+	subscriptions: { dispose(): void }[];
+}
+
 /**
- * The live chat: owns the current ChatSession, switches between saved chats, and feeds every bound
- * webview (side view and editor tabs) the same stream of updates.
+ * Every chat that is open in a view or still running: each view (the side view, any number of
+ * editor tabs) is a {@link ChatSlot} showing one chat, several chats run at once (each its own
+ * zero process or ACP session, queue, notices and approvals, up to `zero.maxConcurrentRuns`), and
+ * a chat no view shows keeps running and saving until its run ends. Commands act on the chat of
+ * the view used last.
  */
-export class ChatService implements ChatSource, vscode.Disposable {
-	private session: ChatSession;
-	private sessionListeners: vscode.Disposable[] = [];
+export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposable {
+	private readonly live = new Map<string, LiveChat>();
+	private readonly slots = new Set<ChatSlot>();
+	/** The side view's slot: it always exists, shown or not. */
+	readonly side: ChatSlot;
+	private activeSlot: ChatSlot;
 	private readonly messageEmitter = new vscode.EventEmitter<HostToWebview>();
 	private readonly runFinishedEmitter = new vscode.EventEmitter<RunFinished>();
 	private readonly runStartedEmitter = new vscode.EventEmitter<ChatSession>();
 	private readonly approvalsEmitter = new vscode.EventEmitter<number>();
-	/** The open chat's number of permission requests zero waits on (ACP chats). */
+	private readonly liveChangeEmitter = new vscode.EventEmitter<void>();
+	/** The number of permission requests zero waits on, over every chat of the window. */
 	readonly onApprovalsChange = this.approvalsEmitter.event;
 	private readonly disposables: vscode.Disposable[] = [];
+	/** Every update of the active chat (what its views get). */
 	readonly onMessage = this.messageEmitter.event;
 	readonly onRunFinished = this.runFinishedEmitter.event;
 	readonly onRunStarted = this.runStartedEmitter.event;
+	/** A chat started or stopped running, or waiting, anywhere (for the status bar and lists). */
+	readonly onDidChangeLive = this.liveChangeEmitter.event;
 	private readonly activeChangeEmitter = new vscode.EventEmitter<ChatSession>();
-	/** Fires when another chat becomes the active one (restored, opened, new). */
+	/** Fires when another chat becomes the active one (restored, opened, new, another view used). */
 	readonly onDidChangeActive = this.activeChangeEmitter.event;
 	private restored: Promise<void> | undefined;
-	/** Chats replaced while their run was going; they finish and save in the background. */
-	private readonly background = new Set<string>();
 	private factsAsked = false;
 
 	constructor(
-		private readonly deps: ChatDeps,
+		readonly deps: ChatDeps,
 		private readonly memento: vscode.Memento,
 		private readonly readiness: ReadinessProvider,
-		private readonly viewActions: ChatViewActions,
+		readonly viewActions: ChatViewActions,
+		/** Asks which folder a new chat runs in (multi-root workspaces); undefined: cancelled. */
+		private readonly pickFolder: () => Promise<string | undefined> = async () => undefined,
 	) {
-		this.session = this.bind(new ChatSession(deps));
+		this.side = new ChatSlot(this, this.adopt(new ChatSession(deps)), 'side');
+		this.slots.add(this.side);
+		this.activeSlot = this.side;
 		this.disposables.push(
-			readiness.onDidChange((view) =>
-				this.messageEmitter.fire({ type: 'readiness/update', readiness: view }),
-			),
+			readiness.onDidChange((view) => {
+				for (const slot of this.slots) {
+					slot.post({ type: 'readiness/update', readiness: view });
+				}
+			}),
+			deps.approvals.onChange(() => {
+				this.approvalsEmitter.fire(this.waitingApprovals());
+				this.liveChangeEmitter.fire();
+			}),
 		);
 	}
 
-	/** The chat every view shows and commands act on. */
+	/** The chat commands act on: the one in the view used last (the side view at first). */
 	get active(): ChatSession {
-		return this.session;
+		return this.activeSlot.session;
+	}
+
+	/** Every chat open in a view or still running. */
+	liveChats(): ChatSession[] {
+		return [...this.live.values()].map((chat) => chat.session);
+	}
+
+	/** What a live chat is doing, for the Chats list; undefined for a chat that is not live. */
+	stateOf(chatId: string): LiveChatState | undefined {
+		const chat = this.live.get(chatId);
+		return chat ? describeLiveChat(chat.session) : undefined;
+	}
+
+	/** How many chats run, and how many wait for an approval, over the window. */
+	counts(): { running: number; waiting: number } {
+		let running = 0;
+		let waiting = 0;
+		for (const { session } of this.live.values()) {
+			running += session.running ? 1 : 0;
+			waiting += session.waitingApprovals > 0 ? 1 : 0;
+		}
+		return { running, waiting };
+	}
+
+	private waitingApprovals(): number {
+		let total = 0;
+		for (const { session } of this.live.values()) {
+			total += session.waitingApprovals;
+		}
+		return total;
+	}
+
+	/** Stops every run of the window; returns how many were stopped. */
+	stopAll(): number {
+		let stopped = 0;
+		for (const { session } of this.live.values()) {
+			if (session.running || session.waitingForRunSlot) {
+				session.stop();
+				stopped++;
+			}
+		}
+		return stopped;
 	}
 
 	/**
-	 * Resolves once the chat that was open when the window closed is back. It is read from disk the
-	 * first time a view, a panel or a command needs a chat, never at activation.
+	 * Resolves once the chat that was open when the window closed is back in the side view. It is
+	 * read from disk the first time a view, a panel or a command needs a chat, never at activation.
 	 */
 	ready(): Promise<void> {
 		this.restored ??= this.deps.store.readCurrentChatId().then(async (previous) => {
-			if (previous) {
-				await this.open(previous);
+			if (previous && this.side.session.transcript.turns.length === 0) {
+				await this.openIn(this.side, previous);
 			}
 		});
 		return this.restored;
 	}
 
+	/** A new editor tab's slot, showing `chatId` (a saved or live chat) or else the active chat. */
+	async createTabSlot(chatId?: string): Promise<ChatSlot> {
+		await this.ready();
+		const slot = new ChatSlot(this, this.active, 'tab');
+		this.slots.add(slot);
+		if (chatId && chatId !== this.active.id && !(await this.openIn(slot, chatId))) {
+			this.deps.log.warn(`Chat ${chatId} of an editor tab is not saved any more.`);
+		}
+		this.focused(slot);
+		return slot;
+	}
+
 	async open(id: string): Promise<boolean> {
-		if (id === this.session.id) {
+		return this.openIn(this.activeSlot, id);
+	}
+
+	async openIn(slot: ChatSlot, id: string): Promise<boolean> {
+		if (id === slot.session.id) {
+			return true;
+		}
+		const live = this.live.get(id)?.session;
+		if (live) {
+			this.showIn(slot, live);
 			return true;
 		}
 		const transcript = await this.deps.store.load(id);
 		if (!transcript) {
 			return false;
 		}
-		this.replace(new ChatSession(this.deps, transcript));
+		// Another request may have made it live meanwhile: one session per chat.
+		this.showIn(slot, this.live.get(id)?.session ?? this.adopt(this.createSession(transcript)));
 		return true;
 	}
 
 	/**
 	 * Deletes a saved chat. A chat whose run is still going is not deleted (its run would save it
-	 * again); the open chat is replaced by a new one first. Returns why not, or undefined.
+	 * again); views showing it get a new chat first. Returns why not, or undefined.
 	 */
 	async deleteChat(id: string): Promise<string | undefined> {
-		if (this.background.has(id) || (id === this.session.id && this.session.running)) {
+		const live = this.live.get(id)?.session;
+		if (live && (live.running || live.waitingForRunSlot)) {
 			return 'This chat is still running. Stop its run first, then delete it.';
 		}
 		if (await this.deps.store.isStreamedInto(id)) {
 			return 'This chat is running in another window. Stop its run there first, then delete it.';
 		}
-		if (id === this.session.id) {
-			this.newChat();
+		for (const slot of this.slots) {
+			if (slot.session.id === id) {
+				this.showIn(slot, this.adopt(new ChatSession(this.deps)));
+			}
 		}
 		await this.deps.store.delete(id);
 		return undefined;
 	}
 
-	/** Saves a chat made here (a fork) and makes it the open one. */
-	async openTranscript(transcript: Transcript): Promise<void> {
-		const session = new ChatSession(this.deps, transcript);
-		await session.flushSave();
-		this.replace(session);
+	/** Starts a new chat in the active view; the old one stays saved (and keeps running if it was). */
+	newChat(): Promise<void> {
+		return this.newChatIn(this.activeSlot);
 	}
 
-	/** Starts a new chat; the old one stays saved (and keeps running if it was). */
-	newChat(): void {
-		this.replace(new ChatSession(this.deps));
+	async newChatIn(slot: ChatSlot): Promise<void> {
+		const folders = this.deps.workspaceFolders?.() ?? [];
+		let folder: string | undefined;
+		if (folders.length > 1) {
+			folder = await this.pickFolder();
+			if (folder === undefined) {
+				return;
+			}
+		}
+		const session = this.createSession(undefined, folder);
+		this.showIn(slot, this.adopt(session));
 	}
 
 	/** Opens a chat that continues one of zero's own sessions (`--resume`). */
@@ -126,156 +221,89 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		const session = new ChatSession(this.deps);
 		session.transcript.sessionId = sessionId;
 		session.transcript.title = title;
-		this.replace(session);
+		this.showIn(this.activeSlot, this.adopt(session));
 	}
 
-	/** True while a chat that is no longer open still finishes its run. */
+	/** Saves a chat made here (a fork) and shows it in `slot`. */
+	async showNewTranscript(slot: ChatSlot, transcript: Transcript): Promise<void> {
+		const session = this.createSession(transcript, slot.session.transcript.folder);
+		await session.flushSave();
+		this.showIn(slot, this.adopt(session));
+	}
+
+	/** Saves a chat made here (a fork) and makes it the active view's. */
+	openTranscript(transcript: Transcript): Promise<void> {
+		return this.showNewTranscript(this.activeSlot, transcript);
+	}
+
+	/** True while a chat that no view shows still finishes its run. */
 	isBackground(id: string): boolean {
-		return this.background.has(id);
+		const live = this.live.get(id)?.session;
+		return live !== undefined && live.running && !this.isShown(live);
 	}
 
 	addContext(entry: ContextEntry): void {
-		this.session.addContext(entry);
+		this.active.addContext(entry);
 	}
 
 	history(): string[] {
 		return this.memento.get<string[]>(HISTORY_KEY) ?? [];
 	}
 
+	/** The active view's snapshot. */
 	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
+		return this.snapshotOf(this.activeSlot);
+	}
+
+	snapshotOf(slot: ChatSlot): Extract<HostToWebview, { type: 'state/snapshot' }> {
 		this.askZeroFactsOnce();
+		const session = slot.session;
 		return {
 			type: 'state/snapshot',
-			transcript: toViewTranscript(this.session.transcript),
-			composer: this.session.composerView(this.history()),
+			transcript: toViewTranscript(session.transcript),
+			composer: session.composerView(this.history()),
 			readiness: this.readiness.view(),
-			notices: this.session.notices.allNotices(),
+			notices: session.notices.allNotices(),
 		};
 	}
 
 	/**
 	 * The first time a view shows a chat, asks zero for its sandbox policy and turn budget, then
-	 * re-sends the notices of the chat's turns (their follow-ups depend on them).
+	 * re-sends the notices of the live chats' turns (their follow-ups depend on them).
 	 */
 	private askZeroFactsOnce(): void {
 		if (this.factsAsked || !this.deps.isTrusted()) {
 			return;
 		}
 		this.factsAsked = true;
-		void this.deps.facts.refresh().then(() => this.session.notices.refresh());
+		void this.deps.facts.refresh().then(() => {
+			for (const { session } of this.live.values()) {
+				session.notices.refresh();
+			}
+		});
 	}
 
 	toolDetails(turnId: string, itemId: string): ToolDetails | undefined {
-		return findToolDetails(this.session.transcript, turnId, itemId);
+		return this.toolDetailsOf(this.active, turnId, itemId);
 	}
 
-	async handle(message: WebviewToHost): Promise<void> {
-		const session = this.session;
-		if (await handleViewRequest(message, session.transcript, this.viewActions)) {
-			return;
-		}
-		switch (message.type) {
-			case 'hello':
-			case 'snapshot/request':
-			case 'tool/details/request':
-			case 'open/link':
-			case 'open/file':
-			case 'open/toolOutput':
-			case 'clipboard/copy':
-				return;
-			case 'chat/send':
-				if (session.send(message.text, message.images)) {
-					this.remember(message.text);
-				}
-				return;
-			case 'chat/stop':
-				session.stop();
-				return;
-			case 'chat/retry': {
-				// The same words in the same chat: an exec chat resumes zero's session, as any message.
-				const prompt = session.transcript.turns.find((turn) => turn.id === message.turnId)?.prompt;
-				if (prompt && session.send(prompt.text)) {
-					this.remember(prompt.text);
-				}
-				return;
-			}
-			case 'chat/new':
-				this.newChat();
-				return;
-			case 'queue/remove':
-				session.removeQueued(message.index);
-				return;
-			case 'composer/setMode':
-				session.setPermissionMode(message.mode);
-				return;
-			case 'composer/setModel':
-				session.setModel(message.model);
-				return;
-			case 'context/remove':
-				session.removeContext(message.chipId);
-				return;
-			case 'composer/setBackend':
-				session.setBackend(message.backend);
-				return;
-			case 'approval/answer':
-				session.answerApproval(message.requestId, message.optionId);
-				return;
-			case 'notice/action':
-				await session.notices.runAction(message.turnId, message.itemId, message.actionId);
-				return;
-			case 'addDir/remove':
-				session.removeAddDir(message.dir);
-				return;
-			case 'command/run':
-				await this.viewActions.execute(message.command);
-				return;
-			case 'changes/review':
-				await this.deps.changes.review(session, message.turnId);
-				return;
-			case 'changes/openFile':
-				await this.deps.changes.openFile(session, message.turnId, message.path);
-				return;
-			case 'changes/undo':
-				await this.deps.changes.undo(session, message.turnId);
-				return;
-			case 'turn/edit':
-			case 'turn/retry': {
-				const edited = message.type === 'turn/edit' ? message.text : undefined;
-				const outcome = await rerunTurn(session, message.turnId, edited, {
-					undo: (turnId, purpose) => this.deps.changes.undo(session, turnId, purpose),
-					confirm: (text, detail, label) => this.deps.prompts.confirm(text, detail, label),
-				});
-				if (outcome.kind === 'refused' || (outcome.kind === 'failed' && !outcome.shown)) {
-					// The undo shows its own refusals and failures; these are the edit's.
-					this.deps.messages.show('warning', outcome.message);
-				} else if (outcome.kind === 'sent' && edited !== undefined) {
-					this.remember(edited);
-				}
-				return;
-			}
-			case 'turn/fork': {
-				const outcome = await forkFromTurn(
-					session,
-					message.turnId,
-					chatForkDeps(this.deps, session, (transcript) => this.openTranscript(transcript)),
-				);
-				if (outcome.kind === 'refused' || (outcome.kind === 'failed' && !outcome.shown)) {
-					this.deps.messages.show('warning', outcome.message);
-				}
-				return;
-			}
-			case 'chat/open':
-				if (!(await this.open(message.chatId))) {
-					this.deps.messages.show('warning', 'That chat is not saved any more.');
-				}
-				return;
-			case 'ui/error':
-				this.deps.log.warn(`Chat view error: ${message.message}`);
-				return;
-		}
+	toolDetailsOf(session: ChatSession, turnId: string, itemId: string): ToolDetails | undefined {
+		return findToolDetails(session.transcript, turnId, itemId);
 	}
 
-	private remember(text: string): void {
+	/** A request as if from the active view (the test API's way in). */
+	handle(message: WebviewToHost): Promise<void> {
+		return this.handleIn(this.activeSlot, message);
+	}
+
+	handleIn(slot: ChatSlot, message: WebviewToHost): Promise<void> {
+		if (message.type !== 'hello' && message.type !== 'snapshot/request') {
+			this.focused(slot);
+		}
+		return handleChatRequest(this, slot, message);
+	}
+
+	remember(text: string): void {
 		const trimmed = text.trim();
 		if (trimmed === '') {
 			return;
@@ -285,60 +313,119 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		void this.memento.update(HISTORY_KEY, history.slice(-HISTORY_LIMIT));
 	}
 
-	private replace(session: ChatSession): void {
-		const previous = this.session;
-		if (previous.running && previous.waitingApprovals > 0) {
-			// Nobody could answer zero in a chat that is not shown (it has no timeout): end the turn as
-			// Stop does, with the request answered "cancelled".
-			previous.stop();
+	focused(slot: ChatSlot): void {
+		if (!this.slots.has(slot) || slot === this.activeSlot) {
+			return;
 		}
-		this.session = this.bind(session);
-		if (!previous.running) {
-			void previous.flushSave();
-			previous.dispose();
-		} else {
-			// Let a running chat finish in the background; it saves itself when done.
-			this.background.add(previous.id);
-			const subscription = previous.onRunStateChange((state) => {
-				if (!state.running) {
-					subscription.dispose();
-					this.background.delete(previous.id);
-					previous.dispose();
-				}
-			});
+		const before = this.activeSlot.session;
+		this.activeSlot = slot;
+		if (slot.session !== before) {
+			this.activeChangeEmitter.fire(slot.session);
+			this.messageEmitter.fire(this.snapshotOf(slot));
 		}
-		this.messageEmitter.fire(this.snapshot());
-		this.activeChangeEmitter.fire(session);
 	}
 
-	private bind(session: ChatSession): ChatSession {
-		for (const listener of this.sessionListeners) {
-			listener.dispose();
+	closed(slot: ChatSlot): void {
+		if (slot === this.side || !this.slots.delete(slot)) {
+			return;
 		}
-		if (session.transcript.turns.length > 0) {
+		if (this.activeSlot === slot) {
+			this.focused(this.side);
+		}
+		this.released(slot.session);
+	}
+
+	/** A chat no view shows any more is closed once nothing of it is going on. */
+	released(session: ChatSession): void {
+		if (this.isShown(session)) {
+			return;
+		}
+		if (session.running || session.waitingApprovals > 0 || session.waitingForRunSlot) {
+			// It finishes (or waits for its answer) in the background and saves itself.
+			this.liveChangeEmitter.fire();
+			return;
+		}
+		const live = this.live.get(session.id);
+		if (live?.session !== session) {
+			return;
+		}
+		this.live.delete(session.id);
+		for (const subscription of live.subscriptions) {
+			subscription.dispose();
+		}
+		void session.flushSave();
+		session.dispose();
+		this.liveChangeEmitter.fire();
+	}
+
+	private isShown(session: ChatSession): boolean {
+		return [...this.slots].some((slot) => slot.session === session);
+	}
+
+	private showIn(slot: ChatSlot, session: ChatSession): void {
+		if (slot.session === session) {
+			return;
+		}
+		if (session.transcript.turns.length > 0 && slot.kind === 'side') {
 			void this.deps.store.writeCurrentChatId(session.id);
 		}
-		this.sessionListeners = [
-			session.onAction((action) =>
-				this.messageEmitter.fire({ type: 'transcript/actions', actions: [action] }),
-			),
-			session.onComposerChange(() =>
-				this.messageEmitter.fire({
-					type: 'composer/update',
-					composer: session.composerView(this.history()),
-				}),
-			),
-			this.deps.approvals.onChange((change) => {
-				if (change.chatId === session.id) {
-					this.approvalsEmitter.fire(change.waiting);
+		slot.show(session);
+		if (slot === this.activeSlot) {
+			this.activeChangeEmitter.fire(session);
+			this.messageEmitter.fire(this.snapshotOf(slot));
+		}
+	}
+
+	/** A chat session with its folder's deps (a multi-root workspace runs each chat in its own). */
+	private createSession(transcript?: Transcript, folder?: string): ChatSession {
+		const chosen = transcript?.folder ?? folder;
+		const deps: ChatDeps =
+			chosen === undefined
+				? this.deps
+				: {
+						...this.deps,
+						// A folder removed from the workspace is no place to run zero any more.
+						workspaceFolder: () =>
+							(this.deps.workspaceFolders?.() ?? [chosen]).includes(chosen) ? chosen : undefined,
+					};
+		const session = new ChatSession(deps, transcript);
+		if (chosen !== undefined && session.transcript.folder === undefined) {
+			session.transcript.folder = chosen;
+		}
+		return session;
+	}
+
+	/** Makes `session` live: its updates reach the views showing it, its runs the window's events. */
+	private adopt(session: ChatSession): ChatSession {
+		const existing = this.live.get(session.id);
+		if (existing) {
+			return existing.session;
+		}
+		const toViews = (message: HostToWebview): void => {
+			for (const slot of this.slots) {
+				if (slot.session === session) {
+					slot.post(message);
 				}
+			}
+			if (this.activeSlot.session === session) {
+				this.messageEmitter.fire(message);
+			}
+		};
+		const subscriptions = [
+			session.onAction((action) => toViews({ type: 'transcript/actions', actions: [action] })),
+			session.onComposerChange(() => {
+				toViews({ type: 'composer/update', composer: session.composerView(this.history()) });
+				this.liveChangeEmitter.fire();
 			}),
 			session.notices.onChange(({ notices, replace }) =>
-				this.messageEmitter.fire({ type: 'notices/update', notices, replace }),
+				toViews({ type: 'notices/update', notices, replace }),
 			),
 			session.onRunStateChange(({ running, turn }) => {
+				this.liveChangeEmitter.fire();
 				if (running) {
-					void this.deps.store.writeCurrentChatId(session.id);
+					if (this.side.session === session) {
+						void this.deps.store.writeCurrentChatId(session.id);
+					}
 					this.runStartedEmitter.fire(session);
 					return;
 				}
@@ -353,21 +440,32 @@ export class ChatService implements ChatSource, vscode.Disposable {
 						outcome: describeTurnEnd(turn),
 					});
 				}
+				// A chat no view shows is closed once its run (and its queue) is done.
+				setTimeout(() => this.released(session), 0);
 			}),
 		];
+		this.live.set(session.id, { session, subscriptions });
+		this.liveChangeEmitter.fire();
 		return session;
 	}
 
 	dispose(): void {
-		for (const listener of this.sessionListeners) {
-			listener.dispose();
+		for (const slot of [...this.slots]) {
+			slot.dispose();
 		}
-		this.session.dispose();
+		for (const { session, subscriptions } of this.live.values()) {
+			for (const subscription of subscriptions) {
+				subscription.dispose();
+			}
+			session.dispose();
+		}
+		this.live.clear();
 		this.messageEmitter.dispose();
 		this.runFinishedEmitter.dispose();
 		this.runStartedEmitter.dispose();
 		this.approvalsEmitter.dispose();
 		this.activeChangeEmitter.dispose();
+		this.liveChangeEmitter.dispose();
 		for (const disposable of this.disposables) {
 			disposable.dispose();
 		}

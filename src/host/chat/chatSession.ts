@@ -215,7 +215,7 @@ export class ChatSession implements ChangeChat {
 			return false;
 		}
 		this.context = [];
-		if (this.busy) {
+		if (this.busy || !this.takeRunSlot()) {
 			this.queue.push({ text, images, context });
 			this.composerEmitter.fire();
 			return true;
@@ -240,9 +240,36 @@ export class ChatSession implements ChangeChat {
 		return true;
 	}
 
+	/**
+	 * A slot under `zero.maxConcurrentRuns`, or false after saying so: the chat then runs its queue
+	 * once another chat's run ends.
+	 */
+	private takeRunSlot(): boolean {
+		const slots = this.deps.runSlots;
+		if (!slots || slots.tryAcquire(this.id, () => this.sendQueued())) {
+			return true;
+		}
+		this.deps.messages.show(
+			'info',
+			`${slots.running} chats are running zero (zero.maxConcurrentRuns is ${slots.max}): this message waits in the queue and starts when one of them ends.`,
+		);
+		return false;
+	}
+
+	/** True while the chat's next message waits for another chat's run to end. */
+	get waitingForRunSlot(): boolean {
+		return this.deps.runSlots?.isWaiting(this.id) ?? false;
+	}
+
 	/** Stop: the queue is dropped and the turn ends as soon as zero lets it. */
 	stop(): void {
 		if (!this.active) {
+			if (this.waitingForRunSlot) {
+				// Nothing runs yet: the waiting messages are what Stop drops.
+				this.queue = [];
+				this.deps.runSlots?.cancel(this.id);
+				this.composerEmitter.fire();
+			}
 			return;
 		}
 		this.queue = [];
@@ -255,6 +282,9 @@ export class ChatSession implements ChangeChat {
 	startTurn(request: TurnRequest): void {
 		if (this.busy) {
 			throw new Error('A run is already active in this chat.');
+		}
+		if (!this.takeRunSlot()) {
+			return;
 		}
 		const now = this.deps.now();
 		const turnId = newId('t', now);
@@ -327,6 +357,7 @@ export class ChatSession implements ChangeChat {
 
 	private afterRun(turnId: string): void {
 		this.active = undefined;
+		this.deps.runSlots?.release(this.id);
 		void this.flushSave().then(() => this.deps.store.prune(new Set([this.id])));
 		const turn = findTurn(this.transcript, turnId);
 		if (turn) {
@@ -341,7 +372,7 @@ export class ChatSession implements ChangeChat {
 	}
 
 	private sendQueued(): void {
-		if (this.busy) {
+		if (this.busy || this.disposed) {
 			return;
 		}
 		const next = this.queue.shift();
@@ -385,6 +416,7 @@ export class ChatSession implements ChangeChat {
 		}
 		this.disposed = true;
 		this.queue = [];
+		this.deps.runSlots?.cancel(this.id);
 		for (const backend of this.backends.values()) {
 			backend.dispose();
 		}

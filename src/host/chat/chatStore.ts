@@ -11,7 +11,7 @@ import {
 	syncDirectory,
 	writeFileDurably,
 } from './chatFiles';
-import { CHAT_ID, ChatIndexFiles, forkOriginEntry, type ChatIndexEntry } from './chatIndex';
+import { CHAT_ID, ChatIndexFiles, indexFacts, type ChatIndexEntry } from './chatIndex';
 import { hasLiveLease, takeLease, withLockFile } from './chatLeases';
 import {
 	fileStamp,
@@ -195,7 +195,7 @@ export class ChatStore {
 					updatedAt,
 					sessionId: merged.sessionId,
 					turns: merged.turns.length,
-					forkedFrom: forkOriginEntry(merged.rest),
+					...indexFacts(merged.rest, transcript.turns),
 				};
 				const index = (await this.reconcile()).filter((item) => item.id !== entry.id);
 				index.push(entry);

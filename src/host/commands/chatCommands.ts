@@ -15,6 +15,8 @@ import {
 } from '../../zero/protocol/permissionModes';
 import type { ChatIndexEntry } from '../chat/chatIndex';
 import { lineageRows } from '../chat/chatLineage';
+import { folderName } from '../chat/folderPicker';
+import type { LiveChatState } from '../chat/liveChatState';
 import { focusChat, type CommandDeps, type Handlers } from './commandDeps';
 
 type ChatCommand =
@@ -23,6 +25,7 @@ type ChatCommand =
 	| 'zero.newChat'
 	| 'zero.stopRun'
 	| 'zero.showChats'
+	| 'zero.stopAllRuns'
 	| 'zero.deleteChat'
 	| 'zero.selectModel'
 	| 'zero.setPermissionMode'
@@ -48,6 +51,30 @@ async function deleteChat(deps: CommandDeps, chatId: string, title: string): Pro
 	return true;
 }
 
+/** What a chat is doing (live) or how its last run ended (saved), with an icon. */
+function chatStateWords(
+	live: LiveChatState | undefined,
+	lastRun: string | undefined,
+): string | undefined {
+	switch (live) {
+		case 'running':
+			return '$(loading~spin) running';
+		case 'waiting-approval':
+			return '$(bell-dot) waiting for your approval';
+		case 'queued':
+			return '$(clock) queued';
+		default:
+			if (lastRun === undefined) {
+				return undefined;
+			}
+			return /^(Finished|Spec ready)/.test(lastRun)
+				? `$(check) ${lastRun}`
+				: /fail|error|crash/i.test(lastRun)
+					? `$(error) ${lastRun}`
+					: `$(circle-slash) ${lastRun}`;
+	}
+}
+
 /** The second line of a chat in the Chats list: current, and where a fork branched. */
 function chatDetail(chat: ChatIndexEntry, current: boolean, orphan: boolean): string | undefined {
 	const parts: string[] = [];
@@ -70,6 +97,14 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 			await focusChat(deps);
 		},
 		'zero.stopRun': () => deps.chats.active.stop(),
+		'zero.stopAllRuns': () => {
+			const stopped = deps.chats.stopAll();
+			void vscode.window.showInformationMessage(
+				stopped === 0
+					? 'No chat is running zero.'
+					: `Stopping ${stopped} chat${stopped === 1 ? '' : 's'}: each ends its turn as soon as zero lets it.`,
+			);
+		},
 		'zero.showChats': async () => {
 			const saved = await deps.store.list();
 			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown>; chatId?: string };
@@ -77,13 +112,25 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 				iconPath: new vscode.ThemeIcon('trash'),
 				tooltip: 'Delete this chat',
 			};
+			const tabButton: vscode.QuickInputButton = {
+				iconPath: new vscode.ThemeIcon('link-external'),
+				tooltip: 'Open this chat in an editor tab',
+			};
+			const multiRoot = (vscode.workspace.workspaceFolders ?? []).length > 1;
 			const items: Item[] = lineageRows(saved).map(({ entry: chat, depth, orphan }) => ({
 				// A fork sits under its parent, indented, with the message it branched at.
 				label: `${'\u2003'.repeat(depth)}${chat.forkedFrom ? '$(repo-forked) ' : ''}${chat.title}`,
-				description: `${new Date(chat.updatedAt).toLocaleString()}${chat.turns ? ` \u00b7 ${chat.turns} turn${chat.turns === 1 ? '' : 's'}` : ''}`,
+				description: [
+					chatStateWords(deps.chats.stateOf(chat.id), chat.lastRun),
+					multiRoot && chat.folder ? `$(folder) ${folderName(chat.folder)}` : undefined,
+					new Date(chat.updatedAt).toLocaleString(),
+					chat.turns ? `${chat.turns} turn${chat.turns === 1 ? '' : 's'}` : undefined,
+				]
+					.filter((part) => part !== undefined)
+					.join(' \u00b7 '),
 				detail: chatDetail(chat, chat.id === deps.chats.active.id, orphan),
 				chatId: chat.id,
-				buttons: [deleteButton],
+				buttons: [tabButton, deleteButton],
 				open: () => deps.chats.open(chat.id),
 			}));
 			const result = await deps.zeroCli.run(['sessions', 'list', '--json'], {
@@ -121,8 +168,13 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 				items.length === 0 ? 'No saved chats yet' : 'Reopen a chat (the trash button deletes one)';
 			picker.items = items;
 			const choice = await new Promise<Item | undefined>((resolve) => {
-				picker.onDidTriggerItemButton(async ({ item }) => {
+				picker.onDidTriggerItemButton(async ({ item, button }) => {
 					if (!item.chatId) {
+						return;
+					}
+					if (button === tabButton) {
+						picker.hide();
+						await deps.panels.open(item.chatId);
 						return;
 					}
 					// The modal takes the focus; keep the list open behind it.

@@ -4,6 +4,7 @@ export const COMMAND_IDS = [
 	'zero.openChatInEditor',
 	'zero.newChat',
 	'zero.stopRun',
+	'zero.stopAllRuns',
 	'zero.showChats',
 	'zero.deleteChat',
 	'zero.selectModel',

@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 export const CONTEXT_KEYS = {
 	/** A run of the current chat is active (Stop Run). */
 	'zero.runActive': false,
+	/** A run of any chat of the window is active (Stop All Runs). */
+	'zero.anyRunActive': false,
 	/** The current chat has a run (Export Run, Show Protocol Trace). */
 	'zero.hasRun': false,
 	/** The active editor is a diff of a Zero review (its title bar offers Keep / Undo). */

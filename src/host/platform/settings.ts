@@ -18,6 +18,8 @@ export interface ZeroSettings {
 	model: string;
 	permissionMode: ChatPermissionMode;
 	maxTurns: number | undefined;
+	/** Chats that may run zero at the same time in this window. */
+	maxConcurrentRuns: number;
 	extraArgs: string[];
 	env: Record<string, string>;
 	sendWithEnter: boolean;
@@ -57,6 +59,11 @@ const SPECS = {
 		schema: z.number().int().min(1).max(500).nullable().optional(),
 		fallback: null,
 		hint: 'a whole number from 1 to 500, or empty',
+	},
+	maxConcurrentRuns: {
+		schema: z.number().int().min(1).max(32),
+		fallback: 4,
+		hint: 'a whole number from 1 to 32',
 	},
 	extraArgs: {
 		schema: z.array(z.string()),
@@ -125,6 +132,7 @@ export function readSettings(source: SettingsSource): {
 		model: readOne(source, 'model', problems).trim(),
 		permissionMode: readOne(source, 'permissionMode', problems),
 		maxTurns: readOne(source, 'maxTurns', problems) ?? undefined,
+		maxConcurrentRuns: readOne(source, 'maxConcurrentRuns', problems),
 		extraArgs: readOne(source, 'extraArgs', problems),
 		env: readOne(source, 'env', problems),
 		sendWithEnter: readOne(source, 'sendWithEnter', problems),

@@ -3,6 +3,7 @@ import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './viewIds';
 import { chatResourceRoots } from './webviewHtml';
 import { ChatWebviewHost, type ChatSource } from './chatWebviewHost';
 import type { Logger } from '../platform/log';
+import { isUiState } from './panelState';
 
 /** The chat in the Zero activity-bar view. */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -16,7 +17,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
 	constructor(
 		private readonly extensionUri: vscode.Uri,
-		private readonly source: ChatSource,
+		private readonly source: ChatSource & { focus?(): void },
 		private readonly log: Logger,
 	) {}
 
@@ -28,7 +29,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 		this.host?.dispose();
 		this.view = view;
 		this.host = new ChatWebviewHost(view.webview, this.extensionUri, this.source, this.log);
-		view.onDidChangeVisibility(() => this.visibilityEmitter.fire(view.visible));
+		view.onDidChangeVisibility(() => {
+			if (view.visible) {
+				// The view the user looks at is the one commands act on.
+				this.source.focus?.();
+			}
+			this.visibilityEmitter.fire(view.visible);
+		});
 		view.onDidDispose(() => {
 			this.host?.dispose();
 			this.host = undefined;
@@ -56,17 +63,36 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	}
 }
 
-/** The same chat in editor tabs; tabs survive reloads through the panel serializer. */
+/** One tab's view of a chat: its source, its title, and the focus it reports. */
+export interface TabSlot extends ChatSource, vscode.Disposable {
+	readonly session: { readonly transcript: { readonly title: string } };
+	focus(): void;
+}
+
+/** What the editor tabs need: a slot per tab, showing a chat of its own. */
+export interface TabSlots {
+	createTabSlot(chatId?: string): Promise<TabSlot>;
+}
+
+/**
+ * Chats in editor tabs, each tab its own view of a chat (the same chat in two views stays in
+ * sync). Tabs survive reloads through the panel serializer, reopening the chat they showed.
+ */
 export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposable {
-	private readonly panels = new Set<{ panel: vscode.WebviewPanel; host: ChatWebviewHost }>();
+	private readonly panels = new Set<{
+		panel: vscode.WebviewPanel;
+		host: ChatWebviewHost;
+		slot: TabSlot;
+	}>();
 
 	constructor(
 		private readonly extensionUri: vscode.Uri,
-		private readonly source: ChatSource,
+		private readonly slots: TabSlots,
 		private readonly log: Logger,
 	) {}
 
-	open(): void {
+	/** A new tab showing `chatId` (else the active chat). */
+	async open(chatId?: string): Promise<void> {
 		const panel = vscode.window.createWebviewPanel(
 			CHAT_PANEL_TYPE,
 			'Zero Chat',
@@ -76,26 +102,57 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 				localResourceRoots: chatResourceRoots(this.extensionUri),
 			},
 		);
-		this.bind(panel);
+		await this.bind(panel, chatId);
 	}
 
-	async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
-		this.bind(panel);
+	async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+		await this.bind(panel, isUiState(state) ? state.chatId : undefined);
 	}
 
 	get anyVisible(): boolean {
 		return [...this.panels].some(({ panel }) => panel.visible);
 	}
 
-	private bind(panel: vscode.WebviewPanel): void {
+	/** How many tabs are open (for tests). */
+	get count(): number {
+		return this.panels.size;
+	}
+
+	private async bind(panel: vscode.WebviewPanel, chatId: string | undefined): Promise<void> {
 		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'zero.svg');
+		const slot = await this.slots.createTabSlot(chatId);
 		const entry = {
 			panel,
-			host: new ChatWebviewHost(panel.webview, this.extensionUri, this.source, this.log),
+			slot,
+			host: new ChatWebviewHost(panel.webview, this.extensionUri, slot, this.log),
 		};
 		this.panels.add(entry);
+		const retitle = (): void => {
+			panel.title = `Zero: ${slot.session.transcript.title}`.slice(0, 80);
+		};
+		retitle();
+		const subscriptions = [
+			slot.onMessage((message) => {
+				if (
+					message.type === 'state/snapshot' ||
+					(message.type === 'transcript/actions' &&
+						message.actions.some((action) => action.type === 'chat/rename'))
+				) {
+					retitle();
+				}
+			}),
+			panel.onDidChangeViewState(({ webviewPanel }) => {
+				if (webviewPanel.active) {
+					slot.focus();
+				}
+			}),
+		];
 		panel.onDidDispose(() => {
+			for (const subscription of subscriptions) {
+				subscription.dispose();
+			}
 			entry.host.dispose();
+			slot.dispose();
 			this.panels.delete(entry);
 		});
 	}

@@ -116,6 +116,7 @@ const settings = {
 	model: '',
 	permissionMode: 'member',
 	maxTurns: undefined,
+	maxConcurrentRuns: 4,
 	extraArgs: [],
 	env: {},
 	sendWithEnter: true,

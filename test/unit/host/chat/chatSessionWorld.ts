@@ -80,6 +80,7 @@ export class ChatWorld {
 			model: '',
 			permissionMode: 'member',
 			maxTurns: 50,
+			maxConcurrentRuns: 4,
 			extraArgs: [],
 			env: { ...options.acpEnv },
 			sendWithEnter: true,

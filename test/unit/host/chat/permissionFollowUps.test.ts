@@ -26,6 +26,7 @@ const settings: ZeroSettings = {
 	model: '',
 	permissionMode: 'plan',
 	maxTurns: undefined,
+	maxConcurrentRuns: 4,
 	extraArgs: [],
 	env: {},
 	sendWithEnter: true,

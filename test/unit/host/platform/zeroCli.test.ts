@@ -11,6 +11,7 @@ const settings: ZeroSettings = {
 	model: '',
 	permissionMode: 'member',
 	maxTurns: undefined,
+	maxConcurrentRuns: 4,
 	extraArgs: [],
 	env: {},
 	sendWithEnter: true,

@@ -15,6 +15,7 @@ const settings: ZeroSettings = {
 	model: '',
 	permissionMode: 'member',
 	maxTurns: undefined,
+	maxConcurrentRuns: 4,
 	extraArgs: [],
 	env: { XDG_CONFIG_HOME: '/cfg' },
 	sendWithEnter: true,

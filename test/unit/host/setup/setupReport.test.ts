@@ -12,6 +12,7 @@ const settings: ZeroSettings = {
 	model: '',
 	permissionMode: 'member',
 	maxTurns: undefined,
+	maxConcurrentRuns: 4,
 	extraArgs: ['--reasoning-effort', 'high'],
 	env: { OPENAI_API_KEY: 'sk-secret-value-123', ZERO_PROVIDER: 'openai' },
 	sendWithEnter: true,

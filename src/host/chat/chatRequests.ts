@@ -1,0 +1,135 @@
+/** What a chat view's requests do to the chat it shows (the webview protocol's host side). */
+import type { WebviewToHost } from '../../shared/protocol';
+import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
+import { chatForkDeps } from './chatForkDeps';
+import type { ChatDeps } from './chatDeps';
+import type { ChatSession } from './chatSession';
+import type { ChatSlot } from './chatSlot';
+import { rerunTurn } from './conversationActions';
+import { forkFromTurn } from './forkChat';
+import type { Transcript } from '../../shared/transcriptSchema';
+
+/** What the requests need of the chat service beyond the chat itself. */
+export interface ChatRequestHost {
+	readonly deps: ChatDeps;
+	readonly viewActions: ChatViewActions;
+	remember(text: string): void;
+	/** Shows a new chat in `slot`. */
+	newChatIn(slot: ChatSlot): Promise<void>;
+	/** Shows saved chat `id` in `slot`; false when it is not saved any more. */
+	openIn(slot: ChatSlot, id: string): Promise<boolean>;
+	/** Saves a chat made here (a fork) and shows it in `slot`. */
+	showNewTranscript(slot: ChatSlot, transcript: Transcript): Promise<void>;
+}
+
+export async function handleChatRequest(
+	host: ChatRequestHost,
+	slot: ChatSlot,
+	message: WebviewToHost,
+): Promise<void> {
+	const session: ChatSession = slot.session;
+	const deps = host.deps;
+	if (await handleViewRequest(message, session.transcript, host.viewActions)) {
+		return;
+	}
+	switch (message.type) {
+		case 'hello':
+		case 'snapshot/request':
+		case 'tool/details/request':
+		case 'open/link':
+		case 'open/file':
+		case 'open/toolOutput':
+		case 'clipboard/copy':
+			return;
+		case 'chat/send':
+			if (session.send(message.text, message.images)) {
+				host.remember(message.text);
+			}
+			return;
+		case 'chat/stop':
+			session.stop();
+			return;
+		case 'chat/retry': {
+			// The same words in the same chat: an exec chat resumes zero's session, as any message.
+			const prompt = session.transcript.turns.find((turn) => turn.id === message.turnId)?.prompt;
+			if (prompt && session.send(prompt.text)) {
+				host.remember(prompt.text);
+			}
+			return;
+		}
+		case 'chat/new':
+			await host.newChatIn(slot);
+			return;
+		case 'chat/open':
+			if (!(await host.openIn(slot, message.chatId))) {
+				deps.messages.show('warning', 'That chat is not saved any more.');
+			}
+			return;
+		case 'queue/remove':
+			session.removeQueued(message.index);
+			return;
+		case 'composer/setMode':
+			session.setPermissionMode(message.mode);
+			return;
+		case 'composer/setModel':
+			session.setModel(message.model);
+			return;
+		case 'context/remove':
+			session.removeContext(message.chipId);
+			return;
+		case 'composer/setBackend':
+			session.setBackend(message.backend);
+			return;
+		case 'approval/answer':
+			session.answerApproval(message.requestId, message.optionId);
+			return;
+		case 'notice/action':
+			await session.notices.runAction(message.turnId, message.itemId, message.actionId);
+			return;
+		case 'addDir/remove':
+			session.removeAddDir(message.dir);
+			return;
+		case 'command/run':
+			slot.focus();
+			await host.viewActions.execute(message.command);
+			return;
+		case 'changes/review':
+			await deps.changes.review(session, message.turnId);
+			return;
+		case 'changes/openFile':
+			await deps.changes.openFile(session, message.turnId, message.path);
+			return;
+		case 'changes/undo':
+			await deps.changes.undo(session, message.turnId);
+			return;
+		case 'turn/edit':
+		case 'turn/retry': {
+			const edited = message.type === 'turn/edit' ? message.text : undefined;
+			const outcome = await rerunTurn(session, message.turnId, edited, {
+				undo: (turnId, purpose) => deps.changes.undo(session, turnId, purpose),
+				confirm: (text, detail, label) => deps.prompts.confirm(text, detail, label),
+			});
+			if (outcome.kind === 'refused' || (outcome.kind === 'failed' && !outcome.shown)) {
+				// The undo shows its own refusals and failures; these are the edit's.
+				deps.messages.show('warning', outcome.message);
+			} else if (outcome.kind === 'sent' && edited !== undefined) {
+				host.remember(edited);
+			}
+			return;
+		}
+		case 'turn/fork': {
+			const outcome = await forkFromTurn(
+				session,
+				message.turnId,
+				chatForkDeps(deps, session, (transcript) => host.showNewTranscript(slot, transcript)),
+			);
+			if (outcome.kind === 'refused' || (outcome.kind === 'failed' && !outcome.shown)) {
+				deps.messages.show('warning', outcome.message);
+			}
+			return;
+		}
+		case 'ui/error':
+			deps.log.warn(`Chat view error: ${message.message}`);
+			return;
+	}
+}
