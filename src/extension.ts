@@ -27,6 +27,7 @@ import { TraceFiles } from './host/platform/traceFiles';
 import { ZeroBinaryLocator } from './host/platform/zeroBinary';
 import { ZeroCli } from './host/platform/zeroCli';
 import { ZeroFacts } from './host/platform/zeroFacts';
+import { ComposerFactsService } from './host/chat/composerMeter';
 import { ReadinessService } from './host/setup/readiness';
 import { Walkthrough } from './host/setup/walkthrough';
 import type { ZeroTestApi } from './host/testing/testApi';
@@ -70,6 +71,11 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		(message, detail, confirmLabel) => confirmations.confirm(message, detail, confirmLabel),
 	);
 	const facts = new ZeroFacts(zeroCli, settings, workspacePath, log);
+	const composerFacts = new ComposerFactsService(
+		(args, options) => zeroCli.run(args, options),
+		workspacePath,
+		(message) => log.warn(message),
+	);
 	const traces = new TraceFiles(log);
 	disposables.add({ dispose: () => traces.dispose() });
 	const changes: ChangeService = disposables.add(
@@ -104,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				now: () => Date.now(),
 				acp,
 				approvals,
+				composerFacts,
 			},
 			context.workspaceState,
 			readiness,
@@ -147,6 +154,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				locator.invalidate();
 				facts.invalidate();
 				readiness.refresh();
+				void composerFacts.refresh().then(() => chats.active.refreshComposer());
 			}
 			chats.active.refreshComposer();
 		}),

@@ -135,6 +135,16 @@ export const ReadinessView = z.object({
 });
 export type ReadinessView = z.infer<typeof ReadinessView>;
 
+/** The composer's context meter as the host measured it (src/shared/contextMeter.ts). */
+export const ComposerMeterView = z.object({
+	label: z.string(),
+	level: z.enum(['none', 'normal', 'half', 'compaction']),
+	/** used / window, when both are known. */
+	fraction: z.number().optional(),
+	tooltip: z.array(z.string()),
+});
+export type ComposerMeterView = z.infer<typeof ComposerMeterView>;
+
 export const ComposerView = z.object({
 	permissionMode: ChatPermissionModeSchema,
 	model: z.string(),
@@ -148,6 +158,8 @@ export const ComposerView = z.object({
 	addDirs: z.array(z.string()),
 	/** Past prompts of this workspace, newest last, for Up/Down history. */
 	history: z.array(z.string()),
+	/** The context meter; absent until the host measured it. */
+	meter: ComposerMeterView.optional(),
 });
 export type ComposerView = z.infer<typeof ComposerView>;
 

@@ -29,6 +29,9 @@ export const UsageTotalsSchema = z.object({
 	totalTokens: z.number(),
 	/** Model requests that reported usage. */
 	requests: z.number(),
+	/** The latest request's own counts (the context meter's "in use"); absent before any. */
+	lastPromptTokens: z.number().optional(),
+	lastCompletionTokens: z.number().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 

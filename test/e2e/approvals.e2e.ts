@@ -11,7 +11,14 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { closeSideBar, executeCommand, screenshot } from '../harness/workbench';
-import { send, startFakeChat, step, waitForRunEnd, type FakeChatSession } from './fakeChat';
+import {
+	chooseMode,
+	send,
+	startFakeChat,
+	step,
+	waitForRunEnd,
+	type FakeChatSession,
+} from './fakeChat';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-acp-'));
 const wireLog = path.join(root, 'wire.log');
@@ -51,11 +58,7 @@ after(async () => {
 /** A new chat switched to live approvals with the composer's selector, as a user does. */
 async function newAcpChat(): Promise<void> {
 	frame = await session.newChat();
-	const select = frame.locator('select.backend-select');
-	await select.selectOption('acp');
-	await frame
-		.locator('.mode-hint', { hasText: 'Live approvals' })
-		.waitFor({ state: 'visible', timeout: 10_000 });
+	await chooseMode(frame, 'acp');
 }
 
 async function waitingApproval(): Promise<ReturnType<Frame['locator']>> {

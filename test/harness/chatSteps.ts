@@ -113,3 +113,21 @@ export async function waitForRunEnd(
 	);
 	return status;
 }
+
+/**
+ * Chooses a mode in the composer's Mode menu, as a user does (`acp` is "Ask me before risky
+ * actions", live approvals), and confirms the Mode button shows it.
+ */
+export async function chooseMode(frame: Frame, mode: string): Promise<void> {
+	const button = frame.locator('button.mode-button');
+	await button.waitFor({ state: 'visible', timeout: 30_000 });
+	const option = frame.locator(`.mode-menu [data-popup-id="${mode}"]`);
+	if (!(await option.isVisible())) {
+		await button.click();
+	}
+	await option.waitFor({ state: 'visible', timeout: 10_000 });
+	await option.click();
+	await frame
+		.locator(`button.mode-button[data-mode="${mode}"]`)
+		.waitFor({ state: 'visible', timeout: 10_000 });
+}

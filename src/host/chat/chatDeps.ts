@@ -10,6 +10,7 @@ import type { ZeroBinaryLocator } from '../platform/zeroBinary';
 import type { ZeroCli } from '../platform/zeroCli';
 import type { ZeroFacts } from '../platform/zeroFacts';
 import type { ChatStore } from './chatStore';
+import type { ComposerFactsService } from './composerMeter';
 
 /** What a chat needs from the rest of the extension (all of it replaceable in unit tests). */
 export interface ChatDeps {
@@ -33,4 +34,6 @@ export interface ChatDeps {
 	acp?: AcpManager;
 	/** The permission requests zero waits on, for every chat of the window. */
 	approvals: WaitingApprovals;
+	/** zero's models and fixed context, for the composer's meter (absent: no meter). */
+	composerFacts?: Pick<ComposerFactsService, 'current' | 'refresh'>;
 }

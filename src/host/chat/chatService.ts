@@ -154,6 +154,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		}
 		this.factsAsked = true;
 		void this.deps.facts.refresh().then(() => this.session.notices.refresh());
+		void this.deps.composerFacts?.refresh().then(() => this.session.refreshComposer());
 	}
 
 	toolDetails(turnId: string, itemId: string): ToolDetails | undefined {

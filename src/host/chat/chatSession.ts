@@ -23,6 +23,7 @@ import type { TurnBackend, TurnRequest } from '../turns/turnBackend';
 import { createChatBackend } from './chatBackends';
 import type { ChatDeps } from './chatDeps';
 import { ChatNotices } from './chatNotices';
+import { composerMeter } from './composerMeter';
 import { composePrompt, titleFrom, type ContextEntry } from './promptContext';
 
 export type { ChatDeps } from './chatDeps';
@@ -124,6 +125,16 @@ export class ChatSession implements ChangeChat {
 			context: this.context.map((entry) => entry.chip),
 			addDirs: [...this.addDirs],
 			history,
+			...(this.deps.composerFacts
+				? {
+						meter: composerMeter(
+							this.transcript,
+							this.model,
+							this.backend,
+							this.deps.composerFacts.current(),
+						),
+					}
+				: {}),
 		};
 	}
 
