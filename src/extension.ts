@@ -3,6 +3,7 @@
  * returns; it reads no file and starts no process (the chat is restored when something first
  * needs it, zero is looked for when a check or a run needs it).
  */
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { ChangeService } from './host/changes/changeService';
 import { ChangesStatusBar } from './host/changes/changesStatusBar';
@@ -24,10 +25,13 @@ import { RunLauncher } from './host/platform/runLauncher';
 import { RunRegistry } from './host/platform/runRegistry';
 import { SettingsWatcher } from './host/platform/settingsWatcher';
 import { TraceFiles } from './host/platform/traceFiles';
-import { ZeroBinaryLocator } from './host/platform/zeroBinary';
+import { ZeroBinaryLocator, zeroProcessEnv } from './host/platform/zeroBinary';
 import { ZeroCli } from './host/platform/zeroCli';
 import { ZeroFacts } from './host/platform/zeroFacts';
 import { ComposerFactsService } from './host/chat/composerMeter';
+import { MentionPicker } from './host/mentions/mentionPicker';
+import { TerminalRecorder } from './host/mentions/terminalMentions';
+import { zeroCommandDirs } from './zero/process/zeroCommandsLoader';
 import { ReadinessService } from './host/setup/readiness';
 import { Walkthrough } from './host/setup/walkthrough';
 import type { ZeroTestApi } from './host/testing/testApi';
@@ -75,7 +79,12 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		(args, options) => zeroCli.run(args, options),
 		workspacePath,
 		(message) => log.warn(message),
+		() =>
+			zeroCommandDirs(workspacePath(), process.platform, zeroProcessEnv(settings()), os.homedir()),
 	);
+	const terminalRecorder = new TerminalRecorder(vscode.window);
+	disposables.add(terminalRecorder);
+	const mentionPicker = new MentionPicker(workspaceFolder, terminalRecorder);
 	const traces = new TraceFiles(log);
 	disposables.add({ dispose: () => traces.dispose() });
 	const changes: ChangeService = disposables.add(
@@ -115,6 +124,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 			context.workspaceState,
 			readiness,
 			viewActions,
+			mentionPicker,
 		),
 	);
 	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats, log));

@@ -1,6 +1,6 @@
 /** The message composer: text, attachments, queue, mode and model, send and stop. */
 import type { ChatPermissionMode } from '../zero/protocol/permissionModes';
-import type { ComposerView, ImageAttachment } from '../shared/protocol';
+import type { ComposerView, ImageAttachment, MentionItem } from '../shared/protocol';
 import {
 	LIVE_APPROVALS_ID,
 	modeMenuItems,
@@ -9,6 +9,7 @@ import {
 	renderMeter,
 } from './composerControls';
 import { h, icon } from './dom';
+import { ComposerPickers } from './composerPickers';
 import { PopupList } from './popupList';
 import { post } from './vscodeApi';
 
@@ -27,6 +28,7 @@ export class Composer {
 	private readonly stopButton: HTMLButtonElement;
 	private readonly modeButton: HTMLButtonElement;
 	private readonly modeMenu: PopupList;
+	private readonly pickers: ComposerPickers;
 	private readonly modelButton: HTMLButtonElement;
 	private readonly meterButton: HTMLButtonElement;
 	private readonly meterDetails: HTMLElement;
@@ -76,6 +78,7 @@ export class Composer {
 			'aria-expanded': 'false',
 		});
 		this.modeMenu = new PopupList('menu', 'Mode', 'mode-menu');
+		this.pickers = new ComposerPickers(this.textarea);
 		this.modelButton = h('button', {
 			type: 'button',
 			class: 'toolbar-button model-button',
@@ -120,6 +123,7 @@ export class Composer {
 			this.queueList,
 			this.addDirList,
 			this.modeMenu.element,
+			this.pickers.element,
 			h(
 				'div',
 				{ class: 'composer-box' },
@@ -153,6 +157,7 @@ export class Composer {
 		this.textarea.addEventListener('keydown', (event) => this.onKey(event));
 		this.textarea.addEventListener('input', () => {
 			this.autoGrow();
+			this.pickers.onInput();
 			callbacks.draftChanged(this.textarea.value);
 		});
 		this.textarea.addEventListener(
@@ -165,6 +170,16 @@ export class Composer {
 			void this.addFiles(event.dataTransfer?.files);
 		});
 		this.chips.addEventListener('click', (event) => {
+			const open = (event.target as HTMLElement).closest<HTMLElement>('[data-open-path]');
+			if (open) {
+				const line = Number(open.dataset.openLine);
+				post({
+					type: 'open/file',
+					path: open.dataset.openPath ?? '',
+					...(line > 0 ? { line } : {}),
+				});
+				return;
+			}
 			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-chip]');
 			if (!button) {
 				return;
@@ -220,6 +235,7 @@ export class Composer {
 			icon('chevron-down'),
 		);
 		renderMeter(this.meterButton, view.meter);
+		this.pickers.setSlashItems(view.slash ?? []);
 		this.meterDetails.replaceChildren(
 			...(view.meter?.tooltip ?? []).map((line) => h('div', {}, line)),
 		);
@@ -339,7 +355,19 @@ export class Composer {
 						class: `chip chip-${chip.kind}`,
 						title: chip.note ? `${chip.label} (${chip.note})` : chip.label,
 					},
-					chip.label,
+					chip.path
+						? h(
+								'button',
+								{
+									type: 'button',
+									class: 'chip-open link-button',
+									title: `Open ${chip.label}`,
+									'data-open-path': chip.path,
+									'data-open-line': chip.line,
+								},
+								chip.label,
+							)
+						: chip.label,
 					chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
 					h(
 						'button',
@@ -404,7 +432,16 @@ export class Composer {
 		this.renderChips();
 	}
 
+	/** The host's answer to the mention picker's query. */
+	showMentionItems(query: string, items: readonly MentionItem[]): void {
+		this.pickers.showMentionItems(query, items);
+	}
+
 	private onKey(event: KeyboardEvent): void {
+		if (this.pickers.onKey(event)) {
+			event.preventDefault();
+			return;
+		}
 		const sendWithEnter = this.view?.sendWithEnter ?? true;
 		if (event.key === 'Enter' && !event.isComposing) {
 			const modifier = event.ctrlKey || event.metaKey;

@@ -197,6 +197,9 @@ class ChatApp {
 				this.readiness = message.readiness;
 				this.renderChrome();
 				return;
+			case 'mention/items':
+				this.composer.showMentionItems(message.query, message.items);
+				return;
 			case 'notices/update': {
 				const update = message.notices;
 				const known = this.notices.get(update.turnId);

@@ -23,6 +23,8 @@ export class PopupList {
 	private readonly idPrefix = `popup${++popupCount}-`;
 	private onChoose: ((item: PopupItem) => void) | undefined;
 	private onClose: (() => void) | undefined;
+	/** Called when the arrows move the active option. */
+	onActiveChange: (() => void) | undefined;
 
 	constructor(
 		private readonly kind: 'menu' | 'listbox',
@@ -148,7 +150,7 @@ export class PopupList {
 				option.setAttribute('aria-selected', String(index === this.active));
 			}
 		}
-		this.element.dispatchEvent(new CustomEvent('popup-active'));
+		this.onActiveChange?.();
 		if (this.kind === 'menu') {
 			this.focusActive();
 		} else {

@@ -108,6 +108,14 @@ export function renderPrompt(
 			: turn.prompt
 				? h('div', { class: 'prompt-text' }, turn.prompt.text)
 				: undefined,
+		turn.prompt?.command
+			? h(
+					'div',
+					{ class: 'prompt-command muted' },
+					icon('terminal'),
+					` expanded from zero's user command ${turn.prompt.command.split(/\s/)[0]}`,
+				)
+			: undefined,
 		editable && draft === undefined ? messageActions(turn) : undefined,
 		turn.prompt && turn.prompt.context.length > 0
 			? h(
@@ -118,7 +126,22 @@ export function renderPrompt(
 							'span',
 							{ class: `chip chip-${chip.kind}`, title: chip.note ?? chip.label },
 							icon(chipIcon(chip.kind)),
-							chip.label,
+							chip.path && chip.kind !== 'finding'
+								? h(
+										'a',
+										{
+											href: '#',
+											class: 'chip-open',
+											title: `Open ${chip.label}`,
+											...actionAttrs({
+												action: 'open-file',
+												path: chip.path,
+												...(chip.line ? { line: String(chip.line) } : {}),
+											}),
+										},
+										chip.label,
+									)
+								: chip.label,
 							chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
 						),
 					),
@@ -166,6 +189,16 @@ function chipIcon(kind: string): string {
 			return 'file-media';
 		case 'finding':
 			return 'search';
+		case 'symbol':
+			return 'symbol-method';
+		case 'folder':
+			return 'folder';
+		case 'diff':
+			return 'diff';
+		case 'terminal':
+			return 'terminal';
+		case 'editors':
+			return 'files';
 		default:
 			return 'file';
 	}

@@ -35,5 +35,5 @@ export interface ChatDeps {
 	/** The permission requests zero waits on, for every chat of the window. */
 	approvals: WaitingApprovals;
 	/** zero's models and fixed context, for the composer's meter (absent: no meter). */
-	composerFacts?: Pick<ComposerFactsService, 'current' | 'refresh'>;
+	composerFacts?: Pick<ComposerFactsService, 'current' | 'refresh' | 'reloadCommands'>;
 }

@@ -9,6 +9,8 @@ import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
 import type { ReadinessProvider } from '../setup/readiness';
 import type { ContextEntry } from './promptContext';
 import { rerunTurn } from './conversationActions';
+import type { MentionPicker } from '../mentions/mentionPicker';
+import { resolveSlash, type SlashAction } from './slashCommands';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
@@ -50,6 +52,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		private readonly memento: vscode.Memento,
 		private readonly readiness: ReadinessProvider,
 		private readonly viewActions: ChatViewActions,
+		private readonly mentions?: Pick<MentionPicker, 'items' | 'resolve'>,
 	) {
 		this.session = this.bind(new ChatSession(deps));
 		this.disposables.push(
@@ -175,11 +178,42 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'open/toolOutput':
 			case 'clipboard/copy':
 				return;
-			case 'chat/send':
-				if (session.send(message.text, message.images)) {
+			case 'chat/send': {
+				const slash = message.text.trimStart().startsWith('/')
+					? resolveSlash(message.text, (await this.deps.composerFacts?.reloadCommands()) ?? [])
+					: ({ kind: 'text' } as const);
+				if (slash.kind === 'action') {
+					await this.runSlashAction(slash.action);
+					return;
+				}
+				const expanded =
+					slash.kind === 'expanded' ? { prompt: slash.prompt, command: slash.command } : undefined;
+				if (session.send(message.text, message.images, expanded)) {
 					this.remember(message.text);
 				}
 				return;
+			}
+			case 'slash/run': {
+				const action = resolveSlash(`/${message.name}`, []);
+				if (action.kind === 'action') {
+					await this.runSlashAction(action.action);
+				}
+				return;
+			}
+			case 'mention/query': {
+				const items = (await this.mentions?.items(message.query)) ?? [];
+				this.messageEmitter.fire({ type: 'mention/items', query: message.query, items });
+				return;
+			}
+			case 'mention/add': {
+				const picked = await this.mentions?.resolve(message.id);
+				if (picked?.ok) {
+					session.addContext(picked.entry);
+				} else if (picked) {
+					this.deps.messages.show('warning', `Not added: ${picked.reason}.`);
+				}
+				return;
+			}
 			case 'chat/stop':
 				session.stop();
 				return;
@@ -249,6 +283,17 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				this.deps.log.warn(`Chat view error: ${message.message}`);
 				return;
 		}
+	}
+
+	private async runSlashAction(action: SlashAction): Promise<void> {
+		if (action.command === 'turn/retry') {
+			const last = this.session.lastTurn;
+			if (last) {
+				await this.handle({ type: 'turn/retry', turnId: last.id });
+			}
+			return;
+		}
+		await this.viewActions.execute(action.command);
 	}
 
 	private remember(text: string): void {

@@ -9,8 +9,16 @@ import {
 	findZeroModel,
 	fixedContextTokens,
 	type ZeroContextReport,
+	ZeroSkillsSchema,
 	type ZeroModel,
+	type ZeroSkill,
 } from '../../zero/protocol/composerFacts';
+import type { ZeroUserCommand } from '../../zero/protocol/zeroCommands';
+import {
+	loadZeroCommands,
+	type LoadedZeroCommands,
+	type ZeroCommandDirs,
+} from '../../zero/process/zeroCommandsLoader';
 import { readCliJson } from '../../zero/protocol/cliAnswers';
 import type { CliResult } from '../../zero/protocol/cliResult';
 import { contextMeter, formatTokens } from '../../shared/contextMeter';
@@ -20,6 +28,9 @@ import type { ChatBackend, Transcript } from '../../shared/transcriptSchema';
 export interface ComposerZeroFacts {
 	models: readonly ZeroModel[];
 	context?: ZeroContextReport;
+	/** zero's user slash commands (project and user folders). */
+	commands?: readonly ZeroUserCommand[];
+	skills?: readonly ZeroSkill[];
 }
 
 type CliRun = (
@@ -36,7 +47,24 @@ export class ComposerFactsService {
 		private readonly run: CliRun,
 		private readonly workspaceFolder: () => string | undefined,
 		private readonly warn: (message: string) => void,
+		private readonly commandDirs: () => ZeroCommandDirs = () => ({}),
+		private readonly loadCommands: (
+			dirs: ZeroCommandDirs,
+		) => Promise<LoadedZeroCommands> = loadZeroCommands,
 	) {}
+
+	/** Reads the user commands again (before a / message is sent: the files may have changed). */
+	async reloadCommands(): Promise<readonly ZeroUserCommand[]> {
+		const loaded = await this.loadCommands(this.commandDirs()).catch((error: unknown) => {
+			this.warn(`zero's user commands could not be read: ${String(error)}`);
+			return { commands: [], skipped: [] };
+		});
+		for (const skipped of loaded.skipped) {
+			this.warn(`zero user command ${skipped.path} not read: ${skipped.reason}`);
+		}
+		this.known = { ...this.known, commands: loaded.commands };
+		return loaded.commands;
+	}
 
 	current(): ComposerZeroFacts {
 		return this.known;
@@ -51,11 +79,18 @@ export class ComposerFactsService {
 
 	private async ask(): Promise<ComposerZeroFacts> {
 		const cwd = this.workspaceFolder();
-		const [models, context] = await Promise.all([
+		const [models, context, skills] = await Promise.all([
 			this.run(['models', '--json'], { cwd }),
 			this.run(['context', '--json'], { cwd }),
+			this.run(['skills', 'list', '--json'], { cwd }),
 		]);
 		const known: ComposerZeroFacts = { models: [] };
+		if (skills.found) {
+			const answer = readCliJson(skills, ZeroSkillsSchema, 'zero skills list --json');
+			if (answer.ok) {
+				known.skills = answer.value.skills.items;
+			}
+		}
 		if (models.found) {
 			const answer = readCliJson(models, ZeroModelsSchema, 'zero models --json');
 			if (answer.ok) {
@@ -72,8 +107,9 @@ export class ComposerFactsService {
 				this.warn(answer.problem);
 			}
 		}
-		this.known = known;
-		return known;
+		this.known = { ...known, commands: this.known.commands ?? [] };
+		await this.reloadCommands();
+		return this.known;
 	}
 }
 

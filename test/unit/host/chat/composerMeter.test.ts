@@ -37,7 +37,11 @@ async function factsFrom(contextFile: string) {
 	const service = new ComposerFactsService(
 		async (args) => {
 			asked.push([...args]);
-			return args[0] === 'models' ? recordedCli('models') : recordedCli(contextFile);
+			return args[0] === 'models'
+				? recordedCli('models')
+				: args[0] === 'skills'
+					? recordedCli('skills-one')
+					: recordedCli(contextFile);
 		},
 		() => '/ws',
 		(message) => assert.fail(message),
@@ -52,7 +56,12 @@ describe('composer meter (host)', () => {
 		assert.deepEqual(asked, [
 			['models', '--json'],
 			['context', '--json'],
+			['skills', 'list', '--json'],
 		]);
+		assert.deepEqual(
+			facts.skills?.map((skill) => skill.name),
+			['changelog'],
+		);
 		assert.ok(facts.models.length > 5);
 		assert.equal(facts.context?.modelId, 'gpt-4.1-mini');
 	});
@@ -126,7 +135,7 @@ describe('composer meter (host)', () => {
 			(message) => warnings.push(message),
 		);
 		await service.refresh();
-		assert.deepEqual(service.current(), { models: [] });
+		assert.deepEqual(service.current(), { models: [], commands: [] });
 		assert.equal(warnings.length, 2);
 	});
 });
