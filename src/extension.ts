@@ -82,6 +82,15 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		() =>
 			zeroCommandDirs(workspacePath(), process.platform, zeroProcessEnv(settings()), os.homedir()),
 	);
+	// The / menu lists zero's project commands as they are on disk.
+	const commandsWatcher = disposables.add(
+		vscode.workspace.createFileSystemWatcher('**/.zero/commands/*.md'),
+	);
+	const reloadCommands = () =>
+		void composerFacts.reloadCommands().then(() => chats.active.refreshComposer());
+	commandsWatcher.onDidCreate(reloadCommands);
+	commandsWatcher.onDidChange(reloadCommands);
+	commandsWatcher.onDidDelete(reloadCommands);
 	const terminalRecorder = new TerminalRecorder(vscode.window);
 	disposables.add(terminalRecorder);
 	const mentionPicker = new MentionPicker(workspaceFolder, terminalRecorder);

@@ -71,6 +71,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('mention/query'), query: z.string().max(200) }),
 	/** Adds a picked mention as a chip (the host resolves the id again). */
 	z.object({ type: z.literal('mention/add'), id: z.string().max(1000) }),
+	/** The / menu opened: the host reads zero's user commands again and re-sends the composer. */
+	z.object({ type: z.literal('slash/query') }),
 	/** Runs one of the extension's actions from the / menu. */
 	z.object({ type: z.literal('slash/run'), name: z.string().max(200) }),
 	/**
@@ -201,6 +203,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('transcript/actions'), actions: z.array(TranscriptActionSchema) }),
 	z.object({ type: z.literal('composer/update'), composer: ComposerView }),
 	z.object({ type: z.literal('readiness/update'), readiness: ReadinessView }),
+	/** Moves the keyboard focus to the message box (Zero: Focus the Composer). */
+	z.object({ type: z.literal('composer/focus') }),
 	z.object({
 		type: z.literal('mention/items'),
 		query: z.string(),

@@ -432,6 +432,10 @@ export class Composer {
 		this.renderChips();
 	}
 
+	focus(): void {
+		this.textarea.focus();
+	}
+
 	/** The host's answer to the mention picker's query. */
 	showMentionItems(query: string, items: readonly MentionItem[]): void {
 		this.pickers.showMentionItems(query, items);

@@ -33,6 +33,7 @@ export class ComposerPickers {
 	readonly element: HTMLElement;
 	private readonly list: PopupList;
 	private mentionQuery: string | undefined;
+	private slashQuery: string | undefined;
 	private slash: readonly SlashItem[] = [];
 
 	constructor(private readonly input: HTMLTextAreaElement) {
@@ -45,7 +46,11 @@ export class ComposerPickers {
 	}
 
 	setSlashItems(items: readonly SlashItem[]): void {
+		const changed = JSON.stringify(items) !== JSON.stringify(this.slash);
 		this.slash = items;
+		if (changed && this.slashQuery !== undefined && this.list.isOpen) {
+			this.showSlash(this.slashQuery);
+		}
 	}
 
 	/** After every edit of the message: open, filter or close a picker. */
@@ -54,10 +59,16 @@ export class ComposerPickers {
 		const text = this.input.value;
 		const slash = slashTokenOf(text, cursor);
 		if (slash !== undefined) {
+			if (this.slashQuery === undefined) {
+				// The files in .zero/commands may have changed since the host last read them.
+				post({ type: 'slash/query' });
+			}
 			this.mentionQuery = undefined;
+			this.slashQuery = slash;
 			this.showSlash(slash);
 			return;
 		}
+		this.slashQuery = undefined;
 		const token = mentionTokenAt(text, cursor);
 		if (token) {
 			this.mentionQuery = token.query;

@@ -197,6 +197,9 @@ class ChatApp {
 				this.readiness = message.readiness;
 				this.renderChrome();
 				return;
+			case 'composer/focus':
+				this.composer.focus();
+				return;
 			case 'mention/items':
 				this.composer.showMentionItems(message.query, message.items);
 				return;

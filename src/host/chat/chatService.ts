@@ -46,6 +46,7 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	/** Chats replaced while their run was going; they finish and save in the background. */
 	private readonly background = new Set<string>();
 	private factsAsked = false;
+	private previousId: string | undefined;
 
 	constructor(
 		private readonly deps: ChatDeps,
@@ -200,6 +201,10 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				}
 				return;
 			}
+			case 'slash/query':
+				await this.deps.composerFacts?.reloadCommands();
+				this.session.refreshComposer();
+				return;
 			case 'mention/query': {
 				const items = (await this.mentions?.items(message.query)) ?? [];
 				this.messageEmitter.fire({ type: 'mention/items', query: message.query, items });
@@ -306,8 +311,19 @@ export class ChatService implements ChatSource, vscode.Disposable {
 		void this.memento.update(HISTORY_KEY, history.slice(-HISTORY_LIMIT));
 	}
 
+	/** The chat that was open before the active one ("Switch to the Other Chat"). */
+	get previousChatId(): string | undefined {
+		return this.previousId;
+	}
+
+	/** Puts the keyboard in the composer of every bound view. */
+	focusComposer(): void {
+		this.messageEmitter.fire({ type: 'composer/focus' });
+	}
+
 	private replace(session: ChatSession): void {
 		const previous = this.session;
+		this.previousId = previous.transcript.turns.length > 0 ? previous.id : this.previousId;
 		if (previous.running && previous.waitingApprovals > 0) {
 			// Nobody could answer zero in a chat that is not shown (it has no timeout): end the turn as
 			// Stop does, with the request answered "cancelled".

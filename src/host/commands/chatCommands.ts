@@ -21,6 +21,8 @@ type ChatCommand =
 	| 'zero.newChat'
 	| 'zero.stopRun'
 	| 'zero.showChats'
+	| 'zero.focusComposer'
+	| 'zero.switchChat'
 	| 'zero.deleteChat'
 	| 'zero.selectModel'
 	| 'zero.setPermissionMode'
@@ -55,6 +57,19 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 			await focusChat(deps);
 		},
 		'zero.stopRun': () => deps.chats.active.stop(),
+		'zero.focusComposer': async () => {
+			await focusChat(deps);
+			deps.chats.focusComposer();
+		},
+		'zero.switchChat': async () => {
+			const previous = deps.chats.previousChatId;
+			if (!previous || !(await deps.chats.open(previous))) {
+				await vscode.commands.executeCommand('zero.showChats');
+				return;
+			}
+			await focusChat(deps);
+			deps.chats.focusComposer();
+		},
 		'zero.showChats': async () => {
 			const saved = await deps.store.list();
 			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown>; chatId?: string };

@@ -5,6 +5,8 @@ export const COMMAND_IDS = [
 	'zero.newChat',
 	'zero.stopRun',
 	'zero.showChats',
+	'zero.focusComposer',
+	'zero.switchChat',
 	'zero.deleteChat',
 	'zero.selectModel',
 	'zero.setPermissionMode',
