@@ -9,6 +9,7 @@ import {
 	renderMeter,
 } from './composerControls';
 import { h, icon } from './dom';
+import { renderAddDirs, renderContextChips, renderQueue } from './composerLists';
 import { ComposerPickers } from './composerPickers';
 import { PopupList } from './popupList';
 import { post } from './vscodeApi';
@@ -257,52 +258,9 @@ export class Composer {
 				: view.sendWithEnter
 					? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)'
 					: 'Ask zero\u2026 (Ctrl+Enter to send)';
-		this.queueList.replaceChildren(
-			...view.queue.map((text, index) =>
-				h(
-					'div',
-					{ class: 'queued' },
-					icon('clock'),
-					h('span', { class: 'queued-text' }, text || '(attachments only)'),
-					h(
-						'button',
-						{
-							type: 'button',
-							class: 'icon-button',
-							title: 'Remove from queue',
-							'aria-label': 'Remove from queue',
-							'data-queue': index,
-						},
-						icon('close'),
-					),
-				),
-			),
-		);
+		this.queueList.replaceChildren(...renderQueue(view.queue));
 		this.addDirList.hidden = view.addDirs.length === 0;
-		this.addDirList.replaceChildren(
-			...(view.addDirs.length > 0
-				? [h('span', { class: 'add-dirs-label' }, 'zero may also write in:')]
-				: []),
-			...view.addDirs.map((dir) =>
-				h(
-					'span',
-					{ class: 'chip chip-dir', title: `--add-dir=${dir} (kept for this chat)` },
-					icon('folder'),
-					h('span', { class: 'chip-text' }, dir),
-					h(
-						'button',
-						{
-							type: 'button',
-							class: 'chip-remove',
-							title: 'Stop adding this directory',
-							'aria-label': `Stop adding ${dir}`,
-							'data-add-dir': dir,
-						},
-						icon('close'),
-					),
-				),
-			),
-		);
+		this.addDirList.replaceChildren(...renderAddDirs(view.addDirs));
 		this.renderChips();
 	}
 
@@ -346,62 +304,7 @@ export class Composer {
 	}
 
 	private renderChips(): void {
-		const context = this.view?.context ?? [];
-		this.chipList.replaceChildren(
-			...context.map((chip) =>
-				h(
-					'span',
-					{
-						class: `chip chip-${chip.kind}`,
-						title: chip.note ? `${chip.label} (${chip.note})` : chip.label,
-					},
-					chip.path
-						? h(
-								'button',
-								{
-									type: 'button',
-									class: 'chip-open link-button',
-									title: `Open ${chip.label}`,
-									'data-open-path': chip.path,
-									'data-open-line': chip.line,
-								},
-								chip.label,
-							)
-						: chip.label,
-					chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
-					h(
-						'button',
-						{
-							type: 'button',
-							class: 'chip-remove',
-							title: 'Remove',
-							'aria-label': `Remove ${chip.label}`,
-							'data-chip': chip.id,
-						},
-						icon('close'),
-					),
-				),
-			),
-			...this.images.map((image, index) =>
-				h(
-					'span',
-					{ class: 'chip chip-image' },
-					icon('file-media'),
-					` ${image.name}`,
-					h(
-						'button',
-						{
-							type: 'button',
-							class: 'chip-remove',
-							title: 'Remove',
-							'aria-label': `Remove ${image.name}`,
-							'data-chip': `image:${index}`,
-						},
-						icon('close'),
-					),
-				),
-			),
-		);
+		this.chipList.replaceChildren(...renderContextChips(this.view?.context ?? [], this.images));
 	}
 
 	/** Puts `text` in the message box (a starter prompt) and the cursor at its end; sends nothing. */

@@ -77,10 +77,14 @@ test("a mention and an expanded user command reach the model byte for byte; the 
 		assert.equal(chat.transcript.turns[0].run.usage.lastPromptTokens, 4321);
 		const meter = frame.locator('button.context-meter .meter-label');
 		await waitUntil(
-			async () => (await meter.innerText()) === '4.32k, window unknown',
+			async () => (await meter.innerText()) === '4.3k, window unknown',
 			10_000,
 			'the meter with the tokens zero reported',
 			{ seen: () => meter.innerText() },
+		);
+		assert.match(
+			(await frame.locator('button.context-meter').getAttribute('title')) ?? '',
+			/^Last request: 4\.3k tokens in, 12 out\.$/m,
 		);
 	});
 });
