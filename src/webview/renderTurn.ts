@@ -8,6 +8,7 @@ import { formatTokens, h, icon } from './dom';
 import type { RenderContext } from './renderContext';
 import { renderNotice } from './renderNotice';
 import { renderProtocolNotes } from './renderProtocolNotes';
+import { renderSentChips } from './promptChips';
 import { actionAttrs } from './viewActions';
 
 /** The buttons on a user message: Edit and Retry (zero exec), Copy (zero acp has no rewind). */
@@ -118,34 +119,7 @@ export function renderPrompt(
 			: undefined,
 		editable && draft === undefined ? messageActions(turn) : undefined,
 		turn.prompt && turn.prompt.context.length > 0
-			? h(
-					'div',
-					{ class: 'chips', role: 'group', 'aria-label': 'Attached context' },
-					...turn.prompt.context.map((chip) =>
-						h(
-							'span',
-							{ class: `chip chip-${chip.kind}`, title: chip.note ?? chip.label },
-							icon(chipIcon(chip.kind)),
-							chip.path && chip.kind !== 'finding'
-								? h(
-										'a',
-										{
-											href: '#',
-											class: 'chip-open',
-											title: `Open ${chip.label}`,
-											...actionAttrs({
-												action: 'open-file',
-												path: chip.path,
-												...(chip.line ? { line: String(chip.line) } : {}),
-											}),
-										},
-										chip.label,
-									)
-								: chip.label,
-							chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
-						),
-					),
-				)
+			? renderSentChips(turn.prompt.context)
 			: undefined,
 		command
 			? h(
@@ -177,31 +151,6 @@ export function renderPrompt(
 			: undefined,
 	);
 	return element;
-}
-
-function chipIcon(kind: string): string {
-	switch (kind) {
-		case 'selection':
-			return 'selection';
-		case 'problems':
-			return 'warning';
-		case 'image':
-			return 'file-media';
-		case 'finding':
-			return 'search';
-		case 'symbol':
-			return 'symbol-method';
-		case 'folder':
-			return 'folder';
-		case 'diff':
-			return 'diff';
-		case 'terminal':
-			return 'terminal';
-		case 'editors':
-			return 'files';
-		default:
-			return 'file';
-	}
 }
 
 function runningLabel(turn: Turn): string {

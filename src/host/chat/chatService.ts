@@ -10,7 +10,7 @@ import type { ReadinessProvider } from '../setup/readiness';
 import type { ContextEntry } from './promptContext';
 import { rerunTurn } from './conversationActions';
 import type { MentionPicker } from '../mentions/mentionPicker';
-import { resolveSlash, type SlashAction } from './slashCommands';
+import { ComposerRequests } from './composerRequests';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
@@ -47,14 +47,24 @@ export class ChatService implements ChatSource, vscode.Disposable {
 	private readonly background = new Set<string>();
 	private factsAsked = false;
 	private previousId: string | undefined;
+	private readonly composerRequests: ComposerRequests;
 
 	constructor(
 		private readonly deps: ChatDeps,
 		private readonly memento: vscode.Memento,
 		private readonly readiness: ReadinessProvider,
 		private readonly viewActions: ChatViewActions,
-		private readonly mentions?: Pick<MentionPicker, 'items' | 'resolve'>,
+		mentions?: Pick<MentionPicker, 'items' | 'resolve'>,
 	) {
+		this.composerRequests = new ComposerRequests({
+			composerFacts: deps.composerFacts,
+			messages: deps.messages,
+			...(mentions ? { mentions } : {}),
+			session: () => this.session,
+			post: (message) => this.messageEmitter.fire(message),
+			execute: (command) => this.viewActions.execute(command),
+			retry: (turnId) => this.handle({ type: 'turn/retry', turnId }),
+		});
 		this.session = this.bind(new ChatSession(deps));
 		this.disposables.push(
 			readiness.onDidChange((view) =>
@@ -180,11 +190,9 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'clipboard/copy':
 				return;
 			case 'chat/send': {
-				const slash = message.text.trimStart().startsWith('/')
-					? resolveSlash(message.text, (await this.deps.composerFacts?.reloadCommands()) ?? [])
-					: ({ kind: 'text' } as const);
+				const slash = await this.composerRequests.outcomeOf(message.text);
 				if (slash.kind === 'action') {
-					await this.runSlashAction(slash.action);
+					await this.composerRequests.runAction(slash.action);
 					return;
 				}
 				const expanded =
@@ -194,31 +202,12 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				}
 				return;
 			}
-			case 'slash/run': {
-				const action = resolveSlash(`/${message.name}`, []);
-				if (action.kind === 'action') {
-					await this.runSlashAction(action.action);
-				}
-				return;
-			}
+			case 'slash/run':
 			case 'slash/query':
-				await this.deps.composerFacts?.reloadCommands();
-				this.session.refreshComposer();
+			case 'mention/query':
+			case 'mention/add':
+				await this.composerRequests.handle(message);
 				return;
-			case 'mention/query': {
-				const items = (await this.mentions?.items(message.query)) ?? [];
-				this.messageEmitter.fire({ type: 'mention/items', query: message.query, items });
-				return;
-			}
-			case 'mention/add': {
-				const picked = await this.mentions?.resolve(message.id);
-				if (picked?.ok) {
-					session.addContext(picked.entry);
-				} else if (picked) {
-					this.deps.messages.show('warning', `Not added: ${picked.reason}.`);
-				}
-				return;
-			}
 			case 'chat/stop':
 				session.stop();
 				return;
@@ -288,17 +277,6 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				this.deps.log.warn(`Chat view error: ${message.message}`);
 				return;
 		}
-	}
-
-	private async runSlashAction(action: SlashAction): Promise<void> {
-		if (action.command === 'turn/retry') {
-			const last = this.session.lastTurn;
-			if (last) {
-				await this.handle({ type: 'turn/retry', turnId: last.id });
-			}
-			return;
-		}
-		await this.viewActions.execute(action.command);
 	}
 
 	private remember(text: string): void {
