@@ -233,3 +233,48 @@ test("a .zero/commands/review.md command from the / menu is expanded as zero's T
 		await screenshot(session.page, 'composer-6-command-expanded');
 	});
 });
+
+test('keyboard only: keys focus the message box, switch to the other chat and stop a run', async () => {
+	await step(session.page, 'composer-keys', async () => {
+		const page = session.page;
+		const inComposer = () =>
+			frame.evaluate(() => document.activeElement?.classList.contains('composer-input') === true);
+		// A chat with one message, then a new one: "the other chat" is the first.
+		frame = await session.newChat();
+		await send(frame, 'The first chat [scenario:answer]');
+		await waitForRunEnd(frame, 'The first chat');
+		frame = await session.newChat();
+		// From the editor (no selection): Ctrl+Alt+Z puts the keyboard in the message box.
+		await pickQuickInputRow(page, {
+			name: 'Quick Open src/main.js',
+			open: () => executeCommand(page, 'workbench.action.quickOpen', 'src/main.js'),
+			label: 'main.js',
+			filter: false,
+		});
+		await page
+			.locator('.tabs-container .tab.active', { hasText: 'main.js' })
+			.waitFor({ state: 'visible', timeout: 15_000 });
+		await page.locator('.monaco-editor .view-lines').first().click();
+		assert.equal(await inComposer(), false);
+		await page.keyboard.press('Control+Alt+z');
+		await waitUntil(inComposer, 10_000, 'the keyboard in the message box');
+
+		// Ctrl+Alt+O: back to the chat that was open before.
+		await page.keyboard.press('Control+Alt+o');
+		await frame
+			.locator('[data-kind="prompt"]', { hasText: 'The first chat' })
+			.waitFor({ state: 'visible', timeout: 10_000 });
+		await waitUntil(inComposer, 10_000, 'the keyboard in the message box of the other chat');
+
+		// Ctrl+Alt+X stops the run from the editor. (Typed in the message box it does not reach the
+		// workbench's keybindings; Escape stops there.)
+		await frame.locator('textarea.composer-input').fill('Slowly [scenario:slow]');
+		await frame.locator('textarea.composer-input').press('Enter');
+		await frame.locator('button.stop').waitFor({ state: 'visible', timeout: 10_000 });
+		await frame.locator('[data-kind="text"]', { hasText: 'word3 ' }).waitFor();
+		await page.locator('.monaco-editor .view-lines').first().click();
+		await page.keyboard.press('Control+Alt+x');
+		const status = await waitForRunEnd(frame, 'Slowly');
+		assert.match(await status.innerText(), /Stopped/);
+	});
+});
