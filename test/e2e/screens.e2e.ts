@@ -39,7 +39,7 @@ async function chatFrame(page: Page): Promise<Frame> {
 }
 
 for (const theme of THEMES) {
-	test(`screens in a ${SIDE_BAR_WIDTH} px side bar, ${theme.name} theme: starter prompts, themed select, report, not-found; no serious axe violation`, async () => {
+	test(`screens in a ${SIDE_BAR_WIDTH} px side bar, ${theme.name} theme: starter prompts, themed Mode menu, report, not-found; no serious axe violation`, async () => {
 		await session?.close();
 		session = await startFakeChat(
 			`screens-${theme.name}`,
