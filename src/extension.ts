@@ -3,6 +3,7 @@
  * returns; it reads no file and starts no process (the chat is restored when something first
  * needs it, zero is looked for when a check or a run needs it).
  */
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { ChangeService } from './host/changes/changeService';
 import { ChangesStatusBar } from './host/changes/changesStatusBar';
@@ -26,9 +27,13 @@ import { RunLauncher } from './host/platform/runLauncher';
 import { RunRegistry } from './host/platform/runRegistry';
 import { SettingsWatcher } from './host/platform/settingsWatcher';
 import { TraceFiles } from './host/platform/traceFiles';
-import { ZeroBinaryLocator } from './host/platform/zeroBinary';
+import { ZeroBinaryLocator, zeroProcessEnv } from './host/platform/zeroBinary';
 import { ZeroCli } from './host/platform/zeroCli';
 import { ZeroFacts } from './host/platform/zeroFacts';
+import { ComposerFactsService } from './host/chat/composerMeter';
+import { MentionPicker } from './host/mentions/mentionPicker';
+import { TerminalRecorder } from './host/mentions/terminalMentions';
+import { zeroCommandDirs } from './zero/process/zeroCommandsLoader';
 import { ReadinessService } from './host/setup/readiness';
 import { Walkthrough } from './host/setup/walkthrough';
 import type { ZeroTestApi } from './host/testing/testApi';
@@ -72,6 +77,25 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		(message, detail, confirmLabel) => confirmations.confirm(message, detail, confirmLabel),
 	);
 	const facts = new ZeroFacts(zeroCli, settings, workspacePath, log);
+	const composerFacts = new ComposerFactsService(
+		(args, options) => zeroCli.run(args, options),
+		workspacePath,
+		(message) => log.warn(message),
+		() =>
+			zeroCommandDirs(workspacePath(), process.platform, zeroProcessEnv(settings()), os.homedir()),
+	);
+	// The / menu lists zero's project commands as they are on disk.
+	const commandsWatcher = disposables.add(
+		vscode.workspace.createFileSystemWatcher('**/.zero/commands/*.md'),
+	);
+	const reloadCommands = () =>
+		void composerFacts.reloadCommands().then(() => chats.active.refreshComposer());
+	commandsWatcher.onDidCreate(reloadCommands);
+	commandsWatcher.onDidChange(reloadCommands);
+	commandsWatcher.onDidDelete(reloadCommands);
+	const terminalRecorder = new TerminalRecorder(vscode.window);
+	disposables.add(terminalRecorder);
+	const mentionPicker = new MentionPicker(workspaceFolder, terminalRecorder);
 	const traces = new TraceFiles(log);
 	disposables.add({ dispose: () => traces.dispose() });
 	const changes: ChangeService = disposables.add(
@@ -111,11 +135,13 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 						.filter((folder) => folder.uri.scheme === 'file')
 						.map((folder) => folder.uri.fsPath),
 				runSlots: new RunSlots(() => settings().maxConcurrentRuns),
+				composerFacts,
 			},
 			context.workspaceState,
 			readiness,
 			viewActions,
 			() => pickChatFolder(context.workspaceState),
+			mentionPicker,
 		),
 	);
 	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats.side, log));
@@ -155,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				locator.invalidate();
 				facts.invalidate();
 				readiness.refresh();
+				void composerFacts.refresh().then(() => chats.active.refreshComposer());
 			}
 			chats.active.refreshComposer();
 		}),

@@ -36,6 +36,11 @@ export interface MeterInput {
 	contextWindow?: number;
 	/** The fixed part of every request, from `zero context --json` (its `usedTokens`). */
 	fixedTokens?: number;
+	/**
+	 * The whole last turn's sums, when `turnUsage` holds only its latest request (a saved chat
+	 * keeps the turn's totals and its last request, not every request).
+	 */
+	turnTotals?: { requests: number; promptTokens: number; completionTokens: number };
 }
 
 export type MeterLevel = 'normal' | 'half' | 'compaction';
@@ -111,7 +116,7 @@ export function contextMeter(input: MeterInput): ContextMeter {
 	}
 	const used = count(last.promptTokens) ?? 0;
 	const window = count(input.contextWindow) || undefined;
-	const tooltip = tooltipLines(usage, used, window, count(input.fixedTokens));
+	const tooltip = tooltipLines(usage, used, window, count(input.fixedTokens), input.turnTotals);
 	if (window === undefined) {
 		// zero's own backstop still applies: warn at its compaction point of the fallback window.
 		const level: MeterLevel = used > zeroCompactionPoint(undefined) ? 'compaction' : 'normal';
@@ -140,14 +145,20 @@ function tooltipLines(
 	used: number,
 	window: number | undefined,
 	fixed: number | undefined,
+	totals: MeterInput['turnTotals'],
 ): string[] {
 	const lines = [
 		`Last request: ${formatTokens(used)} tokens in, ${formatTokens(count(usage.at(-1)?.completionTokens) ?? 0)} out.`,
 	];
-	const turnIn = usage.reduce((sum, entry) => sum + (count(entry.promptTokens) ?? 0), 0);
-	const turnOut = usage.reduce((sum, entry) => sum + (count(entry.completionTokens) ?? 0), 0);
+	const requests = count(totals?.requests) || usage.length;
+	const turnIn =
+		count(totals?.promptTokens) ??
+		usage.reduce((sum, entry) => sum + (count(entry.promptTokens) ?? 0), 0);
+	const turnOut =
+		count(totals?.completionTokens) ??
+		usage.reduce((sum, entry) => sum + (count(entry.completionTokens) ?? 0), 0);
 	lines.push(
-		`Last turn: ${usage.length} request${usage.length === 1 ? '' : 's'}, ${formatTokens(turnIn)} in, ${formatTokens(turnOut)} out.`,
+		`Last turn: ${requests} request${requests === 1 ? '' : 's'}, ${formatTokens(turnIn)} in, ${formatTokens(turnOut)} out.`,
 	);
 	lines.push('Cached tokens: zero does not report them (they are part of "in").');
 	const costs = usage

@@ -71,6 +71,14 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('composer/setModel'), model: z.string().max(200) }),
 	z.object({ type: z.literal('context/remove'), chipId: z.string() }),
 	z.object({ type: z.literal('composer/setBackend'), backend: ChatBackendSchema }),
+	/** Request (answered by `mention/items` with the same query): what `@query` matches. */
+	z.object({ type: z.literal('mention/query'), query: z.string().max(200) }),
+	/** Adds a picked mention as a chip (the host resolves the id again). */
+	z.object({ type: z.literal('mention/add'), id: z.string().max(1000) }),
+	/** The / menu opened: the host reads zero's user commands again and re-sends the composer. */
+	z.object({ type: z.literal('slash/query') }),
+	/** Runs one of the extension's actions from the / menu. */
+	z.object({ type: z.literal('slash/run'), name: z.string().max(200) }),
 	/**
 	 * The answer to a permission request zero waits on (ACP chats); no optionId dismisses it.
 	 * `requestId` is the request the card showed: the host answers that one, from its registry of
@@ -139,6 +147,33 @@ export const ReadinessView = z.object({
 });
 export type ReadinessView = z.infer<typeof ReadinessView>;
 
+/** One entry of the composer's @-mention picker; `id` comes back in `mention/add`. */
+export const MentionItemSchema = z.object({
+	id: z.string().max(1000),
+	kind: z.string().max(40),
+	label: z.string().max(400),
+	description: z.string().max(1000).optional(),
+});
+export type MentionItem = z.infer<typeof MentionItemSchema>;
+
+/** One entry of the composer's / menu: an action of the extension, a zero user command or a skill. */
+export const SlashItemSchema = z.object({
+	name: z.string().max(200),
+	kind: z.enum(['action', 'command', 'skill']),
+	description: z.string().max(1000),
+});
+export type SlashItem = z.infer<typeof SlashItemSchema>;
+
+/** The composer's context meter as the host measured it (src/shared/contextMeter.ts). */
+export const ComposerMeterView = z.object({
+	label: z.string(),
+	level: z.enum(['none', 'normal', 'half', 'compaction']),
+	/** used / window, when both are known. */
+	fraction: z.number().optional(),
+	tooltip: z.array(z.string()),
+});
+export type ComposerMeterView = z.infer<typeof ComposerMeterView>;
+
 export const ComposerView = z.object({
 	permissionMode: ChatPermissionModeSchema,
 	model: z.string(),
@@ -152,6 +187,10 @@ export const ComposerView = z.object({
 	addDirs: z.array(z.string()),
 	/** Past prompts of this workspace, newest last, for Up/Down history. */
 	history: z.array(z.string()),
+	/** The context meter; absent until the host measured it. */
+	meter: ComposerMeterView.optional(),
+	/** What `/` offers: the extension's actions, zero's user commands and skills. */
+	slash: z.array(SlashItemSchema).max(500).optional(),
 });
 export type ComposerView = z.infer<typeof ComposerView>;
 
@@ -168,6 +207,13 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('transcript/actions'), actions: z.array(TranscriptActionSchema) }),
 	z.object({ type: z.literal('composer/update'), composer: ComposerView }),
 	z.object({ type: z.literal('readiness/update'), readiness: ReadinessView }),
+	/** Moves the keyboard focus to the message box (Zero: Focus the Composer). */
+	z.object({ type: z.literal('composer/focus') }),
+	z.object({
+		type: z.literal('mention/items'),
+		query: z.string(),
+		items: z.array(MentionItemSchema).max(200),
+	}),
 	/**
 	 * A turn's notices. `replace`: this is the whole set (a finished turn); otherwise the items
 	 * listed are added or updated (one tool call's notice while the run goes on).

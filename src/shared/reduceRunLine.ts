@@ -42,6 +42,8 @@ function addUsage(
 	total.completionTokens = addTokens(total.completionTokens, completion);
 	total.totalTokens = addTokens(total.totalTokens, totalTokens);
 	total.requests += 1;
+	total.lastPromptTokens = addTokens(0, prompt);
+	total.lastCompletionTokens = addTokens(0, completion);
 }
 
 function permissionInfo(event: PermissionEventAny): PermissionInfo {

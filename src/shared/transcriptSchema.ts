@@ -29,10 +29,26 @@ export const UsageTotalsSchema = z.object({
 	totalTokens: z.number(),
 	/** Model requests that reported usage. */
 	requests: z.number(),
+	/** The latest request's own counts (the context meter's "in use"); absent before any. */
+	lastPromptTokens: z.number().optional(),
+	lastCompletionTokens: z.number().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
-export const CONTEXT_CHIP_KINDS = ['selection', 'file', 'problems', 'image', 'finding'] as const;
+export const CONTEXT_CHIP_KINDS = [
+	'selection',
+	'file',
+	'problems',
+	'image',
+	'finding',
+	// @-mentions (issue #24)
+	'folder',
+	'range',
+	'symbol',
+	'editors',
+	'diff',
+	'terminal',
+] as const;
 
 /** Context attached to a prompt, shown as chips and inlined into the stream-json input. */
 export const ContextChipSchema = z.object({
@@ -40,12 +56,19 @@ export const ContextChipSchema = z.object({
 	kind: z.enum(CONTEXT_CHIP_KINDS),
 	label: z.string(),
 	path: z.string().optional(),
+	/** The first line of the source (1-based), where clicking the chip opens it. */
+	line: z.number().int().positive().optional(),
 	/** A note shown on the chip, e.g. that a selection was cut to fit the size cap. */
 	note: z.string().optional(),
 });
 export type ContextChip = z.infer<typeof ContextChipSchema>;
 
-export const TurnPromptSchema = z.object({ text: z.string(), context: z.array(ContextChipSchema) });
+export const TurnPromptSchema = z.object({
+	text: z.string(),
+	context: z.array(ContextChipSchema),
+	/** The zero user command the text was expanded from (`/review src`), as typed. */
+	command: z.string().max(2000).optional(),
+});
 export type TurnPrompt = z.infer<typeof TurnPromptSchema>;
 
 /** `fork-setup`: the one throwaway turn that makes zero create a fork at an earlier message. */

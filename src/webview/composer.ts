@@ -1,10 +1,21 @@
 /** The message composer: text, attachments, queue, mode and model, send and stop. */
 import type { ChatPermissionMode } from '../zero/protocol/permissionModes';
-import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
-import type { ComposerView, ImageAttachment } from '../shared/protocol';
-import { readImageAttachment, renderBackendSelect, renderModeSelect } from './composerControls';
+import type { ComposerView, ImageAttachment, MentionItem } from '../shared/protocol';
+import {
+	LIVE_APPROVALS_ID,
+	modeMenuItems,
+	modeOf,
+	readImageAttachment,
+	renderMeter,
+} from './composerControls';
 import { h, icon } from './dom';
+import { renderAddDirs, renderContextChips, renderQueue } from './composerLists';
+import { ComposerPickers } from './composerPickers';
+import { PopupList } from './popupList';
 import { post } from './vscodeApi';
+
+/** The message box grows with its text up to this height, then scrolls. */
+const INPUT_MAX_HEIGHT_PX = 240;
 
 export interface ComposerCallbacks {
 	draftChanged(text: string): void;
@@ -16,10 +27,15 @@ export class Composer {
 	private readonly textarea: HTMLTextAreaElement;
 	private readonly sendButton: HTMLButtonElement;
 	private readonly stopButton: HTMLButtonElement;
-	private readonly modeSelect: HTMLSelectElement;
-	private readonly backendSelect: HTMLSelectElement;
+	private readonly modeButton: HTMLButtonElement;
+	private readonly modeMenu: PopupList;
+	private readonly pickers: ComposerPickers;
 	private readonly modelButton: HTMLButtonElement;
+	private readonly meterButton: HTMLButtonElement;
+	private readonly meterDetails: HTMLElement;
 	private readonly chips: HTMLElement;
+	private readonly chipList: HTMLElement;
+	private readonly addButton: HTMLButtonElement;
 	private readonly queueList: HTMLElement;
 	private readonly addDirList: HTMLElement;
 	private readonly hint: HTMLElement;
@@ -34,7 +50,7 @@ export class Composer {
 	) {
 		this.textarea = h('textarea', {
 			class: 'composer-input',
-			rows: 3,
+			rows: 2,
 			placeholder: 'Ask zero\u2026',
 			'aria-label': 'Message to zero',
 		});
@@ -49,68 +65,102 @@ export class Composer {
 			'button',
 			{
 				type: 'button',
-				class: 'button secondary stop',
+				class: 'button primary stop',
 				title: 'Stop the run',
 				'aria-label': 'Stop',
 			},
 			icon('debug-stop'),
 			' Stop',
 		);
-		this.modeSelect = renderModeSelect();
-		this.backendSelect = renderBackendSelect();
+		this.modeButton = h('button', {
+			type: 'button',
+			class: 'toolbar-button mode-button',
+			'aria-haspopup': 'menu',
+			'aria-expanded': 'false',
+		});
+		this.modeMenu = new PopupList('menu', 'Mode', 'mode-menu');
+		this.pickers = new ComposerPickers(this.textarea);
 		this.modelButton = h('button', {
 			type: 'button',
-			class: 'link-button model-button',
+			class: 'toolbar-button model-button',
+			'aria-haspopup': 'listbox',
 			title: 'Model for this chat (--model)',
 		});
-		// Named groups: a role-less div must not carry an aria-label.
-		this.chips = h('div', {
-			class: 'chips composer-chips',
+		this.meterButton = h('button', { type: 'button', 'aria-expanded': 'false' });
+		this.meterDetails = h('div', {
+			class: 'meter-details',
 			role: 'group',
-			'aria-label': 'Attached context',
+			'aria-label': 'Context in use',
 		});
+		this.meterDetails.hidden = true;
+		// Named groups: a role-less div must not carry an aria-label.
+		this.chipList = h('div', { class: 'chip-list' });
+		this.addButton = h(
+			'button',
+			{
+				type: 'button',
+				class: 'icon-button add-context',
+				title: 'Add context: a file, a symbol, problems, the selection\u2026 (or type @)',
+				'aria-label': 'Add context',
+			},
+			icon('add'),
+		);
+		this.chips = h(
+			'div',
+			{ class: 'chips composer-chips', role: 'group', 'aria-label': 'Attached context' },
+			this.addButton,
+			this.chipList,
+		);
 		this.queueList = h('div', { class: 'queue', role: 'group', 'aria-label': 'Queued messages' });
 		this.addDirList = h('div', {
 			class: 'add-dirs',
 			role: 'group',
 			'aria-label': 'Directories added to every run',
 		});
-		this.hint = h('div', { class: 'mode-hint muted' });
+		this.hint = h('div', { class: 'mode-hint muted', role: 'status' });
 		this.element = h(
 			'div',
 			{ class: 'composer' },
 			this.queueList,
 			this.addDirList,
-			this.chips,
-			this.textarea,
+			this.modeMenu.element,
+			this.pickers.element,
 			h(
 				'div',
-				{ class: 'composer-bar' },
-				this.backendSelect,
-				this.modeSelect,
-				this.modelButton,
-				h('span', { class: 'spacer' }),
-				this.stopButton,
-				this.sendButton,
+				{ class: 'composer-box' },
+				this.chips,
+				this.textarea,
+				h(
+					'div',
+					{ class: 'composer-bar' },
+					this.modeButton,
+					this.modelButton,
+					this.meterButton,
+					h('span', { class: 'spacer' }),
+					this.sendButton,
+					this.stopButton,
+				),
 			),
+			this.meterDetails,
 			this.hint,
 		);
 		this.sendButton.addEventListener('click', () => this.send());
 		this.stopButton.addEventListener('click', () => post({ type: 'chat/stop' }));
-		this.modeSelect.addEventListener('change', () =>
-			post({ type: 'composer/setMode', mode: this.modeSelect.value as ChatPermissionMode }),
-		);
-		this.backendSelect.addEventListener('change', () =>
-			post({
-				type: 'composer/setBackend',
-				backend: this.backendSelect.value === 'acp' ? 'acp' : 'exec',
-			}),
-		);
+		this.modeButton.addEventListener('click', () => this.openModeMenu());
 		this.modelButton.addEventListener('click', () =>
 			post({ type: 'command/run', command: 'zero.selectModel' }),
 		);
+		this.meterButton.addEventListener('click', () => {
+			this.meterDetails.hidden = !this.meterDetails.hidden;
+			this.meterButton.setAttribute('aria-expanded', String(!this.meterDetails.hidden));
+		});
+		this.addButton.addEventListener('click', () => this.insertAtCursor('@'));
 		this.textarea.addEventListener('keydown', (event) => this.onKey(event));
-		this.textarea.addEventListener('input', () => callbacks.draftChanged(this.textarea.value));
+		this.textarea.addEventListener('input', () => {
+			this.autoGrow();
+			this.pickers.onInput();
+			callbacks.draftChanged(this.textarea.value);
+		});
 		this.textarea.addEventListener(
 			'paste',
 			(event) => void this.addFiles(event.clipboardData?.files),
@@ -121,6 +171,16 @@ export class Composer {
 			void this.addFiles(event.dataTransfer?.files);
 		});
 		this.chips.addEventListener('click', (event) => {
+			const open = (event.target as HTMLElement).closest<HTMLElement>('[data-open-path]');
+			if (open) {
+				const line = Number(open.dataset.openLine);
+				post({
+					type: 'open/file',
+					path: open.dataset.openPath ?? '',
+					...(line > 0 ? { line } : {}),
+				});
+				return;
+			}
 			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-chip]');
 			if (!button) {
 				return;
@@ -155,19 +215,35 @@ export class Composer {
 	update(view: ComposerView, waitingForYou = false): void {
 		this.view = view;
 		this.waitingForYou = view.running && waitingForYou;
-		const acp = view.backend === 'acp';
-		this.backendSelect.value = acp ? 'acp' : 'exec';
-		this.modeSelect.value = view.permissionMode;
-		// zero acp asks on the tool card instead; exec's permission modes do not apply to it.
-		this.modeSelect.hidden = acp;
+		// The mode's explanation lives in its menu and the button's tooltip; the line under the box
+		// says only what needs an answer now.
+		const mode = modeOf(view);
+		this.modeButton.dataset.mode = mode.id;
+		this.modeButton.title = `Mode: ${mode.description}`;
+		this.modeButton.setAttribute('aria-label', `Mode: ${mode.label}`);
+		this.modeButton.replaceChildren(
+			h('span', { class: 'toolbar-label' }, mode.label),
+			icon('chevron-down'),
+		);
 		this.hint.textContent = this.waitingForYou
 			? 'zero is waiting for your answer: choose on the card above, or Stop to end the turn.'
-			: acp
-				? 'Live approvals: zero asks on the tool card and waits for your answer. No token usage or checkpoints in this mode.'
-				: PERMISSION_MODE_INFO[view.permissionMode].explanation;
-		this.modelButton.replaceChildren(icon('sparkle'), ` ${view.model || 'default model'}`);
+			: '';
+		this.hint.hidden = !this.waitingForYou;
+		const model = view.model || 'default model';
+		this.modelButton.setAttribute('aria-label', `Model: ${model}`);
+		this.modelButton.replaceChildren(
+			h('span', { class: 'toolbar-label' }, model),
+			icon('chevron-down'),
+		);
+		renderMeter(this.meterButton, view.meter);
+		this.pickers.setSlashItems(view.slash ?? []);
+		this.meterDetails.replaceChildren(
+			...(view.meter?.tooltip ?? []).map((line) => h('div', {}, line)),
+		);
 		this.stopButton.hidden = !view.running;
 		this.sendButton.hidden = this.waitingForYou;
+		// While zero runs, Stop is the main action and Queue the secondary one.
+		this.sendButton.className = `button ${view.running ? 'secondary' : 'primary'} send`;
 		this.sendButton.replaceChildren(
 			icon(view.running ? 'list-ordered' : 'send'),
 			view.running ? ' Queue' : ' Send',
@@ -182,106 +258,60 @@ export class Composer {
 				: view.sendWithEnter
 					? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)'
 					: 'Ask zero\u2026 (Ctrl+Enter to send)';
-		this.queueList.replaceChildren(
-			...view.queue.map((text, index) =>
-				h(
-					'div',
-					{ class: 'queued' },
-					icon('clock'),
-					h('span', { class: 'queued-text' }, text || '(attachments only)'),
-					h(
-						'button',
-						{
-							type: 'button',
-							class: 'icon-button',
-							title: 'Remove from queue',
-							'aria-label': 'Remove from queue',
-							'data-queue': index,
-						},
-						icon('close'),
-					),
-				),
-			),
-		);
+		this.queueList.replaceChildren(...renderQueue(view.queue));
 		this.addDirList.hidden = view.addDirs.length === 0;
-		this.addDirList.replaceChildren(
-			...(view.addDirs.length > 0
-				? [h('span', { class: 'add-dirs-label' }, 'zero may also write in:')]
-				: []),
-			...view.addDirs.map((dir) =>
-				h(
-					'span',
-					{ class: 'chip chip-dir', title: `--add-dir=${dir} (kept for this chat)` },
-					icon('folder'),
-					h('span', { class: 'chip-text' }, dir),
-					h(
-						'button',
-						{
-							type: 'button',
-							class: 'chip-remove',
-							title: 'Stop adding this directory',
-							'aria-label': `Stop adding ${dir}`,
-							'data-add-dir': dir,
-						},
-						icon('close'),
-					),
-				),
-			),
-		);
+		this.addDirList.replaceChildren(...renderAddDirs(view.addDirs));
 		this.renderChips();
 	}
 
-	private renderChips(): void {
-		const context = this.view?.context ?? [];
-		this.chips.replaceChildren(
-			...context.map((chip) =>
-				h(
-					'span',
-					{
-						class: `chip chip-${chip.kind}`,
-						title: chip.note ? `${chip.label} (${chip.note})` : chip.label,
-					},
-					chip.label,
-					chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
-					h(
-						'button',
-						{
-							type: 'button',
-							class: 'chip-remove',
-							title: 'Remove',
-							'aria-label': `Remove ${chip.label}`,
-							'data-chip': chip.id,
-						},
-						icon('close'),
-					),
-				),
-			),
-			...this.images.map((image, index) =>
-				h(
-					'span',
-					{ class: 'chip chip-image' },
-					icon('file-media'),
-					` ${image.name}`,
-					h(
-						'button',
-						{
-							type: 'button',
-							class: 'chip-remove',
-							title: 'Remove',
-							'aria-label': `Remove ${image.name}`,
-							'data-chip': `image:${index}`,
-						},
-						icon('close'),
-					),
-				),
-			),
+	private openModeMenu(): void {
+		if (!this.view) {
+			return;
+		}
+		this.modeButton.setAttribute('aria-expanded', 'true');
+		this.modeMenu.open(
+			modeMenuItems(this.view),
+			(item) => {
+				if (item.id === LIVE_APPROVALS_ID) {
+					post({ type: 'composer/setBackend', backend: 'acp' });
+					return;
+				}
+				if (this.view?.backend === 'acp') {
+					post({ type: 'composer/setBackend', backend: 'exec' });
+				}
+				post({ type: 'composer/setMode', mode: item.id as ChatPermissionMode });
+			},
+			() => {
+				this.modeButton.setAttribute('aria-expanded', 'false');
+				this.modeButton.focus();
+			},
 		);
+	}
+
+	/** The box fits its text up to a bound, then scrolls. */
+	private autoGrow(): void {
+		this.textarea.style.height = 'auto';
+		this.textarea.style.height = `${Math.min(this.textarea.scrollHeight + 2, INPUT_MAX_HEIGHT_PX)}px`;
+	}
+
+	private insertAtCursor(text: string): void {
+		const start = this.textarea.selectionStart;
+		const before = this.textarea.value.slice(0, start);
+		const spaced = before === '' || /\s$/.test(before) ? text : ` ${text}`;
+		this.textarea.setRangeText(spaced, start, this.textarea.selectionEnd, 'end');
+		this.textarea.focus();
+		this.textarea.dispatchEvent(new Event('input'));
+	}
+
+	private renderChips(): void {
+		this.chipList.replaceChildren(...renderContextChips(this.view?.context ?? [], this.images));
 	}
 
 	/** Puts `text` in the message box (a starter prompt) and the cursor at its end; sends nothing. */
 	fill(text: string): void {
 		this.textarea.value = text;
 		this.historyIndex = -1;
+		this.autoGrow();
 		this.callbacks.draftChanged(text);
 		this.textarea.focus();
 		this.textarea.setSelectionRange(text.length, text.length);
@@ -298,13 +328,27 @@ export class Composer {
 		}
 		post({ type: 'chat/send', text, images: this.images });
 		this.textarea.value = '';
+		this.autoGrow();
 		this.images = [];
 		this.historyIndex = -1;
 		this.callbacks.draftChanged('');
 		this.renderChips();
 	}
 
+	focus(): void {
+		this.textarea.focus();
+	}
+
+	/** The host's answer to the mention picker's query. */
+	showMentionItems(query: string, items: readonly MentionItem[]): void {
+		this.pickers.showMentionItems(query, items);
+	}
+
 	private onKey(event: KeyboardEvent): void {
+		if (this.pickers.onKey(event)) {
+			event.preventDefault();
+			return;
+		}
 		const sendWithEnter = this.view?.sendWithEnter ?? true;
 		if (event.key === 'Enter' && !event.isComposing) {
 			const modifier = event.ctrlKey || event.metaKey;

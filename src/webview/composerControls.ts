@@ -1,55 +1,66 @@
 /**
- * The composer's controls that need no state of the composer: the permission mode and backend
- * selects, and reading a pasted or dropped image.
+ * The composer's controls that need no state of the composer: the Mode menu's items, the context
+ * meter, and reading a pasted or dropped image.
  */
 import { CHAT_PERMISSION_MODES } from '../zero/protocol/permissionModes';
 import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
-import type { ImageAttachment } from '../shared/protocol';
+import type { ComposerMeterView, ComposerView, ImageAttachment } from '../shared/protocol';
 import { h } from './dom';
+import type { PopupItem } from './popupList';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
-export function renderModeSelect(): HTMLSelectElement {
-	const select = h('select', {
-		class: 'mode-select',
-		'aria-label': 'Permission mode',
-		title: 'Permission mode for this chat',
-	});
-	for (const mode of CHAT_PERMISSION_MODES) {
-		select.append(
-			h(
-				'option',
-				{ value: mode, title: PERMISSION_MODE_INFO[mode].explanation },
-				PERMISSION_MODE_INFO[mode].label,
-			),
-		);
-	}
-	return select;
+/** The Mode menu's id for live approvals; every other id is an exec permission mode. */
+export const LIVE_APPROVALS_ID = 'acp';
+
+const LIVE_APPROVALS = {
+	label: 'Ask me before risky actions',
+	description:
+		'Live approvals (zero acp): zero asks on the tool card and waits for your answer. No token usage or checkpoints in this mode.',
+};
+
+/** The Mode menu: the exec permission modes, then live approvals (the backend choice). */
+export function modeMenuItems(view: ComposerView): PopupItem[] {
+	const acp = view.backend === 'acp';
+	return [
+		...CHAT_PERMISSION_MODES.map((mode) => ({
+			id: mode,
+			group: 'zero runs each message on its own (zero exec)',
+			label: PERMISSION_MODE_INFO[mode].label,
+			description: PERMISSION_MODE_INFO[mode].explanation,
+			checked: !acp && view.permissionMode === mode,
+		})),
+		{
+			id: LIVE_APPROVALS_ID,
+			group: 'zero waits for you (zero acp)',
+			...LIVE_APPROVALS,
+			checked: acp,
+		},
+	];
 }
 
-export function renderBackendSelect(): HTMLSelectElement {
-	return h(
-		'select',
-		{
-			class: 'backend-select',
-			'aria-label': 'How this chat runs zero',
-			title: 'How this chat runs zero (from the next turn on)',
-		},
-		h(
-			'option',
-			{ value: 'exec', title: 'One zero exec per turn: token usage and checkpoints.' },
-			'zero exec',
-		),
-		h(
-			'option',
-			{
-				value: 'acp',
-				title:
-					'zero acp: approve or deny risky tool calls while zero waits. No token usage, no checkpoints.',
-			},
-			'Live approvals (zero acp)',
-		),
+/** What the Mode button shows and its longer explanation. */
+export function modeOf(view: ComposerView): { id: string; label: string; description: string } {
+	if (view.backend === 'acp') {
+		return { id: LIVE_APPROVALS_ID, ...LIVE_APPROVALS };
+	}
+	const info = PERMISSION_MODE_INFO[view.permissionMode];
+	return { id: view.permissionMode, label: info.label, description: info.explanation };
+}
+
+/** The context meter: a small bar and its label; the tooltip lines are its title. */
+export function renderMeter(button: HTMLButtonElement, meter: ComposerMeterView | undefined): void {
+	const shown = meter ?? { label: 'context unknown', level: 'none' as const, tooltip: [] };
+	button.dataset.level = shown.level;
+	button.className = `context-meter meter-${shown.level}`;
+	button.title = shown.tooltip.join('\n');
+	button.setAttribute('aria-label', `Context ${shown.label}`);
+	const fill = h('span', { class: 'meter-fill' });
+	fill.style.width = `${Math.round(Math.min(1, Math.max(0, shown.fraction ?? 0)) * 100)}%`;
+	button.replaceChildren(
+		h('span', { class: 'meter-bar', 'aria-hidden': 'true' }, fill),
+		h('span', { class: 'meter-label' }, shown.label),
 	);
 }
 

@@ -211,6 +211,12 @@ class ChatApp {
 				this.readiness = message.readiness;
 				this.renderChrome();
 				return;
+			case 'composer/focus':
+				this.composer.focus();
+				return;
+			case 'mention/items':
+				this.composer.showMentionItems(message.query, message.items);
+				return;
 			case 'notices/update': {
 				const update = message.notices;
 				const known = this.notices.get(update.turnId);

@@ -8,6 +8,7 @@ import { formatTokens, h, icon } from './dom';
 import type { RenderContext } from './renderContext';
 import { renderNotice } from './renderNotice';
 import { renderProtocolNotes } from './renderProtocolNotes';
+import { renderSentChips } from './promptChips';
 import { actionAttrs } from './viewActions';
 
 /**
@@ -124,21 +125,17 @@ export function renderPrompt(
 			: turn.prompt
 				? h('div', { class: 'prompt-text' }, turn.prompt.text)
 				: undefined,
-		editable && draft === undefined ? messageActions(turn) : undefined,
-		turn.prompt && turn.prompt.context.length > 0
+		turn.prompt?.command
 			? h(
 					'div',
-					{ class: 'chips', role: 'group', 'aria-label': 'Attached context' },
-					...turn.prompt.context.map((chip) =>
-						h(
-							'span',
-							{ class: `chip chip-${chip.kind}`, title: chip.note ?? chip.label },
-							icon(chipIcon(chip.kind)),
-							chip.label,
-							chip.note ? h('span', { class: 'chip-note' }, ` (${chip.note})`) : undefined,
-						),
-					),
+					{ class: 'prompt-command muted' },
+					icon('terminal'),
+					` expanded from zero's user command ${turn.prompt.command.split(/\s/)[0]}`,
 				)
+			: undefined,
+		editable && draft === undefined ? messageActions(turn) : undefined,
+		turn.prompt && turn.prompt.context.length > 0
+			? renderSentChips(turn.prompt.context)
 			: undefined,
 		command
 			? h(
@@ -170,21 +167,6 @@ export function renderPrompt(
 			: undefined,
 	);
 	return element;
-}
-
-function chipIcon(kind: string): string {
-	switch (kind) {
-		case 'selection':
-			return 'selection';
-		case 'problems':
-			return 'warning';
-		case 'image':
-			return 'file-media';
-		case 'finding':
-			return 'search';
-		default:
-			return 'file';
-	}
 }
 
 function runningLabel(turn: Turn): string {

@@ -44,7 +44,8 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 		'toggle-notice': (action) => view.toggleExpanded(action.key, action.row),
 		'open-file': (action, event) => {
 			event.preventDefault();
-			post({ type: 'open/file', path: action.path });
+			const line = Number(action.line);
+			post({ type: 'open/file', path: action.path, ...(line > 0 ? { line } : {}) });
 		},
 		'open-output': (action) =>
 			post({ type: 'open/toolOutput', turnId: action.turn, itemId: action.item }),

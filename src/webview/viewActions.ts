@@ -16,7 +16,7 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 	z.object({ action: z.literal('toggle'), key: z.string() }),
 	/** Opens or closes a notice's "more" (`key`: the disclosure, `row`: the row to re-render). */
 	z.object({ action: z.literal('toggle-notice'), key: z.string(), row: z.string() }),
-	z.object({ action: z.literal('open-file'), path: z.string() }),
+	z.object({ action: z.literal('open-file'), path: z.string(), line: z.string().optional() }),
 	z.object({ action: z.literal('open-output'), turn, item: z.string() }),
 	/** An answer to a live approval (`requestId`: the JSON text of zero's request id). */
 	z.object({

@@ -18,6 +18,7 @@ import { mergeSettingsFile } from '../harness/codeServer';
 import { findWebviewFrame, screenshot } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
 import {
+	chooseMode,
 	FAKE_ZERO,
 	send,
 	startFakeChat,
@@ -123,10 +124,7 @@ async function addChangeCard(frame: Frame): Promise<Locator> {
  */
 async function acpCrashChat(current: FakeChatSession): Promise<Frame> {
 	const frame = await current.newChat();
-	await frame.locator('select.backend-select').selectOption('acp');
-	await frame
-		.locator('.mode-hint', { hasText: 'Live approvals' })
-		.waitFor({ state: 'visible', timeout: 10_000 });
+	await chooseMode(frame, 'acp');
 	await send(frame, 'Crash mid-turn [scenario:crash]');
 	const status = await waitForRunEnd(frame, 'Crash mid-turn');
 	assert.equal(await status.getAttribute('data-end'), 'no_run_end');

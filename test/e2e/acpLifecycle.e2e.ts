@@ -14,6 +14,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
 import {
+	chooseMode,
 	send,
 	startFakeChat,
 	step,
@@ -85,10 +86,7 @@ after(async () => {
 
 async function newAcpChat(): Promise<void> {
 	frame = await session.newChat();
-	await frame.locator('select.backend-select').selectOption('acp');
-	await frame
-		.locator('.mode-hint', { hasText: 'Live approvals' })
-		.waitFor({ state: 'visible', timeout: 10_000 });
+	await chooseMode(frame, 'acp');
 }
 
 /** The agent that is running now, and the tool command it started for this turn. */

@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { closeSideBar, executeCommand, screenshot } from '../harness/workbench';
 import {
+	chooseMode,
 	send,
 	startFakeChat,
 	step,
@@ -58,11 +59,7 @@ after(async () => {
 /** A new chat switched to live approvals with the composer's selector, as a user does. */
 async function newAcpChat(): Promise<void> {
 	frame = await session.newChat();
-	const select = frame.locator('select.backend-select');
-	await select.selectOption('acp');
-	await frame
-		.locator('.mode-hint', { hasText: 'Live approvals' })
-		.waitFor({ state: 'visible', timeout: 10_000 });
+	await chooseMode(frame, 'acp');
 }
 
 async function waitingApproval(): Promise<ReturnType<Frame['locator']>> {

@@ -8,7 +8,7 @@ import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e';
 import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
 import { waitUntil } from '../harness/wait';
 
-export { send, step, timer, waitForRunEnd } from '../harness/chatSteps';
+export { chooseMode, pickMention, send, step, timer, waitForRunEnd } from '../harness/chatSteps';
 export { waitUntil };
 
 export const FAKE_ZERO = path.join(repoRoot, 'test', 'fixtures', 'fake-zero', 'zero');

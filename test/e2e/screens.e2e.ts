@@ -39,7 +39,7 @@ async function chatFrame(page: Page): Promise<Frame> {
 }
 
 for (const theme of THEMES) {
-	test(`screens in a ${SIDE_BAR_WIDTH} px side bar, ${theme.name} theme: starter prompts, themed select, report, not-found; no serious axe violation`, async () => {
+	test(`screens in a ${SIDE_BAR_WIDTH} px side bar, ${theme.name} theme: starter prompts, themed Mode menu, report, not-found; no serious axe violation`, async () => {
 		await session?.close();
 		session = await startFakeChat(
 			`screens-${theme.name}`,
@@ -80,25 +80,31 @@ for (const theme of THEMES) {
 				);
 			}
 
-			const select = frame.locator('select.backend-select');
-			await select.focus();
-			const colours = await select.evaluate((element) => {
+			// The composer's Mode menu (it replaced the backend and mode selects) in the theme's menu colours.
+			await frame.locator('button.mode-button').click();
+			const menu = frame.locator('.mode-menu');
+			await menu.waitFor({ state: 'visible', timeout: 10_000 });
+			const colours = await menu.evaluate((element) => {
 				const style = getComputedStyle(element);
 				return { background: style.backgroundColor, color: style.color };
 			});
 			const expected = await frame.evaluate(() => {
 				const probe = document.createElement('div');
-				probe.style.background = 'var(--vscode-dropdown-background)';
-				probe.style.color = 'var(--vscode-dropdown-foreground)';
+				probe.style.background =
+					'var(--vscode-menu-background, var(--vscode-editorWidget-background))';
+				probe.style.color = 'var(--vscode-menu-foreground, var(--vscode-foreground))';
 				document.body.append(probe);
 				const style = getComputedStyle(probe);
 				const result = { background: style.backgroundColor, color: style.color };
 				probe.remove();
 				return result;
 			});
-			await shot('2-composer-select');
+			await shot('2-composer-mode-menu');
+			found.push(...(await axe(frame, `screens-${theme.name}-mode-menu`)));
+			await menu.press('Escape');
+			await menu.waitFor({ state: 'hidden', timeout: 10_000 });
 			if (LABEL !== 'before') {
-				assert.deepEqual(colours, expected, 'the backend select uses the dropdown colours');
+				assert.deepEqual(colours, expected, 'the Mode menu uses the menu colours');
 			}
 
 			await executeCommand(page, 'zero.inspectWorkspace', {

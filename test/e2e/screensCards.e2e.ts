@@ -15,6 +15,7 @@ import type { Frame, Page } from 'playwright-core';
 import { screenshot, setSideBarWidth } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
 import {
+	chooseMode,
 	send,
 	startFakeChat,
 	step,
@@ -90,10 +91,7 @@ for (const theme of THEMES) {
 
 			// 1. The live-approval card, as zero asks.
 			frame = await current.newChat();
-			await frame.locator('select.backend-select').selectOption('acp');
-			await frame
-				.locator('.mode-hint', { hasText: 'Live approvals' })
-				.waitFor({ state: 'visible', timeout: 10_000 });
+			await chooseMode(frame, 'acp');
 			await send(frame, 'Run echo [scenario:permission]');
 			const approval = frame.locator('.approval[data-approval="waiting"]').last();
 			await approval.waitFor({ state: 'visible', timeout: 20_000 });

@@ -13,6 +13,7 @@ import type { Frame } from 'playwright-core';
 import { screenshot, setSideBarWidth } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
 import {
+	chooseMode,
 	flag,
 	send,
 	startFakeChat,
@@ -216,10 +217,7 @@ for (const theme of THEMES) {
 
 			// A live approval waiting for the user.
 			const live = await current.newChat();
-			await live.locator('select.backend-select').selectOption('acp');
-			await live
-				.locator('.mode-hint', { hasText: 'Live approvals' })
-				.waitFor({ state: 'visible', timeout: 10_000 });
+			await chooseMode(live, 'acp');
 			await send(live, 'Run echo [scenario:permission]');
 			const approval = live.locator('[data-kind="tool"] .approval[data-approval="waiting"]').last();
 			await approval.waitFor({ state: 'visible', timeout: 20_000 });

@@ -113,3 +113,77 @@ export async function waitForRunEnd(
 	);
 	return status;
 }
+
+/**
+ * Chooses a mode in the composer's Mode menu, as a user does (`acp` is "Ask me before risky
+ * actions", live approvals), and confirms the Mode button shows it.
+ */
+export async function chooseMode(frame: Frame, mode: string): Promise<void> {
+	const button = frame.locator('button.mode-button');
+	await button.waitFor({ state: 'visible', timeout: 30_000 });
+	const option = frame.locator(`.mode-menu [data-popup-id="${mode}"]`);
+	if (!(await option.isVisible())) {
+		await button.click();
+	}
+	await option.waitFor({ state: 'visible', timeout: 10_000 });
+	await option.click();
+	await frame
+		.locator(`button.mode-button[data-mode="${mode}"]`)
+		.waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+/**
+ * Types `@query` and picks the first option whose id starts with `idPrefix` with the arrows and
+ * Enter, as a keyboard user does; confirms the chip appeared.
+ */
+export async function pickMention(
+	frame: Frame,
+	query: string,
+	idPrefix: string,
+	chipText: string,
+): Promise<void> {
+	const input = frame.locator('textarea.composer-input');
+	await input.focus();
+	await input.press('End');
+	await input.pressSequentially(` @${query}`);
+	const option = frame.locator(`.composer-picker [data-popup-id^="${idPrefix}"]`).first();
+	// A language server may answer the first query before it has read the workspace: ask again.
+	await waitUntil(
+		async () => {
+			if ((await option.count()) > 0) {
+				return true;
+			}
+			await input.press('Backspace');
+			await input.press(query.at(-1) ?? 'a');
+			return false;
+		},
+		30_000,
+		`a ${idPrefix} option for @${query}`,
+		{
+			intervalMs: 1000,
+			seen: () =>
+				frame
+					.locator('.composer-picker')
+					.innerText()
+					.catch(() => ''),
+		},
+	);
+	const wanted = await option.getAttribute('id');
+	for (
+		let step = 0;
+		step < 50 && (await input.getAttribute('aria-activedescendant')) !== wanted;
+		step++
+	) {
+		await input.press('ArrowDown');
+	}
+	if ((await input.getAttribute('aria-activedescendant')) !== wanted) {
+		throw new Error(`the arrows never reached the ${idPrefix} option`);
+	}
+	await input.press('Enter');
+	await frame
+		.locator('.composer-chips .chip', { hasText: chipText })
+		.waitFor({ state: 'visible', timeout: 10_000 });
+	if ((await input.inputValue()).includes(`@${query}`)) {
+		throw new Error(`the @${query} typed is still in the message box after the pick`);
+	}
+}

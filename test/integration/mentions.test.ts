@@ -16,6 +16,7 @@ import {
 	resolveSelectionMention,
 } from '../../src/host/mentions/editorMentions';
 import { gitApi, resolveDiffMention } from '../../src/host/mentions/gitMentions';
+import { MentionPicker } from '../../src/host/mentions/mentionPicker';
 import { MENTION_CHAR_LIMIT, type ResolvedMention } from '../../src/host/mentions/mentionText';
 import { TerminalRecorder, resolveTerminalMention } from '../../src/host/mentions/terminalMentions';
 import {
@@ -405,5 +406,88 @@ describe('mentions in an untrusted workspace @untrusted', function () {
 			reason(await resolveDiffMention(folder(), 'working-tree')),
 			'the workspace is not trusted',
 		);
+	});
+});
+
+describe('mention picker (the composer @): ids from the webview are checked again', function () {
+	this.timeout(60_000);
+	const scratch = () => path.join(folder().uri.fsPath, 'picker-scratch');
+	let recorder: TerminalRecorder;
+
+	before(function () {
+		if (!vscode.workspace.isTrusted) {
+			this.skip();
+		}
+		fs.mkdirSync(scratch(), { recursive: true });
+		fs.writeFileSync(path.join(scratch(), 'pickme.txt'), 'one\ntwo\nthree\n');
+		recorder = new TerminalRecorder(vscode.window);
+	});
+
+	after(() => {
+		recorder?.dispose();
+		fs.rmSync(scratch(), { recursive: true, force: true });
+	});
+
+	it('mention picker offers workspace files for the typed text, and the fixed entries', async () => {
+		const picker = new MentionPicker(folder, recorder);
+		const items = await waitForValue(
+			async () => {
+				const found = await picker.items('pickme');
+				return found.some((item) => item.id === 'file:picker-scratch/pickme.txt')
+					? found
+					: undefined;
+			},
+			20_000,
+			'picker-scratch/pickme.txt offered',
+		);
+		assert.equal(
+			items.find((item) => item.id === 'file:picker-scratch/pickme.txt')?.label,
+			'pickme.txt',
+		);
+		assert.deepEqual(
+			(await picker.items('')).slice(0, 3).map((item) => item.id),
+			['selection', 'editors', 'problems:workspace'],
+		);
+	});
+
+	it('mention picker: a pick becomes a chip that opens its source; a range of a symbol its lines', async () => {
+		const picker = new MentionPicker(folder, recorder);
+		const file = await picker.resolve('file:picker-scratch/pickme.txt');
+		assert.ok(file.ok);
+		assert.equal(file.entry.chip.kind, 'file');
+		assert.equal(file.entry.chip.path, path.join(scratch(), 'pickme.txt'));
+		assert.equal(
+			file.entry.content,
+			'@file picker-scratch/pickme.txt:\n```txt\none\ntwo\nthree\n\n```',
+		);
+		const symbol = await picker.resolve('symbol:2-3:picker-scratch/pickme.txt#second');
+		assert.ok(symbol.ok);
+		assert.deepEqual(
+			[symbol.entry.chip.kind, symbol.entry.chip.label, symbol.entry.chip.line],
+			['symbol', 'second', 2],
+		);
+		assert.equal(
+			symbol.entry.content,
+			'@range picker-scratch/pickme.txt#L2-L3:\n```txt\ntwo\nthree\n```',
+		);
+	});
+
+	it('mention picker refuses ids that lead out of the workspace or that it does not know', async () => {
+		const picker = new MentionPicker(folder, recorder);
+		for (const id of [
+			'file:../../../etc/passwd',
+			'file:/etc/passwd',
+			'symbol:1-3:../../../etc/passwd#root',
+			'folder:..',
+			'bogus:thing',
+		]) {
+			const picked = await picker.resolve(id);
+			assert.ok(!picked.ok, `${id} was resolved`);
+			assert.match(
+				picked.reason,
+				/outside the workspace folder|not something Zero can mention/,
+				id,
+			);
+		}
 	});
 });

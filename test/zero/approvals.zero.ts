@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { screenshot } from '../harness/workbench';
 import {
+	chooseMode,
 	savedChat,
 	script,
 	send,
@@ -40,10 +41,7 @@ test('zero acp: Allow once runs the shell command in the same turn; the next pro
 	await step(session.page, 'zero-acp-approvals', async () => {
 		const mark = timer('zero-acp');
 		const frame = await session.newChat();
-		await frame.locator('select.backend-select').selectOption('acp');
-		await frame
-			.locator('.mode-hint', { hasText: 'Live approvals' })
-			.waitFor({ state: 'visible', timeout: 10_000 });
+		await chooseMode(frame, 'acp');
 		const command = 'echo approved-by-user > approved.txt && cat approved.txt';
 		const before = script(session.server, [
 			{

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { screenshot } from '../harness/workbench';
 import {
+	chooseMode,
 	assertCleanRun,
 	commandFlag,
 	lastUserMessage,
@@ -301,10 +302,10 @@ test('3. write_file inside the workspace: quiet audit notice, checkpoint, change
 test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file', async () => {
 	await step(session.page, 'zero-3b-plan-mode', async () => {
 		const frame = await session.newChat();
-		await frame.locator('select.mode-select').selectOption('plan');
+		await chooseMode(frame, 'plan');
 		await waitUntil(
 			async () =>
-				(await frame.locator('.mode-hint').innerText()).includes(
+				((await frame.locator('button.mode-button').getAttribute('title')) ?? '').includes(
 					'every write and command is refused',
 				),
 			5_000,
@@ -351,7 +352,7 @@ test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file'
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		assert.equal(fs.readFileSync(target, 'utf8'), 'planned\n');
 		assert.equal(
-			await frame.locator('select.mode-select').inputValue(),
+			await frame.locator('button.mode-button').getAttribute('data-mode'),
 			'member',
 			'the chat continues in member mode',
 		);

@@ -25,11 +25,11 @@ import {
 } from '../harness/modelServer';
 import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
-import { send, step, timer } from '../harness/chatSteps';
+import { chooseMode, pickMention, send, step, timer } from '../harness/chatSteps';
 import { waitUntil } from '../harness/wait';
 import type { Transcript, Turn } from '../../src/shared/transcriptSchema';
 
-export { send, step, timer, waitUntil };
+export { chooseMode, pickMention, send, step, timer, waitUntil };
 
 /** The real binary: `ZERO_BIN` (the runner sets an absolute path) or `.zero-bin/zero`. */
 export const ZERO_BIN = path.resolve(

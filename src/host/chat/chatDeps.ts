@@ -11,6 +11,7 @@ import type { ZeroCli } from '../platform/zeroCli';
 import type { ZeroFacts } from '../platform/zeroFacts';
 import type { ChatStore } from './chatStore';
 import type { RunSlots } from './runSlots';
+import type { ComposerFactsService } from './composerMeter';
 
 /** What a chat needs from the rest of the extension (all of it replaceable in unit tests). */
 export interface ChatDeps {
@@ -38,4 +39,6 @@ export interface ChatDeps {
 	approvals: WaitingApprovals;
 	/** The window's limit on chats running at once (absent: no limit, e.g. in unit tests). */
 	runSlots?: RunSlots;
+	/** zero's models and fixed context, for the composer's meter (absent: no meter). */
+	composerFacts?: Pick<ComposerFactsService, 'current' | 'refresh' | 'reloadCommands'>;
 }

@@ -8,6 +8,7 @@ import type { ChatSlot } from './chatSlot';
 import { rerunTurn } from './conversationActions';
 import { forkFromTurn } from './forkChat';
 import type { Transcript } from '../../shared/transcriptSchema';
+import type { ComposerRequests } from './composerRequests';
 
 /** What the requests need of the chat service beyond the chat itself. */
 export interface ChatRequestHost {
@@ -20,6 +21,8 @@ export interface ChatRequestHost {
 	openIn(slot: ChatSlot, id: string): Promise<boolean>;
 	/** Saves a chat made here (a fork) and shows it in `slot`. */
 	showNewTranscript(slot: ChatSlot, transcript: Transcript): Promise<void>;
+	/** The composer's @ and / requests of the chat in `slot`. */
+	composerRequestsFor(slot: ChatSlot): ComposerRequests;
 }
 
 export async function handleChatRequest(
@@ -41,10 +44,25 @@ export async function handleChatRequest(
 		case 'open/toolOutput':
 		case 'clipboard/copy':
 			return;
-		case 'chat/send':
-			if (session.send(message.text, message.images)) {
+		case 'chat/send': {
+			const composer = host.composerRequestsFor(slot);
+			const slash = await composer.outcomeOf(message.text);
+			if (slash.kind === 'action') {
+				await composer.runAction(slash.action);
+				return;
+			}
+			const expanded =
+				slash.kind === 'expanded' ? { prompt: slash.prompt, command: slash.command } : undefined;
+			if (session.send(message.text, message.images, expanded)) {
 				host.remember(message.text);
 			}
+			return;
+		}
+		case 'slash/run':
+		case 'slash/query':
+		case 'mention/query':
+		case 'mention/add':
+			await host.composerRequestsFor(slot).handle(message);
 			return;
 		case 'chat/stop':
 			session.stop();

@@ -10,6 +10,8 @@ import type { ContextEntry } from './promptContext';
 import { ChatSlot, type SlotOwner } from './chatSlot';
 import { handleChatRequest, type ChatRequestHost } from './chatRequests';
 import { describeLiveChat, type LiveChatState } from './liveChatState';
+import type { MentionPicker } from '../mentions/mentionPicker';
+import { ComposerRequests } from './composerRequests';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
@@ -58,6 +60,7 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 	readonly onDidChangeActive = this.activeChangeEmitter.event;
 	private restored: Promise<void> | undefined;
 	private factsAsked = false;
+	private previousId: string | undefined;
 
 	constructor(
 		readonly deps: ChatDeps,
@@ -66,6 +69,7 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		readonly viewActions: ChatViewActions,
 		/** Asks which folder a new chat runs in (multi-root workspaces); undefined: cancelled. */
 		private readonly pickFolder: () => Promise<string | undefined> = async () => undefined,
+		private readonly mentions?: Pick<MentionPicker, 'items' | 'resolve'>,
 	) {
 		this.side = new ChatSlot(this, this.adopt(new ChatSession(deps)), 'side');
 		this.slots.add(this.side);
@@ -281,6 +285,38 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 				session.notices.refresh();
 			}
 		});
+		void this.deps.composerFacts?.refresh().then(() => {
+			for (const { session } of this.live.values()) {
+				session.refreshComposer();
+			}
+		});
+	}
+
+	/** The composer's @ and / requests of the chat in `slot`. */
+	composerRequestsFor(slot: ChatSlot): ComposerRequests {
+		return new ComposerRequests({
+			composerFacts: this.deps.composerFacts,
+			messages: this.deps.messages,
+			...(this.mentions ? { mentions: this.mentions } : {}),
+			session: () => slot.session,
+			post: (message) => slot.post(message),
+			execute: (command) => this.viewActions.execute(command),
+			retry: (turnId) => this.handleIn(slot, { type: 'turn/retry', turnId }),
+		});
+	}
+
+	/** The chat the active view showed before its current one ("Switch to the Other Chat"). */
+	get previousChatId(): string | undefined {
+		return this.previousId;
+	}
+
+	/** Puts the keyboard in the composer of the active chat's views. */
+	focusComposer(): void {
+		for (const slot of this.slots) {
+			if (slot.session === this.active) {
+				slot.post({ type: 'composer/focus' });
+			}
+		}
 	}
 
 	toolDetails(turnId: string, itemId: string): ToolDetails | undefined {
@@ -368,6 +404,9 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		}
 		if (session.transcript.turns.length > 0 && slot.kind === 'side') {
 			void this.deps.store.writeCurrentChatId(session.id);
+		}
+		if (slot === this.activeSlot && slot.session.transcript.turns.length > 0) {
+			this.previousId = slot.session.id;
 		}
 		slot.show(session);
 		if (slot === this.activeSlot) {

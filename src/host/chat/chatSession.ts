@@ -23,7 +23,9 @@ import type { TurnBackend, TurnRequest } from '../turns/turnBackend';
 import { createChatBackend } from './chatBackends';
 import type { ChatDeps } from './chatDeps';
 import { ChatNotices } from './chatNotices';
-import { composePrompt, titleFrom, type ContextEntry } from './promptContext';
+import { composerMeter } from './composerMeter';
+import { slashItems } from './slashCommands';
+import { boundMentionEntries, composePrompt, titleFrom, type ContextEntry } from './promptContext';
 
 export type { ChatDeps } from './chatDeps';
 export type { TurnRequest } from '../turns/turnBackend';
@@ -32,6 +34,8 @@ interface QueuedMessage {
 	text: string;
 	images: ImageAttachment[];
 	context: ContextEntry[];
+	/** A zero user command's expansion, and the command line it came from. */
+	expanded?: { prompt: string; command: string };
 }
 
 /** The turn running now and the backend running it. */
@@ -124,6 +128,20 @@ export class ChatSession implements ChangeChat {
 			context: this.context.map((entry) => entry.chip),
 			addDirs: [...this.addDirs],
 			history,
+			...(this.deps.composerFacts
+				? {
+						meter: composerMeter(
+							this.transcript,
+							this.model,
+							this.backend,
+							this.deps.composerFacts.current(),
+						),
+						slash: slashItems(
+							this.deps.composerFacts.current().commands ?? [],
+							this.deps.composerFacts.current().skills ?? [],
+						),
+					}
+				: {}),
 		};
 	}
 
@@ -202,8 +220,12 @@ export class ChatSession implements ChangeChat {
 	}
 
 	/** Sends a message now, or queues it while a run is active. Returns false if it was rejected. */
-	send(text: string, images: ImageAttachment[] = []): boolean {
-		const context = this.context;
+	send(
+		text: string,
+		images: ImageAttachment[] = [],
+		expanded?: { prompt: string; command: string },
+	): boolean {
+		const context = boundMentionEntries(this.context);
 		if (text.trim() === '' && images.length === 0 && context.length === 0) {
 			return false;
 		}
@@ -216,15 +238,16 @@ export class ChatSession implements ChangeChat {
 		}
 		this.context = [];
 		if (this.busy || !this.takeRunSlot()) {
-			this.queue.push({ text, images, context });
+			this.queue.push({ text, images, context, ...(expanded ? { expanded } : {}) });
 			this.composerEmitter.fire();
 			return true;
 		}
 		this.composerEmitter.fire();
 		this.startTurn({
 			kind: 'chat',
-			message: composePrompt(text, context),
-			displayText: text,
+			message: composePrompt(expanded?.prompt ?? text, context),
+			displayText: expanded?.prompt ?? text,
+			...(expanded ? { command: expanded.command } : {}),
 			context: [
 				...context.map((entry) => entry.chip),
 				...images.map((image, index) => ({
@@ -315,7 +338,11 @@ export class ChatSession implements ChangeChat {
 				type: 'turn/start',
 				turnId,
 				at: now,
-				prompt: { text: request.displayText, context: request.context },
+				prompt: {
+					text: request.displayText,
+					context: request.context,
+					...(request.command ? { command: request.command } : {}),
+				},
 				command: backend.command(turnId, request, located.found ? located.path : 'zero', model),
 			});
 			this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
@@ -378,7 +405,7 @@ export class ChatSession implements ChangeChat {
 		const next = this.queue.shift();
 		if (next) {
 			this.context = [...next.context, ...this.context];
-			this.send(next.text, next.images);
+			this.send(next.text, next.images, next.expanded);
 		}
 	}
 

@@ -1,9 +1,44 @@
 import type { ContextChip } from '../../shared/transcriptSchema';
+import { boundMentions, type ResolvedMention } from '../mentions/mentionText';
 
 /** A chip plus the text it contributes to the prompt (kept on the host, never sent to the webview). */
 export interface ContextEntry {
 	chip: ContextChip;
 	content: string;
+	/** An @-mention's block: the mentions of one message are bounded again in total. */
+	mention?: ResolvedMention;
+}
+
+/**
+ * The entries of one message with their @-mentions bounded in total (`boundMentions`): a mention
+ * past the bound is cut or left out, and its chip says so.
+ */
+export function boundMentionEntries(entries: readonly ContextEntry[]): ContextEntry[] {
+	const mentions = entries.filter((entry) => entry.mention?.ok);
+	if (mentions.length === 0) {
+		return [...entries];
+	}
+	const bounded = boundMentions(mentions.map((entry) => entry.mention as ResolvedMention));
+	const byEntry = new Map(mentions.map((entry, index) => [entry, bounded[index]]));
+	return entries.flatMap((entry) => {
+		const mention = byEntry.get(entry);
+		if (!mention) {
+			return [entry];
+		}
+		if (!mention.ok) {
+			return [
+				{
+					chip: { ...entry.chip, note: mention.reason },
+					content: `[@${mention.label} ${mention.reason}]`,
+				},
+			];
+		}
+		return [
+			mention.cut && mention.text !== entry.content
+				? { ...entry, content: mention.text, chip: { ...entry.chip, note: mention.cut } }
+				: entry,
+		];
+	});
 }
 
 /** Longest selection inlined into a prompt; longer ones are cut with a visible note. */

@@ -26,6 +26,8 @@ type ChatCommand =
 	| 'zero.stopRun'
 	| 'zero.showChats'
 	| 'zero.stopAllRuns'
+	| 'zero.focusComposer'
+	| 'zero.switchChat'
 	| 'zero.deleteChat'
 	| 'zero.selectModel'
 	| 'zero.setPermissionMode'
@@ -104,6 +106,19 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 					? 'No chat is running zero.'
 					: `Stopping ${stopped} chat${stopped === 1 ? '' : 's'}: each ends its turn as soon as zero lets it.`,
 			);
+		},
+		'zero.focusComposer': async () => {
+			await focusChat(deps);
+			deps.chats.focusComposer();
+		},
+		'zero.switchChat': async () => {
+			const previous = deps.chats.previousChatId;
+			if (!previous || !(await deps.chats.open(previous))) {
+				await vscode.commands.executeCommand('zero.showChats');
+				return;
+			}
+			await focusChat(deps);
+			deps.chats.focusComposer();
 		},
 		'zero.showChats': async () => {
 			const saved = await deps.store.list();

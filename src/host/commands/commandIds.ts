@@ -6,6 +6,8 @@ export const COMMAND_IDS = [
 	'zero.stopRun',
 	'zero.stopAllRuns',
 	'zero.showChats',
+	'zero.focusComposer',
+	'zero.switchChat',
 	'zero.deleteChat',
 	'zero.selectModel',
 	'zero.setPermissionMode',

@@ -29,6 +29,8 @@ export interface TurnRequest {
 	message: string;
 	/** What the chat shows as the user's prompt. */
 	displayText: string;
+	/** The zero user command `displayText` was expanded from, as typed. */
+	command?: string;
 	context: ContextChip[];
 	images: InputImage[];
 	permissionMode: RunPermissionMode;

@@ -29,6 +29,8 @@ describe('transcript reducer', () => {
 			completionTokens: 85,
 			totalTokens: 1285,
 			requests: 1,
+			lastPromptTokens: 1200,
+			lastCompletionTokens: 85,
 		});
 		assert.equal(transcript.sessionId, 'zero_20261129120000_1_1');
 		assert.equal(transcript.model, 'fake-model');
