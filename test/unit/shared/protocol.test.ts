@@ -70,7 +70,7 @@ describe('host/webview protocol', () => {
 
 	it('refuses frames the webview must not act on', () => {
 		for (const frame of [
-			{ type: 'composer/focus' },
+			{ type: 'composer/unknown-frame' },
 			{ ...snapshot(), readiness: { state: 'error', title: 'x' } },
 			{ type: 'tool/details', id: 1.5 },
 			// Notices always come whole: a host that forgets the actions list is refused.
