@@ -51,6 +51,14 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 		images: z.array(ImageAttachment).max(20),
 	}),
 	z.object({ type: z.literal('chat/stop') }),
+	/** The composer's Plan first toggle. */
+	z.object({ type: z.literal('composer/setPlanFirst'), on: z.boolean() }),
+	/** A spec card's buttons: open the file, or review the spec (the host asks for the note). */
+	z.object({
+		type: z.literal('spec/action'),
+		turnId: z.string().max(200),
+		action: z.enum(['open', 'approve', 'request-changes', 'reject']),
+	}),
 	/** Sends the prompt of a turn that failed again, as a new message in the same chat. */
 	z.object({ type: z.literal('chat/retry'), turnId: z.string().max(200) }),
 	/** Edit a message in place: zero rewinds to just before it, then the new text runs. */
@@ -148,6 +156,8 @@ export const ComposerView = z.object({
 	addDirs: z.array(z.string()),
 	/** Past prompts of this workspace, newest last, for Up/Down history. */
 	history: z.array(z.string()),
+	/** Plan first: the next message drafts a spec for review (`zero exec --use-spec`). */
+	planFirst: z.boolean().optional(),
 });
 export type ComposerView = z.infer<typeof ComposerView>;
 

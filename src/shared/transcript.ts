@@ -17,7 +17,8 @@ import {
 } from '../zero/protocol/permissionModes';
 import { applyAgentSession, type AgentSessionAction } from './reduceAgentSession';
 import { applyPlan, requestPermission, settlePermission } from './reduceAcp';
-import { applyExit, applyLine } from './reduceRunLine';
+import { applyExit } from './reduceRunLine';
+import { applyAcpPlanChecklist, applySpecReview, applyTurnLine } from './reduceSpec';
 import { lastItem, nextItemId, settleText } from './runItems';
 import {
 	TRANSCRIPT_FORMAT_VERSION,
@@ -120,6 +121,7 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 					startedAt: action.at,
 					prompt: action.prompt,
 					command: action.command,
+					...(action.specLink ? { specLink: action.specLink } : {}),
 					run: createRunState(),
 				});
 			}
@@ -170,7 +172,7 @@ function applyTurnAction(transcript: Transcript, action: TurnAction): void {
 	const run = turn.run;
 	switch (action.type) {
 		case 'run/line':
-			applyLine(transcript, run, action.parsed, action.at);
+			applyTurnLine(transcript, turn, action.parsed, action.at);
 			return;
 		case 'run/stopping':
 			run.stopRequested = true;
@@ -201,6 +203,10 @@ function applyTurnAction(transcript: Transcript, action: TurnAction): void {
 			return;
 		case 'acp/plan':
 			applyPlan(run, action);
+			applyAcpPlanChecklist(turn, action.entries);
+			return;
+		case 'spec/review':
+			applySpecReview(turn, action);
 			return;
 		default: {
 			// Every action type is handled above: a new one fails to compile here until it is.

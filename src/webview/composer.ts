@@ -4,6 +4,7 @@ import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
 import type { ComposerView, ImageAttachment } from '../shared/protocol';
 import { readImageAttachment, renderBackendSelect, renderModeSelect } from './composerControls';
 import { h, icon } from './dom';
+import { PlanFirstToggle } from './planFirstToggle';
 import { post } from './vscodeApi';
 
 export interface ComposerCallbacks {
@@ -19,6 +20,7 @@ export class Composer {
 	private readonly modeSelect: HTMLSelectElement;
 	private readonly backendSelect: HTMLSelectElement;
 	private readonly modelButton: HTMLButtonElement;
+	private readonly planFirst = new PlanFirstToggle();
 	private readonly chips: HTMLElement;
 	private readonly queueList: HTMLElement;
 	private readonly addDirList: HTMLElement;
@@ -89,6 +91,7 @@ export class Composer {
 				this.backendSelect,
 				this.modeSelect,
 				this.modelButton,
+				this.planFirst.element,
 				h('span', { class: 'spacer' }),
 				this.stopButton,
 				this.sendButton,
@@ -182,6 +185,10 @@ export class Composer {
 				: view.sendWithEnter
 					? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)'
 					: 'Ask zero\u2026 (Ctrl+Enter to send)';
+		this.planFirst.update(view);
+		if (!view.running) {
+			this.textarea.placeholder = this.planFirst.placeholder() ?? this.textarea.placeholder;
+		}
 		this.queueList.replaceChildren(
 			...view.queue.map((text, index) =>
 				h(

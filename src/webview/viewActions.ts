@@ -54,6 +54,12 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 	z.object({ action: z.literal('message-retry'), turn }),
 	z.object({ action: z.literal('message-edit-send'), turn }),
 	z.object({ action: z.literal('message-edit-cancel'), turn }),
+	/** A spec card's buttons (`turn`: the turn whose card holds the spec). */
+	z.object({
+		action: z.literal('spec'),
+		turn,
+		specAction: z.enum(['open', 'approve', 'request-changes', 'reject']),
+	}),
 ]);
 export type ViewAction = z.infer<typeof ViewActionSchema>;
 export type ViewActionKind = ViewAction['action'];

@@ -5,6 +5,7 @@
  */
 import { ZERO_DEFAULT_MAX_TURNS } from '../../zero/protocol/cliAnswers';
 import { buildExecArgs, type SessionFlag } from '../../zero/protocol/execArgs';
+import { buildSpecDraftArgs } from '../../zero/protocol/specProtocol';
 import type { ParsedLine } from '../../zero/protocol/parseLine';
 import type { ChatBackend } from '../../shared/transcriptSchema';
 import { AcpChat } from '../acp/acpChat';
@@ -53,12 +54,33 @@ export function chatExecBackend(
 			trusted ? deps.facts.refresh().then(() => undefined) : Promise.resolve(),
 		plan: (_turnId, request, model) => {
 			const settings = deps.settings();
-			const session: SessionFlag = transcript.sessionId
-				? { kind: 'resume', id: transcript.sessionId }
-				: { kind: 'new', id: `vscode-${transcript.id}-${transcript.turns.length + 1}` };
+			// A spec draft and the run that implements a spec are new zero sessions (zero refuses
+			// --use-spec with --resume, and refuses to resume its spec-impl session).
+			const ownSession = request.kind === 'spec-draft' || request.kind === 'spec-impl';
+			const session: SessionFlag =
+				transcript.sessionId && !ownSession
+					? { kind: 'resume', id: transcript.sessionId }
+					: { kind: 'new', id: `vscode-${transcript.id}-${transcript.turns.length + 1}` };
 			const tracePath = deps.traces.pathFor(transcript.id);
 			// Always explicit, so a run stopped at the limit can be recognized (see describeTurnLimit).
 			const maxTurns = chatMaxTurns(deps);
+			if (request.kind === 'spec-draft') {
+				// No --trace, --permission-mode or --no-completion-gate: zero refuses them with --use-spec.
+				return {
+					args: buildSpecDraftArgs({
+						cwd: deps.workspaceFolder() ?? '.',
+						sessionId: session.id,
+						model,
+						maxTurns,
+						addDirs: request.addDirs,
+						extraArgs: settings.extraArgs,
+					}),
+					env: zeroProcessEnv(settings),
+					label: `chat ${transcript.id} (spec draft)`,
+					session,
+					maxTurns,
+				};
+			}
 			return {
 				args: buildExecArgs({
 					cwd: deps.workspaceFolder() ?? '.',

@@ -11,6 +11,12 @@ import type { ContextEntry } from './promptContext';
 import { rerunTurn } from './conversationActions';
 
 const HISTORY_KEY = 'zero.promptHistory';
+const SPEC_ACTION_COMMANDS = {
+	open: 'zero.spec.open',
+	approve: 'zero.spec.approve',
+	'request-changes': 'zero.spec.requestChanges',
+	reject: 'zero.spec.reject',
+} as const;
 const HISTORY_LIMIT = 100;
 
 export interface RunFinished {
@@ -181,6 +187,15 @@ export class ChatService implements ChatSource, vscode.Disposable {
 				return;
 			case 'chat/stop':
 				session.stop();
+				return;
+			case 'composer/setPlanFirst':
+				session.setPlanFirst(message.on);
+				return;
+			case 'spec/action':
+				// The spec commands (specCommands.ts) ask for the note and act on the active chat.
+				await vscode.commands.executeCommand(SPEC_ACTION_COMMANDS[message.action], {
+					turnId: message.turnId,
+				});
 				return;
 			case 'chat/retry': {
 				// The same words in the same chat: an exec chat resumes zero's session, as any message.

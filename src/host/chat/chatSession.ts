@@ -24,6 +24,7 @@ import { createChatBackend } from './chatBackends';
 import type { ChatDeps } from './chatDeps';
 import { ChatNotices } from './chatNotices';
 import { composePrompt, titleFrom, type ContextEntry } from './promptContext';
+import { specDraftMessage } from '../spec/specPrompts';
 
 export type { ChatDeps } from './chatDeps';
 export type { TurnRequest } from '../turns/turnBackend';
@@ -32,6 +33,7 @@ interface QueuedMessage {
 	text: string;
 	images: ImageAttachment[];
 	context: ContextEntry[];
+	planFirst: boolean;
 }
 
 /** The turn running now and the backend running it. */
@@ -48,6 +50,8 @@ export class ChatSession implements ChangeChat {
 	readonly transcript: Transcript;
 	permissionMode: ChatPermissionMode;
 	model: string;
+	/** Plan first: the next message drafts a spec for review (`zero exec --use-spec`). */
+	planFirst = false;
 	private queue: QueuedMessage[] = [];
 	private context: ContextEntry[] = [];
 	private active: ActiveRun | undefined;
@@ -124,7 +128,13 @@ export class ChatSession implements ChangeChat {
 			context: this.context.map((entry) => entry.chip),
 			addDirs: [...this.addDirs],
 			history,
+			planFirst: this.planFirst,
 		};
+	}
+
+	setPlanFirst(on: boolean): void {
+		this.planFirst = on;
+		this.composerEmitter.fire();
 	}
 
 	/** Re-sends the composer state (after a setting such as `zero.sendWithEnter` changed). */
@@ -202,8 +212,13 @@ export class ChatSession implements ChangeChat {
 	}
 
 	/** Sends a message now, or queues it while a run is active. Returns false if it was rejected. */
-	send(text: string, images: ImageAttachment[] = []): boolean {
+	send(
+		text: string,
+		images: ImageAttachment[] = [],
+		options: { planFirst?: boolean } = {},
+	): boolean {
 		const context = this.context;
+		const planFirst = options.planFirst ?? this.planFirst;
 		if (text.trim() === '' && images.length === 0 && context.length === 0) {
 			return false;
 		}
@@ -216,14 +231,15 @@ export class ChatSession implements ChangeChat {
 		}
 		this.context = [];
 		if (this.busy) {
-			this.queue.push({ text, images, context });
+			this.queue.push({ text, images, context, planFirst });
 			this.composerEmitter.fire();
 			return true;
 		}
 		this.composerEmitter.fire();
+		const message = composePrompt(text, context);
 		this.startTurn({
-			kind: 'chat',
-			message: composePrompt(text, context),
+			kind: planFirst ? 'spec-draft' : 'chat',
+			message: planFirst ? specDraftMessage(message, this.transcript) : message,
 			displayText: text,
 			context: [
 				...context.map((entry) => entry.chip),
@@ -251,8 +267,8 @@ export class ChatSession implements ChangeChat {
 		this.composerEmitter.fire();
 	}
 
-	/** Starts a run for a turn. One run at a time: callers check `running` first. */
-	startTurn(request: TurnRequest): void {
+	/** Starts a run for a turn (its id returned). One run at a time: callers check `busy` first. */
+	startTurn(request: TurnRequest): string {
 		if (this.busy) {
 			throw new Error('A run is already active in this chat.');
 		}
@@ -261,10 +277,15 @@ export class ChatSession implements ChangeChat {
 		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
 			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
 		}
-		const backend = this.backendFor(this.backend === 'acp' && this.deps.acp ? 'acp' : 'exec');
+		// Spec review is exec-only: `zero acp` has no spec mode (docs/spec-review.md).
+		const specTurn = request.kind === 'spec-draft' || request.kind === 'spec-impl';
+		const backend = this.backendFor(
+			this.backend === 'acp' && this.deps.acp && !specTurn ? 'acp' : 'exec',
+		);
 		this.active = { turnId, backend };
 		this.composerEmitter.fire();
 		void this.runTurn(turnId, request, backend, now).finally(() => this.afterRun(turnId));
+		return turnId;
 	}
 
 	/** The checks every turn passes, then the backend's run; never rejects. */
@@ -287,6 +308,7 @@ export class ChatSession implements ChangeChat {
 				at: now,
 				prompt: { text: request.displayText, context: request.context },
 				command: backend.command(turnId, request, located.found ? located.path : 'zero', model),
+				...(request.specLink ? { specLink: request.specLink } : {}),
 			});
 			this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
 			const checked = preflight(this.deps.isTrusted(), cwd, located);
@@ -347,7 +369,7 @@ export class ChatSession implements ChangeChat {
 		const next = this.queue.shift();
 		if (next) {
 			this.context = [...next.context, ...this.context];
-			this.send(next.text, next.images);
+			this.send(next.text, next.images, { planFirst: next.planFirst });
 		}
 	}
 

@@ -30,6 +30,11 @@ export const COMMAND_IDS = [
 	'zero.undoTurn',
 	'zero.keepFileChange',
 	'zero.undoFileChange',
+	'zero.planFirst',
+	'zero.spec.open',
+	'zero.spec.approve',
+	'zero.spec.requestChanges',
+	'zero.spec.reject',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

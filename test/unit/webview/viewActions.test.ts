@@ -236,6 +236,7 @@ describe('view actions', () => {
 			changeCard(),
 			chrome(),
 			messageBeingEdited(),
+			rowsOf(replay(path.join(RECORDED, 'spec', 'turns', 'draft-use-spec.jsonl'), exited(0))),
 		];
 		const seen = new Set<string>();
 		for (const screen of screens) {
