@@ -51,6 +51,12 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 		images: z.array(ImageAttachment).max(20),
 	}),
 	z.object({ type: z.literal('chat/stop') }),
+	/** Opens a Task card's specialist session (read-only). */
+	z.object({
+		type: z.literal('specialist/open'),
+		turnId: z.string().max(200),
+		itemId: z.string().max(200),
+	}),
 	/** The composer's Plan first toggle. */
 	z.object({ type: z.literal('composer/setPlanFirst'), on: z.boolean() }),
 	/** A spec card's buttons: open the file, or review the spec (the host asks for the note). */

@@ -29,7 +29,9 @@ import {
 	type UsageTotals,
 } from './transcriptSchema';
 
-export { findToolItem } from './runItems';
+import { findToolItem } from './runItems';
+
+export { findToolItem };
 export { waitingApprovals } from './reduceAcp';
 
 export function emptyUsage(): UsageTotals {
@@ -208,6 +210,13 @@ function applyTurnAction(transcript: Transcript, action: TurnAction): void {
 		case 'spec/review':
 			applySpecReview(turn, action);
 			return;
+		case 'tool/specialist': {
+			const tool = findToolItem(run, action.callId);
+			if (tool) {
+				tool.specialist = action.progress;
+			}
+			return;
+		}
 		default: {
 			// Every action type is handled above: a new one fails to compile here until it is.
 			const unhandled: never = action;

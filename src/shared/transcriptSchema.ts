@@ -13,6 +13,7 @@ import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/protocol/pa
 import { AgentSessionActionSchemas, AgentSessionStateSchema } from './agentSessionSchema';
 import { TurnChangeSummarySchema, TurnUndoneSchema } from './changeSchema';
 import { SpecCardSchema, SpecLinkSchema, SpecReviewActionSchema } from './specSchema';
+import { SpecialistProgressSchema } from '../zero/protocol/specialists';
 import { PlanChecklistSchema } from './planChecklist';
 import { RunPermissionModeSchema } from '../zero/protocol/permissionModes';
 import { ProcessOutcomeSchema, SPAWN_FAILURE_REASONS } from '../zero/protocol/processOutcome';
@@ -154,6 +155,8 @@ export const ToolItemSchema = z.object({
 	approval: ToolApprovalSchema.optional(),
 	/** ACP chats only: zero's plan, on its update_plan call. */
 	plan: z.array(PlanEntrySchema).optional(),
+	/** A `Task` call: the specialist's progress, read from zero's session store. */
+	specialist: SpecialistProgressSchema.optional(),
 });
 export type ToolItem = z.infer<typeof ToolItemSchema>;
 
@@ -395,5 +398,12 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 	...AgentSessionActionSchemas,
 	/** What the user decided about a drafted spec (reduceSpec.ts). */
 	SpecReviewActionSchema,
+	/** A Task call's specialist, as zero's session store shows it now. */
+	z.object({
+		type: z.literal('tool/specialist'),
+		turnId: z.string(),
+		callId: z.string(),
+		progress: SpecialistProgressSchema,
+	}),
 ]);
 export type TranscriptAction = z.infer<typeof TranscriptActionSchema>;

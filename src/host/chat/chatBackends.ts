@@ -12,6 +12,9 @@ import { AcpChat } from '../acp/acpChat';
 import type { ChangeChat } from '../changes/changeService';
 import { zeroProcessEnv } from '../platform/zeroBinary';
 import { ExecBackend } from '../turns/execBackend';
+import { zeroSessionsRoot } from '../../zero/process/sessionStore';
+import { asCliResult } from '../platform/zeroCli';
+import { SpecialistWatch } from '../spec/specialistWatch';
 import type { TurnBackend, TurnHost } from '../turns/turnBackend';
 import type { ChatDeps } from './chatDeps';
 
@@ -45,6 +48,18 @@ export function chatExecBackend(
 	lineApplied: (turnId: string, parsed: ParsedLine) => void,
 ): ExecBackend {
 	const transcript = chat.transcript;
+	const specialists = new SpecialistWatch({
+		run: async (args, options) => asCliResult(await deps.zeroCli.run(args, options)),
+		sessionsRoot: () => {
+			const root = zeroSessionsRoot(zeroProcessEnv(deps.settings()), {
+				cwd: deps.workspaceFolder() ?? '.',
+			});
+			return root.ok ? root.root : undefined;
+		},
+		cwd: () => deps.workspaceFolder() ?? '.',
+		transcript,
+		apply: (action) => chat.apply(action),
+	});
 	return new ExecBackend(chat, {
 		launcher: deps.launcher,
 		log: deps.log,
@@ -110,6 +125,9 @@ export function chatExecBackend(
 				addDirs,
 			}),
 		takeModelRequests: (tracePath) => deps.traces.takeModelRequests(tracePath),
-		lineApplied,
+		lineApplied: (turnId, parsed) => {
+			lineApplied(turnId, parsed);
+			specialists.onLine(turnId, parsed);
+		},
 	});
 }

@@ -191,6 +191,12 @@ export class ChatService implements ChatSource, vscode.Disposable {
 			case 'composer/setPlanFirst':
 				session.setPlanFirst(message.on);
 				return;
+			case 'specialist/open':
+				await vscode.commands.executeCommand('zero.openSpecialistSession', {
+					turnId: message.turnId,
+					itemId: message.itemId,
+				});
+				return;
 			case 'spec/action':
 				// The spec commands (specCommands.ts) ask for the note and act on the active chat.
 				await vscode.commands.executeCommand(SPEC_ACTION_COMMANDS[message.action], {

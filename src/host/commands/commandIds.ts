@@ -35,6 +35,7 @@ export const COMMAND_IDS = [
 	'zero.spec.approve',
 	'zero.spec.requestChanges',
 	'zero.spec.reject',
+	'zero.openSpecialistSession',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -9,7 +9,9 @@ import * as vscode from 'vscode';
 import { findTurn } from '../../shared/transcript';
 import type { SpecCard } from '../../shared/specSchema';
 import { MAX_NOTE } from '../../zero/protocol/specProtocol';
-import { zeroSessionsRoot } from '../../zero/process/sessionStore';
+import { sessionDirectory, zeroSessionsRoot } from '../../zero/process/sessionStore';
+import { readBounded } from '../../zero/process/storeFiles';
+import { specialistDocument } from '../../zero/protocol/specialists';
 import type { ChatSession } from '../chat/chatSession';
 import { zeroProcessEnv } from '../platform/zeroBinary';
 import { SpecReview, specFileInWorkspace, specRunnerFromZeroCli } from '../spec/specReview';
@@ -27,7 +29,8 @@ type SpecCommand =
 	| 'zero.spec.open'
 	| 'zero.spec.approve'
 	| 'zero.spec.requestChanges'
-	| 'zero.spec.reject';
+	| 'zero.spec.reject'
+	| 'zero.openSpecialistSession';
 
 /** What the card passes (`turnId`, optionally the note); the editor title passes the file's Uri. */
 type SpecTarget = { turnId?: string; note?: string } | vscode.Uri | undefined;
@@ -137,6 +140,34 @@ export function specCommands(deps: CommandDeps): Handlers<SpecCommand> {
 		'zero.spec.approve': decide('approve'),
 		'zero.spec.requestChanges': decide('request-changes'),
 		'zero.spec.reject': decide('reject'),
+		'zero.openSpecialistSession': async (target?: { turnId?: string; itemId?: string }) => {
+			const turn = target?.turnId
+				? findTurn(deps.chats.active.transcript, target.turnId)
+				: undefined;
+			const item = turn?.run.items.find((candidate) => candidate.id === target?.itemId);
+			const sessionId = item?.kind === 'tool' ? item.specialist?.sessionId : undefined;
+			const root = zeroSessionsRoot(zeroProcessEnv(deps.settings()), {
+				cwd: workspaceRoot() ?? '.',
+			});
+			if (!sessionId || !root.ok) {
+				deps.messages.show('warning', "That specialist's session is not known.");
+				return false;
+			}
+			const dir = sessionDirectory(root.root, sessionId);
+			const bytes = dir.ok
+				? await readBounded(path.join(dir.value, 'events.jsonl'), 4 * 1024 * 1024, true)
+				: dir;
+			if (!bytes.ok) {
+				deps.messages.show('warning', `The specialist's session cannot be read: ${bytes.reason}.`);
+				return false;
+			}
+			await deps.documents.show(
+				`specialist-${sessionId}.md`,
+				specialistDocument(sessionId, Buffer.from(bytes.value).toString('utf8')),
+				{ language: 'markdown' },
+			);
+			return true;
+		},
 	};
 }
 
