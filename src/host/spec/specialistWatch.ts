@@ -41,6 +41,8 @@ interface Watched {
 	turnId: string;
 	callId: string;
 	child?: SpecialistChild;
+	/** The child the call's result names (`meta.session_id`), if zero's list does not have it. */
+	resultChild?: string;
 	reads: number;
 	busy: boolean;
 	done: boolean;
@@ -75,10 +77,7 @@ export class SpecialistWatch {
 			const watch = this.watched.get(`${turnId}:${event.id}`);
 			if (watch) {
 				watch.done = true;
-				const id = taskResultChild(event.meta);
-				if (id && !watch.child) {
-					watch.child = { sessionId: id, agent: 'specialist', title: '', spawnedFrom: event.id };
-				}
+				watch.resultChild = taskResultChild(event.meta);
 				watch.timer?.cancel();
 				void this.read(watch);
 			}
@@ -135,6 +134,9 @@ export class SpecialistWatch {
 						// not JSON: look again next time
 					}
 				}
+			}
+			if (!watch.child && watch.resultChild) {
+				watch.child = { sessionId: watch.resultChild, agent: 'specialist', title: '' };
 			}
 			const root = this.deps.sessionsRoot();
 			if (!watch.child || !root) {
