@@ -14,7 +14,14 @@ import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { SpecReview, specRunnerFor } from '../../src/host/spec/specReview';
 import type { RecordedRequest } from '../harness/modelServer';
-import { editorTab, quickInputWidget, screenshot } from '../harness/workbench';
+import { uriArg } from '../harness/driver';
+import {
+	editorTab,
+	executeCommand,
+	parkMouse,
+	quickInputWidget,
+	screenshot,
+} from '../harness/workbench';
 import {
 	savedChat,
 	script,
@@ -170,7 +177,13 @@ test('Reject from the editor title: zero says rejected and keeps the reason', as
 			'the draft to end',
 		);
 		await editorTab(session.page, `${specId}.md`).waitFor({ state: 'visible', timeout: 30_000 });
-		await editorTab(session.page, `${specId}.md`).click();
+		// Make the spec's text editor the active one (the preview beside it has no title actions).
+		const specFile = path.join(session.workspace, '.zero', 'specs', `${specId}.md`);
+		await executeCommand(session.page, 'vscode.open', uriArg(specFile), {
+			viewColumn: 1,
+			preserveFocus: false,
+		});
+		await parkMouse(session.page);
 		const reject = session.page.locator('.editor-actions [aria-label^="Reject Spec"]');
 		await reject.first().waitFor({ state: 'visible', timeout: 15_000 });
 		await screenshot(session.page, 'zero-spec-3-editor-title');
