@@ -14,14 +14,7 @@ import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { SpecReview, specRunnerFor } from '../../src/host/spec/specReview';
 import type { RecordedRequest } from '../harness/modelServer';
-import { uriArg } from '../harness/driver';
-import {
-	editorTab,
-	executeCommand,
-	parkMouse,
-	quickInputWidget,
-	screenshot,
-} from '../harness/workbench';
+import { editorTab, parkMouse, quickInputWidget, screenshot } from '../harness/workbench';
 import {
 	savedChat,
 	script,
@@ -86,11 +79,12 @@ async function draft(title: string, prompt: string): Promise<{ specId: string; t
 			usage,
 		},
 	]);
-	const cards = frame.locator('[data-kind="spec"]');
-	const before = await cards.count();
+	// Earlier cards may be scrolled out and unmounted: find this draft's card by its title.
+	const card = frame
+		.locator('[data-kind="spec"]')
+		.filter({ has: frame.locator('.spec-title', { hasText: new RegExp(`^${title}$`) }) });
 	await send(frame, prompt);
-	await waitUntil(async () => (await cards.count()) > before, 60_000, 'a new spec card');
-	const card = cards.last();
+	await card.waitFor({ state: 'attached', timeout: 60_000 });
 	const turnId = (await card.getAttribute('data-turn')) ?? '';
 	const relative = (await card.locator('.spec-path').textContent()) ?? '';
 	const specId = path.basename(relative, '.md');
@@ -177,11 +171,11 @@ test('Reject from the editor title: zero says rejected and keeps the reason', as
 			'the draft to end',
 		);
 		await editorTab(session.page, `${specId}.md`).waitFor({ state: 'visible', timeout: 30_000 });
-		// Make the spec's text editor the active one (the preview beside it has no title actions).
-		const specFile = path.join(session.workspace, '.zero', 'specs', `${specId}.md`);
-		await executeCommand(session.page, 'vscode.open', uriArg(specFile), {
-			viewColumn: 1,
-			preserveFocus: false,
+		// The chat opened the spec beside its preview, then gave the text editor the focus (VS
+		// Code shows the title bar's actions on the active group only).
+		await editorTab(session.page, new RegExp(`Preview ${specId}\\.md`)).waitFor({
+			state: 'visible',
+			timeout: 30_000,
 		});
 		await parkMouse(session.page);
 		const reject = session.page.locator('.editor-actions [aria-label^="Reject Spec"]');
@@ -216,5 +210,64 @@ test('Reject from the editor title: zero says rejected and keeps the reason', as
 		assert.equal(saved.transcript.turns.length, 3);
 		assert.equal(saved.transcript.turns[2].spec?.state, 'rejected');
 		assert.equal(saved.transcript.turns[2].spec?.note, REASON);
+	});
+});
+
+test('Request changes: the changes become the next draft, in a new draft session', async () => {
+	await step(session.page, 'zero-spec-4-request-changes', async () => {
+		const { turnId } = await draft('Log greetings', 'Plan logging each greeting. (spec turn 4)');
+		await waitUntil(
+			async () => (await frame.locator('#app').getAttribute('data-running')) === 'false',
+			60_000,
+			'the draft to end',
+		);
+		const CHANGES = 'CHANGES-MARKER log to stderr, not stdout';
+		const before = script(session.server, [
+			{
+				toolCalls: [
+					{
+						id: 'call_submit_revised',
+						name: 'submit_spec',
+						args: { title: 'Log greetings to stderr', plan: '# Log greetings to stderr\n' },
+					},
+				],
+				usage,
+			},
+		]);
+		await frame
+			.locator(
+				`[data-kind="spec"][data-turn="${turnId}"] button[data-spec-action="request-changes"]`,
+			)
+			.click();
+		await answerInputBox(session.page, CHANGES);
+		const cards = frame.locator('[data-kind="spec"]');
+		await waitUntil(
+			async () => /Log greetings to stderr/.test((await cards.last().textContent()) ?? ''),
+			60_000,
+			'the revised spec card',
+		);
+		const sent = requestText(session.server.requests[before]);
+		assert.ok(sent.includes(CHANGES), 'the changes reached the drafting model');
+		assert.ok(sent.includes('Revise the spec'), sent.slice(0, 500));
+		assert.ok(sent.includes(SPEC_MARKER), 'the spec as it was is in the redraft');
+		const card = frame.locator(`[data-kind="spec"][data-turn="${turnId}"]`);
+		assert.match((await card.textContent()) ?? '', /Changes requested/);
+		let saved = await savedChat(session, TASK, 5);
+		await waitUntil(
+			async () => {
+				saved = await savedChat(session, TASK, 5);
+				return saved.transcript.turns[3]?.spec?.state === 'changes-requested';
+			},
+			15_000,
+			'the decision to be saved',
+		);
+		const [, , , asked, redraft] = saved.transcript.turns;
+		assert.equal(asked.spec?.note, CHANGES);
+		assert.equal(asked.spec?.nextTurnId, redraft.id);
+		assert.equal(redraft.command?.kind, 'spec-draft');
+		assert.equal(redraft.specLink?.kind, 'redrafts');
+		assert.equal(redraft.spec?.state, 'draft');
+		assert.notEqual(redraft.spec?.draftSessionId, asked.spec?.draftSessionId);
+		await screenshot(session.page, 'zero-spec-4-redrafted');
 	});
 });

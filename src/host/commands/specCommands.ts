@@ -196,11 +196,18 @@ export async function openSpec(
 	}
 	const uri = vscode.Uri.file(file);
 	try {
-		await vscode.window.showTextDocument(uri, {
+		const editor = await vscode.window.showTextDocument(uri, {
 			preview: false,
 			viewColumn: vscode.ViewColumn.One,
 		});
 		await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
+		// Back to the text: it is what the user edits, and VS Code shows the title bar's Approve /
+		// Request changes / Reject on the active editor group only.
+		await vscode.window.showTextDocument(editor.document, {
+			preview: false,
+			viewColumn: editor.viewColumn ?? vscode.ViewColumn.One,
+			preserveFocus: false,
+		});
 		return true;
 	} catch (error) {
 		void vscode.window.showWarningMessage(
