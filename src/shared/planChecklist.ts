@@ -202,6 +202,25 @@ export function latestPlanFromExecEvents(events: readonly unknown[]): PlanCheckl
 	return latest;
 }
 
+/** A checklist as a saved transcript keeps it (validated when a chat loads). */
+export const PlanChecklistSchema = z.object({
+	steps: z
+		.array(
+			z.object({
+				text: z.string().max(MAX_STEP_TEXT),
+				status: z.enum(PLAN_STEP_STATUSES),
+				notes: z.string().max(MAX_STEP_TEXT).optional(),
+			}),
+		)
+		.max(MAX_PLAN_STEPS),
+	done: z.number().int().nonnegative(),
+	total: z.number().int().nonnegative(),
+	current: z
+		.object({ index: z.number().int().nonnegative(), text: z.string().max(MAX_STEP_TEXT) })
+		.optional(),
+	truncated: z.boolean(),
+}) satisfies z.ZodType<PlanChecklist>;
+
 /** "2 of 3 done" - the summary a collapsed checklist shows. */
 export function planProgressLabel(plan: PlanChecklist): string {
 	return `${plan.done} of ${plan.total} done`;

@@ -51,6 +51,20 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 		images: z.array(ImageAttachment).max(20),
 	}),
 	z.object({ type: z.literal('chat/stop') }),
+	/** Opens a Task card's specialist session (read-only). */
+	z.object({
+		type: z.literal('specialist/open'),
+		turnId: z.string().max(200),
+		itemId: z.string().max(200),
+	}),
+	/** The composer's Plan first toggle. */
+	z.object({ type: z.literal('composer/setPlanFirst'), on: z.boolean() }),
+	/** A spec card's buttons: open the file, or review the spec (the host asks for the note). */
+	z.object({
+		type: z.literal('spec/action'),
+		turnId: z.string().max(200),
+		action: z.enum(['open', 'approve', 'request-changes', 'reject']),
+	}),
 	/** Sends the prompt of a turn that failed again, as a new message in the same chat. */
 	z.object({ type: z.literal('chat/retry'), turnId: z.string().max(200) }),
 	/** Edit a message in place: zero rewinds to just before it, then the new text runs. */
@@ -191,6 +205,8 @@ export const ComposerView = z.object({
 	meter: ComposerMeterView.optional(),
 	/** What `/` offers: the extension's actions, zero's user commands and skills. */
 	slash: z.array(SlashItemSchema).max(500).optional(),
+	/** Plan first: the next message drafts a spec for review (`zero exec --use-spec`). */
+	planFirst: z.boolean().optional(),
 });
 export type ComposerView = z.infer<typeof ComposerView>;
 

@@ -7,6 +7,7 @@ import type { PermissionEventAny, ZeroEvent } from '../zero/protocol/events';
 import { SESSION_ID_PATTERN } from '../zero/protocol/execArgs';
 import type { ParsedLine } from '../zero/protocol/parseLine';
 import type { ProcessOutcome } from '../zero/protocol/processOutcome';
+import { specDraftFromFinal } from '../zero/protocol/specProtocol';
 import {
 	findToolItem,
 	lastItem,
@@ -226,7 +227,12 @@ function applyEvent(
 			run.finalText = text;
 			// Normally the answer already streamed as text deltas; show it when it did not, or when
 			// zero's final answer differs from what streamed (its turn-limit message after earlier text).
-			if (text.trim() !== '' && !finalTextOnScreen(run, text)) {
+			// A spec draft's final is zero's hint at its CLI (the turn's spec card replaces it).
+			if (
+				text.trim() !== '' &&
+				!finalTextOnScreen(run, text) &&
+				specDraftFromFinal(event.meta) === undefined
+			) {
 				settleText(lastItem(run));
 				run.items.push({ kind: 'text', id: nextItemId(run, 't'), text });
 			}

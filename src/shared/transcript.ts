@@ -17,7 +17,8 @@ import {
 } from '../zero/protocol/permissionModes';
 import { applyAgentSession, type AgentSessionAction } from './reduceAgentSession';
 import { applyPlan, requestPermission, settlePermission } from './reduceAcp';
-import { applyExit, applyLine } from './reduceRunLine';
+import { applyExit } from './reduceRunLine';
+import { applyAcpPlanChecklist, applySpecReview, applyTurnLine } from './reduceSpec';
 import { lastItem, nextItemId, settleText } from './runItems';
 import {
 	TRANSCRIPT_FORMAT_VERSION,
@@ -28,7 +29,9 @@ import {
 	type UsageTotals,
 } from './transcriptSchema';
 
-export { findToolItem } from './runItems';
+import { findToolItem } from './runItems';
+
+export { findToolItem };
 export { waitingApprovals } from './reduceAcp';
 
 export function emptyUsage(): UsageTotals {
@@ -120,6 +123,7 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 					startedAt: action.at,
 					prompt: action.prompt,
 					command: action.command,
+					...(action.specLink ? { specLink: action.specLink } : {}),
 					run: createRunState(),
 				});
 			}
@@ -170,7 +174,7 @@ function applyTurnAction(transcript: Transcript, action: TurnAction): void {
 	const run = turn.run;
 	switch (action.type) {
 		case 'run/line':
-			applyLine(transcript, run, action.parsed, action.at);
+			applyTurnLine(transcript, turn, action.parsed, action.at);
 			return;
 		case 'run/stopping':
 			run.stopRequested = true;
@@ -201,7 +205,18 @@ function applyTurnAction(transcript: Transcript, action: TurnAction): void {
 			return;
 		case 'acp/plan':
 			applyPlan(run, action);
+			applyAcpPlanChecklist(turn, action.entries);
 			return;
+		case 'spec/review':
+			applySpecReview(turn, action);
+			return;
+		case 'tool/specialist': {
+			const tool = findToolItem(run, action.callId);
+			if (tool) {
+				tool.specialist = action.progress;
+			}
+			return;
+		}
 		default: {
 			// Every action type is handled above: a new one fails to compile here until it is.
 			const unhandled: never = action;

@@ -12,6 +12,9 @@ import {
 import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/protocol/parseLine';
 import { AgentSessionActionSchemas, AgentSessionStateSchema } from './agentSessionSchema';
 import { TurnChangeSummarySchema, TurnUndoneSchema } from './changeSchema';
+import { SpecCardSchema, SpecLinkSchema, SpecReviewActionSchema } from './specSchema';
+import { SpecialistProgressSchema } from '../zero/protocol/specialists';
+import { PlanChecklistSchema } from './planChecklist';
 import { RunPermissionModeSchema } from '../zero/protocol/permissionModes';
 import { ProcessOutcomeSchema, SPAWN_FAILURE_REASONS } from '../zero/protocol/processOutcome';
 import { PERMISSION_SETTLED_BY } from '../zero/protocol/acp/outcomes';
@@ -79,6 +82,9 @@ export const RUN_KINDS = [
 	'inspection',
 	'transcript',
 	'fork-setup',
+	// zero exec --use-spec (a new draft session) and the run that builds an approved spec.
+	'spec-draft',
+	'spec-impl',
 ] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
@@ -172,6 +178,8 @@ export const ToolItemSchema = z.object({
 	approval: ToolApprovalSchema.optional(),
 	/** ACP chats only: zero's plan, on its update_plan call. */
 	plan: z.array(PlanEntrySchema).optional(),
+	/** A `Task` call: the specialist's progress, read from zero's session store. */
+	specialist: SpecialistProgressSchema.optional(),
 });
 export type ToolItem = z.infer<typeof ToolItemSchema>;
 
@@ -271,6 +279,12 @@ export const TurnSchema = z.object({
 	 * undone here (its change records belong to that chat).
 	 */
 	inherited: z.literal(true).optional(),
+	/** The spec this turn drafted (`zero exec --use-spec`) and what the user decided. */
+	spec: SpecCardSchema.optional(),
+	/** The spec this turn implements or redrafts (started from a spec card). */
+	specLink: SpecLinkSchema.optional(),
+	/** zero's latest plan in this turn (update_plan / ACP plan), kept when the turn ends. */
+	plan: PlanChecklistSchema.optional(),
 });
 export type Turn = z.infer<typeof TurnSchema>;
 
@@ -329,6 +343,7 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		at: z.number().optional(),
 		prompt: TurnPromptSchema.optional(),
 		command: TurnCommandSchema.optional(),
+		specLink: SpecLinkSchema.optional(),
 	}),
 	z.object({
 		type: z.literal('run/line'),
@@ -406,5 +421,14 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 	}),
 	// ACP chats: the agent's session state (reduceAgentSession.ts).
 	...AgentSessionActionSchemas,
+	/** What the user decided about a drafted spec (reduceSpec.ts). */
+	SpecReviewActionSchema,
+	/** A Task call's specialist, as zero's session store shows it now. */
+	z.object({
+		type: z.literal('tool/specialist'),
+		turnId: z.string(),
+		callId: z.string(),
+		progress: SpecialistProgressSchema,
+	}),
 ]);
 export type TranscriptAction = z.infer<typeof TranscriptActionSchema>;

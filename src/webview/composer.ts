@@ -12,6 +12,7 @@ import { h, icon } from './dom';
 import { renderAddDirs, renderContextChips, renderQueue } from './composerLists';
 import { ComposerPickers } from './composerPickers';
 import { PopupList } from './popupList';
+import { PlanFirstToggle } from './planFirstToggle';
 import { post } from './vscodeApi';
 
 /** The message box grows with its text up to this height, then scrolls. */
@@ -33,6 +34,7 @@ export class Composer {
 	private readonly modelButton: HTMLButtonElement;
 	private readonly meterButton: HTMLButtonElement;
 	private readonly meterDetails: HTMLElement;
+	private readonly planFirst = new PlanFirstToggle();
 	private readonly chips: HTMLElement;
 	private readonly chipList: HTMLElement;
 	private readonly addButton: HTMLButtonElement;
@@ -136,6 +138,7 @@ export class Composer {
 					this.modeButton,
 					this.modelButton,
 					this.meterButton,
+					this.planFirst.element,
 					h('span', { class: 'spacer' }),
 					this.sendButton,
 					this.stopButton,
@@ -258,6 +261,10 @@ export class Composer {
 				: view.sendWithEnter
 					? 'Ask zero\u2026 (Enter to send, Shift+Enter for a new line)'
 					: 'Ask zero\u2026 (Ctrl+Enter to send)';
+		this.planFirst.update(view);
+		if (!view.running) {
+			this.textarea.placeholder = this.planFirst.placeholder() ?? this.textarea.placeholder;
+		}
 		this.queueList.replaceChildren(...renderQueue(view.queue));
 		this.addDirList.hidden = view.addDirs.length === 0;
 		this.addDirList.replaceChildren(...renderAddDirs(view.addDirs));

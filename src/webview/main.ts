@@ -26,6 +26,7 @@ import type { RenderContext } from './renderContext';
 import { estimateRowHeight, renderRow } from './renderRow';
 import { buildRows, rowSignature, type Row } from './rows';
 import { MessageEdits } from './messageEdits';
+import { PinnedPlan } from './pinnedPlan';
 import { ToolDetailsCache } from './toolDetailsCache';
 import { loadUiState, saveUiState } from './uiState';
 import { onViewClick, viewActionHandlers } from './viewActionHandlers';
@@ -55,6 +56,7 @@ class ChatApp {
 	private readonly composer: Composer;
 	private readonly details: ToolDetailsCache;
 	private readonly messageEdits: MessageEdits;
+	private readonly pinnedPlan = new PinnedPlan();
 
 	constructor(root: HTMLElement) {
 		this.root = root;
@@ -109,7 +111,13 @@ class ChatApp {
 				),
 			render: (row, previous) => renderRow(row, context, previous),
 		});
-		root.replaceChildren(this.header.element, this.banner.element, this.scroller, this.footer);
+		root.replaceChildren(
+			this.header.element,
+			this.banner.element,
+			this.scroller,
+			this.pinnedPlan.element,
+			this.footer,
+		);
 		const handlers = viewActionHandlers({
 			post,
 			toggleExpanded: (key, rowKey) => this.toggleExpanded(key, rowKey),
@@ -271,6 +279,7 @@ class ChatApp {
 		}
 		this.list.invalidateRows(() => {
 			this.header.render(transcript);
+			this.pinnedPlan.update(transcript);
 			return buildRows(transcript);
 		});
 	}

@@ -13,6 +13,23 @@ import { estimateChangesHeight, renderChanges } from './renderChanges';
 import { renderTool } from './renderTool';
 import { renderPrompt, renderStatus, updateRunningStatus } from './renderTurn';
 import type { Row } from './rows';
+import { renderPlanChecklist } from './renderPlan';
+import { renderSpecCard, renderSpecLink } from './renderSpec';
+
+/** A finished turn's plan: its last checklist, closed (the `<details>` opens it). */
+function renderTurnPlan(turn: Turn, context: RenderContext): HTMLElement {
+	const row = h('div', { class: 'row plan-row', 'data-kind': 'plan', 'data-turn': turn.id });
+	if (turn.plan) {
+		row.append(
+			renderPlanChecklist(turn.plan, {
+				open: context.isExpanded(`${turn.id}:plan`),
+				className: 'turn-plan',
+				label: "zero's plan for this turn",
+			}),
+		);
+	}
+	return row;
+}
 
 export function estimateRowHeight(row: Row): number {
 	switch (row.kind) {
@@ -22,6 +39,12 @@ export function estimateRowHeight(row: Row): number {
 			return row.turn.run.phase === 'ended' ? 40 : 28;
 		case 'changes':
 			return estimateChangesHeight(row.turn);
+		case 'spec':
+			return 120;
+		case 'spec-link':
+			return 28;
+		case 'plan':
+			return 34;
 		case 'item':
 			switch (row.item.kind) {
 				case 'text':
@@ -66,6 +89,12 @@ function renderRowContent(row: Row, context: RenderContext, previous?: HTMLEleme
 			return renderChanges(row.turn, context);
 		case 'prompt':
 			return renderPrompt(row.turn, context);
+		case 'spec':
+			return renderSpecCard(row.turn, context);
+		case 'spec-link':
+			return renderSpecLink(row.turn);
+		case 'plan':
+			return renderTurnPlan(row.turn, context);
 		case 'status':
 			return (
 				(previous && updateRunningStatus(previous, row.turn)) || renderStatus(row.turn, context)

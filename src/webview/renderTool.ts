@@ -8,6 +8,7 @@ import { renderNotice } from './renderNotice';
 import { renderApproval } from './renderApproval';
 import type { RenderContext } from './renderContext';
 import { actionAttrs } from './viewActions';
+import { renderSpecialist } from './renderSpecialist';
 
 // A Map, not an object literal: zero passes on whatever side effect a tool call names.
 const SIDE_EFFECT_ICONS = new Map<string, string>([
@@ -128,6 +129,10 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 	const facts = toolFacts(item, quiet);
 	if (facts) {
 		card.append(facts);
+	}
+	const specialist = renderSpecialist(turn, item);
+	if (specialist) {
+		card.append(specialist);
 	}
 	if (expanded) {
 		card.append(renderToolDetails(turn, item, context));

@@ -3,18 +3,26 @@ import { itemKey } from '../shared/transcript';
 import { isWaitingForUser } from '../shared/runOutcome';
 import type { Transcript, TranscriptItem, Turn } from '../shared/transcriptSchema';
 import { isProtocolNote } from './renderProtocolNotes';
+import { planSignature } from './renderPlan';
+import { specSignature } from './renderSpec';
 
 export type Row =
 	| { kind: 'prompt'; key: string; turn: Turn }
 	| { kind: 'item'; key: string; turn: Turn; item: TranscriptItem; last: boolean }
 	| { kind: 'status'; key: string; turn: Turn }
-	| { kind: 'changes'; key: string; turn: Turn };
+	| { kind: 'changes'; key: string; turn: Turn }
+	| { kind: 'spec'; key: string; turn: Turn }
+	| { kind: 'spec-link'; key: string; turn: Turn }
+	| { kind: 'plan'; key: string; turn: Turn };
 
 export function buildRows(transcript: Transcript): Row[] {
 	const rows: Row[] = [];
 	for (const turn of transcript.turns) {
 		if (turn.prompt || turn.command) {
 			rows.push({ kind: 'prompt', key: `${turn.id}:prompt`, turn });
+		}
+		if (turn.specLink) {
+			rows.push({ kind: 'spec-link', key: `${turn.id}:spec-link`, turn });
 		}
 		// Protocol notes are not part of the conversation: the status row counts them.
 		const items = turn.run.items.filter((item) => !isProtocolNote(item));
@@ -26,6 +34,13 @@ export function buildRows(transcript: Transcript): Row[] {
 				item: items[i],
 				last: i === items.length - 1,
 			});
+		}
+		if (turn.spec) {
+			rows.push({ kind: 'spec', key: `${turn.id}:spec`, turn });
+		}
+		// While the turn runs its plan is pinned above the composer; afterwards it stays on the turn.
+		if (turn.plan && turn.run.phase === 'ended') {
+			rows.push({ kind: 'plan', key: `${turn.id}:plan`, turn });
 		}
 		rows.push({ kind: 'status', key: `${turn.id}:status`, turn });
 		if (turn.changes) {
@@ -50,6 +65,12 @@ function contentSignature(row: Row, expanded: boolean, extra: string): string {
 		}
 		case 'prompt':
 			return `p${row.turn.command?.display.length ?? 0}${row.turn.prompt?.text.length ?? 0}`;
+		case 'spec':
+			return `spec${specSignature(row.turn)}${extra}`;
+		case 'spec-link':
+			return 'spec-link';
+		case 'plan':
+			return `plan${planSignature(row.turn.plan)}${expanded ? 1 : 0}`;
 		case 'status': {
 			const run = row.turn.run;
 			return `s${run.phase}${run.end?.kind ?? ''}${run.usage.totalTokens}${run.stopRequested ? 1 : 0}${isWaitingForUser(run) ? 'w' : ''}${run.items.length}${extra}`;
@@ -62,7 +83,7 @@ function contentSignature(row: Row, expanded: boolean, extra: string): string {
 				case 'reasoning':
 					return `${item.kind}${item.text.length}${streaming}${expanded ? 1 : 0}`;
 				case 'tool':
-					return `tool${item.permission ? item.permission.action : ''}${item.approval ? `${item.approval.state}${JSON.stringify(item.approval.requestId)}` : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}`;
+					return `tool${item.permission ? item.permission.action : ''}${item.approval ? `${item.approval.state}${JSON.stringify(item.approval.requestId)}` : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}${item.specialist ? `S${item.specialist.events}${item.specialist.done ? 1 : 0}` : ''}`;
 				default:
 					return `${item.kind}${expanded ? 1 : 0}`;
 			}

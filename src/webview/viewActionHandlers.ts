@@ -97,6 +97,14 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 			post({ type: 'changes/undo', turnId: action.turn });
 		},
 		'dismiss-banner': () => view.hideBanner(),
+		'open-specialist': (action, event) => {
+			event.preventDefault();
+			post({ type: 'specialist/open', turnId: action.turn, itemId: action.item });
+		},
+		spec: (action, event) => {
+			event.preventDefault();
+			post({ type: 'spec/action', turnId: action.turn, action: action.specAction });
+		},
 	};
 }
 

@@ -60,6 +60,14 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 	z.object({ action: z.literal('open-chat'), chat: z.string() }),
 	z.object({ action: z.literal('message-edit-send'), turn }),
 	z.object({ action: z.literal('message-edit-cancel'), turn }),
+	/** Opens the child session of a Task card's specialist, read-only. */
+	z.object({ action: z.literal('open-specialist'), turn, item: z.string() }),
+	/** A spec card's buttons (`turn`: the turn whose card holds the spec). */
+	z.object({
+		action: z.literal('spec'),
+		turn,
+		specAction: z.enum(['open', 'approve', 'request-changes', 'reject']),
+	}),
 ]);
 export type ViewAction = z.infer<typeof ViewActionSchema>;
 export type ViewActionKind = ViewAction['action'];

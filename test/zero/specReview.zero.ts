@@ -17,6 +17,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { SpecReview, specFileInWorkspace, specRunnerFor } from '../../src/host/spec/specReview';
+import { SpecialistWatch } from '../../src/host/spec/specialistWatch';
+import { applyAction, createTranscript } from '../../src/shared/transcript';
+import { childOfTaskCall } from '../../src/zero/protocol/specialists';
 import type { ZeroEvent } from '../../src/zero/protocol/events';
 import { parseLine } from '../../src/zero/protocol/parseLine';
 import {
@@ -29,6 +32,7 @@ import {
 import { buildUserMessage } from '../../src/zero/protocol/streamInput';
 import { repoRoot } from '../harness/codeServer';
 import { startModelServer, type ModelServer, type ScriptedResponse } from '../harness/modelServer';
+import { waitUntil } from '../harness/wait';
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
 
 const ZERO_BIN = path.resolve(repoRoot, process.env.ZERO_BIN || path.join('.zero-bin', 'zero'));
@@ -232,4 +236,75 @@ test('4. zero refuses --use-spec with --resume, and --resume of the implementati
 			(event) => event.type === 'error' && event.message.includes('Zero session is not resumable'),
 		),
 	);
+});
+
+test("5. Task at --auto medium: the specialist's progress is read from zero's session store", async () => {
+	const parent = 'spec-zt-task-parent';
+	// The extension's own runs (no --auto) are never offered Task: zero offers it only at
+	// --auto medium|high (turns/task-tool.meta.json, update-plan-three-times.meta.json).
+	const run = await exec(
+		buildImplementationArgs(
+			{ cwd: ws, permissionMode: 'member', extraArgs: ['--auto=medium'] },
+			parent,
+		),
+		'Ask an explorer what greet.js exports.',
+		[
+			{
+				toolCalls: [
+					{
+						id: 'call_task',
+						name: 'Task',
+						args: {
+							name: 'explorer',
+							prompt: 'What does greet.js export?',
+							description: 'Explore greet.js',
+						},
+					},
+				],
+				usage,
+			},
+			{ text: ['SPECIALIST-ANSWER greet and farewell.'], usage },
+			{ text: ['The explorer says: greet and farewell.'], usage },
+		],
+	);
+	assert.equal(run.exitCode, 0);
+	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+	applyAction(transcript, { type: 'turn/start', turnId: 't1' });
+	const watch = new SpecialistWatch({
+		run: specRunnerFor(ZERO_BIN, home.env),
+		sessionsRoot: () => home.sessionsDir,
+		cwd: () => ws,
+		transcript,
+		apply: (action) => applyAction(transcript, action),
+		// The reads are made by the Task result below, not by a timer.
+		schedule: () => ({ cancel: () => undefined }),
+	});
+	for (const event of run.events) {
+		const parsed = { kind: 'event' as const, event };
+		applyAction(transcript, { type: 'run/line', turnId: 't1', parsed });
+		watch.onLine('t1', parsed);
+	}
+	const task = transcript.turns[0].run.items.find(
+		(item) => item.kind === 'tool' && item.name === 'Task',
+	);
+	await waitUntil(
+		() => task?.kind === 'tool' && task.specialist?.done === true,
+		15_000,
+		"the specialist's last read",
+	);
+	assert.ok(task?.kind === 'tool' && task.specialist);
+	assert.match(task.specialist.sessionId, /^specialist_[0-9a-f]+$/);
+	assert.equal(task.specialist.agent, 'explorer');
+	assert.equal(task.specialist.title, 'explorer: Explore greet.js');
+	assert.equal(task.specialist.lastText, 'SPECIALIST-ANSWER greet and farewell.');
+	assert.ok(task.specialist.tokens > 0);
+	// While it runs, the child is found by the call id it was spawned from.
+	const children = await specRunnerFor(ZERO_BIN, home.env)(
+		['sessions', 'children', parent, '--json'],
+		{ cwd: ws, timeoutMs: 15_000 },
+	);
+	const child = childOfTaskCall(JSON.parse(children.stdout), 'call_task');
+	assert.equal(child?.sessionId, task.specialist.sessionId);
+	assert.equal(child?.agent, 'explorer');
+	watch.dispose();
 });

@@ -5,12 +5,16 @@
  */
 import { ZERO_DEFAULT_MAX_TURNS } from '../../zero/protocol/cliAnswers';
 import { buildExecArgs, type SessionFlag } from '../../zero/protocol/execArgs';
+import { buildSpecDraftArgs } from '../../zero/protocol/specProtocol';
 import type { ParsedLine } from '../../zero/protocol/parseLine';
 import type { ChatBackend, Transcript } from '../../shared/transcriptSchema';
 import { AcpChat } from '../acp/acpChat';
 import type { ChangeChat } from '../changes/changeService';
 import { zeroProcessEnv } from '../platform/zeroBinary';
 import { ExecBackend } from '../turns/execBackend';
+import { zeroSessionsRoot } from '../../zero/process/sessionStore';
+import { asCliResult } from '../platform/zeroCli';
+import { SpecialistWatch } from '../spec/specialistWatch';
 import type { TurnBackend, TurnHost } from '../turns/turnBackend';
 import type { ChatDeps } from './chatDeps';
 
@@ -44,6 +48,18 @@ export function chatExecBackend(
 	lineApplied: (turnId: string, parsed: ParsedLine) => void,
 ): ExecBackend {
 	const transcript = chat.transcript;
+	const specialists = new SpecialistWatch({
+		run: async (args, options) => asCliResult(await deps.zeroCli.run(args, options)),
+		sessionsRoot: () => {
+			const root = zeroSessionsRoot(zeroProcessEnv(deps.settings()), {
+				cwd: deps.workspaceFolder() ?? '.',
+			});
+			return root.ok ? root.root : undefined;
+		},
+		cwd: () => deps.workspaceFolder() ?? '.',
+		transcript,
+		apply: (action) => chat.apply(action),
+	});
 	return new ExecBackend(chat, {
 		launcher: deps.launcher,
 		log: deps.log,
@@ -53,10 +69,32 @@ export function chatExecBackend(
 			trusted ? deps.facts.refresh().then(() => undefined) : Promise.resolve(),
 		plan: (_turnId, request, model) => {
 			const settings = deps.settings();
-			const session = chatSessionFlag(transcript);
+			// A spec draft and the run that implements a spec are new zero sessions (zero refuses
+			// --use-spec with --resume, and refuses to resume its spec-impl session).
+			const ownSession = request.kind === 'spec-draft' || request.kind === 'spec-impl';
+			const session: SessionFlag = ownSession
+				? { kind: 'new', id: `vscode-${transcript.id}-${transcript.turns.length + 1}` }
+				: chatSessionFlag(transcript);
 			const tracePath = deps.traces.pathFor(transcript.id);
 			// Always explicit, so a run stopped at the limit can be recognized (see describeTurnLimit).
 			const maxTurns = chatMaxTurns(deps);
+			if (request.kind === 'spec-draft') {
+				// No --trace, --permission-mode or --no-completion-gate: zero refuses them with --use-spec.
+				return {
+					args: buildSpecDraftArgs({
+						cwd: deps.workspaceFolder() ?? '.',
+						sessionId: session.id,
+						model,
+						maxTurns,
+						addDirs: request.addDirs,
+						extraArgs: settings.extraArgs,
+					}),
+					env: zeroProcessEnv(settings),
+					label: `chat ${transcript.id} (spec draft)`,
+					session,
+					maxTurns,
+				};
+			}
 			return {
 				args: buildExecArgs({
 					cwd: deps.workspaceFolder() ?? '.',
@@ -87,7 +125,10 @@ export function chatExecBackend(
 				addDirs,
 			}),
 		takeModelRequests: (tracePath) => deps.traces.takeModelRequests(tracePath),
-		lineApplied,
+		lineApplied: (turnId, parsed) => {
+			lineApplied(turnId, parsed);
+			specialists.onLine(turnId, parsed);
+		},
 	});
 }
 

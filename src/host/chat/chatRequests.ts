@@ -1,4 +1,5 @@
 /** What a chat view's requests do to the chat it shows (the webview protocol's host side). */
+import * as vscode from 'vscode';
 import type { WebviewToHost } from '../../shared/protocol';
 import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
 import { chatForkDeps } from './chatForkDeps';
@@ -9,6 +10,13 @@ import { rerunTurn } from './conversationActions';
 import { forkFromTurn } from './forkChat';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { ComposerRequests } from './composerRequests';
+
+const SPEC_ACTION_COMMANDS = {
+	open: 'zero.spec.open',
+	approve: 'zero.spec.approve',
+	'request-changes': 'zero.spec.requestChanges',
+	reject: 'zero.spec.reject',
+} as const;
 
 /** What the requests need of the chat service beyond the chat itself. */
 export interface ChatRequestHost {
@@ -53,7 +61,7 @@ export async function handleChatRequest(
 			}
 			const expanded =
 				slash.kind === 'expanded' ? { prompt: slash.prompt, command: slash.command } : undefined;
-			if (session.send(message.text, message.images, expanded)) {
+			if (session.send(message.text, message.images, expanded ? { expanded } : {})) {
 				host.remember(message.text);
 			}
 			return;
@@ -66,6 +74,22 @@ export async function handleChatRequest(
 			return;
 		case 'chat/stop':
 			session.stop();
+			return;
+		case 'composer/setPlanFirst':
+			session.setPlanFirst(message.on);
+			return;
+		case 'specialist/open':
+			// The command acts on the active chat: this view's (handleIn made it the active one).
+			await vscode.commands.executeCommand('zero.openSpecialistSession', {
+				turnId: message.turnId,
+				itemId: message.itemId,
+			});
+			return;
+		case 'spec/action':
+			// The spec commands (specCommands.ts) ask for the note and act on the active chat.
+			await vscode.commands.executeCommand(SPEC_ACTION_COMMANDS[message.action], {
+				turnId: message.turnId,
+			});
 			return;
 		case 'chat/retry': {
 			// The same words in the same chat: an exec chat resumes zero's session, as any message.

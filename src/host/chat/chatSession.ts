@@ -26,6 +26,7 @@ import { ChatNotices } from './chatNotices';
 import { composerMeter } from './composerMeter';
 import { slashItems } from './slashCommands';
 import { boundMentionEntries, composePrompt, titleFrom, type ContextEntry } from './promptContext';
+import { specDraftMessage } from '../spec/specPrompts';
 
 export type { ChatDeps } from './chatDeps';
 export type { TurnRequest } from '../turns/turnBackend';
@@ -36,6 +37,7 @@ interface QueuedMessage {
 	context: ContextEntry[];
 	/** A zero user command's expansion, and the command line it came from. */
 	expanded?: { prompt: string; command: string };
+	planFirst: boolean;
 }
 
 /** The turn running now and the backend running it. */
@@ -52,6 +54,8 @@ export class ChatSession implements ChangeChat {
 	readonly transcript: Transcript;
 	permissionMode: ChatPermissionMode;
 	model: string;
+	/** Plan first: the next message drafts a spec for review (`zero exec --use-spec`). */
+	planFirst = false;
 	private queue: QueuedMessage[] = [];
 	private context: ContextEntry[] = [];
 	private active: ActiveRun | undefined;
@@ -142,7 +146,13 @@ export class ChatSession implements ChangeChat {
 						),
 					}
 				: {}),
+			planFirst: this.planFirst,
 		};
+	}
+
+	setPlanFirst(on: boolean): void {
+		this.planFirst = on;
+		this.composerEmitter.fire();
 	}
 
 	/** Re-sends the composer state (after a setting such as `zero.sendWithEnter` changed). */
@@ -223,9 +233,11 @@ export class ChatSession implements ChangeChat {
 	send(
 		text: string,
 		images: ImageAttachment[] = [],
-		expanded?: { prompt: string; command: string },
+		options: { planFirst?: boolean; expanded?: { prompt: string; command: string } } = {},
 	): boolean {
 		const context = boundMentionEntries(this.context);
+		const planFirst = options.planFirst ?? this.planFirst;
+		const expanded = options.expanded;
 		if (text.trim() === '' && images.length === 0 && context.length === 0) {
 			return false;
 		}
@@ -238,14 +250,15 @@ export class ChatSession implements ChangeChat {
 		}
 		this.context = [];
 		if (this.busy || !this.takeRunSlot()) {
-			this.queue.push({ text, images, context, ...(expanded ? { expanded } : {}) });
+			this.queue.push({ text, images, context, planFirst, ...(expanded ? { expanded } : {}) });
 			this.composerEmitter.fire();
 			return true;
 		}
 		this.composerEmitter.fire();
+		const message = composePrompt(expanded?.prompt ?? text, context);
 		this.startTurn({
-			kind: 'chat',
-			message: composePrompt(expanded?.prompt ?? text, context),
+			kind: planFirst ? 'spec-draft' : 'chat',
+			message: planFirst ? specDraftMessage(message, this.transcript) : message,
 			displayText: expanded?.prompt ?? text,
 			...(expanded ? { command: expanded.command } : {}),
 			context: [
@@ -301,8 +314,11 @@ export class ChatSession implements ChangeChat {
 		this.composerEmitter.fire();
 	}
 
-	/** Starts a run for a turn. One run at a time: callers check `running` first. */
-	startTurn(request: TurnRequest): void {
+	/**
+	 * Starts a run for a turn (its id returned; undefined when `zero.maxConcurrentRuns` chats run
+	 * already, which is said). One run at a time: callers check `busy` first.
+	 */
+	startTurn(request: TurnRequest): string | undefined {
 		if (this.busy) {
 			throw new Error('A run is already active in this chat.');
 		}
@@ -314,10 +330,15 @@ export class ChatSession implements ChangeChat {
 		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
 			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
 		}
-		const backend = this.backendFor(this.backend === 'acp' && this.deps.acp ? 'acp' : 'exec');
+		// Spec review is exec-only: `zero acp` has no spec mode (docs/spec-review.md).
+		const specTurn = request.kind === 'spec-draft' || request.kind === 'spec-impl';
+		const backend = this.backendFor(
+			this.backend === 'acp' && this.deps.acp && !specTurn ? 'acp' : 'exec',
+		);
 		this.active = { turnId, backend };
 		this.composerEmitter.fire();
 		void this.runTurn(turnId, request, backend, now).finally(() => this.afterRun(turnId));
+		return turnId;
 	}
 
 	/** The checks every turn passes, then the backend's run; never rejects. */
@@ -344,6 +365,7 @@ export class ChatSession implements ChangeChat {
 					...(request.command ? { command: request.command } : {}),
 				},
 				command: backend.command(turnId, request, located.found ? located.path : 'zero', model),
+				...(request.specLink ? { specLink: request.specLink } : {}),
 			});
 			this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
 			const checked = preflight(this.deps.isTrusted(), cwd, located);
@@ -405,7 +427,10 @@ export class ChatSession implements ChangeChat {
 		const next = this.queue.shift();
 		if (next) {
 			this.context = [...next.context, ...this.context];
-			this.send(next.text, next.images, next.expanded);
+			this.send(next.text, next.images, {
+				planFirst: next.planFirst,
+				...(next.expanded ? { expanded: next.expanded } : {}),
+			});
 		}
 	}
 

@@ -33,6 +33,12 @@ export const COMMAND_IDS = [
 	'zero.undoTurn',
 	'zero.keepFileChange',
 	'zero.undoFileChange',
+	'zero.planFirst',
+	'zero.spec.open',
+	'zero.spec.approve',
+	'zero.spec.requestChanges',
+	'zero.spec.reject',
+	'zero.openSpecialistSession',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

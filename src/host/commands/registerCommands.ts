@@ -6,6 +6,7 @@ import { COMMAND_IDS, type CommandId } from './commandIds';
 import { editorCommands } from './editorCommands';
 import { inspectionCommands } from './inspectionCommands';
 import { setupCommands } from './setupCommands';
+import { specCommands, trackSpecDrafts } from './specCommands';
 
 /** Registers every contributed command; a command without a handler is a compile error. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -24,10 +25,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		...withChat(chatCommands(deps)),
 		...withChat(editorCommands(deps)),
 		...withChat(changeCommands(deps)),
+		...withChat(specCommands(deps)),
 		...inspectionCommands(deps),
 		...setupCommands(deps),
 	};
-	return COMMAND_IDS.map((id) =>
-		vscode.commands.registerCommand(id, handlers[id] as (...args: unknown[]) => unknown),
-	);
+	return [
+		...COMMAND_IDS.map((id) =>
+			vscode.commands.registerCommand(id, handlers[id] as (...args: unknown[]) => unknown),
+		),
+		...trackSpecDrafts(deps),
+	];
 }

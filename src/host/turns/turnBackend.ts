@@ -6,6 +6,7 @@
  */
 import type { RunPermissionMode } from '../../zero/protocol/permissionModes';
 import type { InputImage } from '../../zero/protocol/streamInput';
+import type { SpecLink } from '../../shared/specSchema';
 import type {
 	ChatBackend,
 	ContextChip,
@@ -35,6 +36,8 @@ export interface TurnRequest {
 	images: InputImage[];
 	permissionMode: RunPermissionMode;
 	addDirs: string[];
+	/** A turn started from a spec card: the spec it implements or redrafts. */
+	specLink?: SpecLink;
 }
 
 /** A turn that passed the preflight checks: its `turn/start` is applied. */

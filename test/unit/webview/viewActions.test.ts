@@ -66,6 +66,26 @@ function rowsOf(
 	return root;
 }
 
+/** zero's recorded Task call with its specialist's progress on the card. */
+function taskWithSpecialist(): Transcript {
+	const transcript = replay(path.join(RECORDED, 'spec', 'turns', 'task-tool.jsonl'), exited(0));
+	applyAction(transcript, {
+		type: 'tool/specialist',
+		turnId: 't1',
+		callId: 'call_task',
+		progress: {
+			sessionId: 'specialist_192ddc961f1c46854219b88a',
+			agent: 'explorer',
+			title: 'explorer: Explore greet.js',
+			events: 3,
+			toolCalls: 0,
+			tokens: 1020,
+			done: true,
+		},
+	});
+	return transcript;
+}
+
 /** A chat whose first message is being edited in place. */
 function messageBeingEdited(): HTMLElement {
 	const transcript = replay(corpusFiles()[0], exited(0));
@@ -247,6 +267,8 @@ describe('view actions', () => {
 			changeCard(),
 			chrome(),
 			messageBeingEdited(),
+			rowsOf(replay(path.join(RECORDED, 'spec', 'turns', 'draft-use-spec.jsonl'), exited(0))),
+			rowsOf(taskWithSpecialist()),
 		];
 		const seen = new Set<string>();
 		for (const screen of screens) {

@@ -64,8 +64,7 @@ describe('composer: sending mentions and user commands', () => {
 		chat.addContext(mentionEntry('notes.txt', 10));
 		assert.equal(
 			chat.send('/review notes.txt', [], {
-				prompt: 'Review notes.txt carefully.',
-				command: '/review notes.txt',
+				expanded: { prompt: 'Review notes.txt carefully.', command: '/review notes.txt' },
 			}),
 			true,
 		);

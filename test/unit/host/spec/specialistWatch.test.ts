@@ -1,0 +1,91 @@
+/**
+ * SpecialistWatch: a Task call starts reading zero's session store (children list, then the
+ * child's events, as the real zero recorded them), each change goes on the card as
+ * `tool/specialist`, the call's result makes it done and stops the reads. Timers are fired by hand.
+ */
+import assert from 'node:assert/strict';
+import {
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+	appendFileSync,
+} from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { SpecialistWatch } from '../../../../src/host/spec/specialistWatch';
+import { applyAction, createTranscript } from '../../../../src/shared/transcript';
+import type { ToolItem, TranscriptAction } from '../../../../src/shared/transcriptSchema';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
+import { waitUntil } from '../../../harness/wait';
+import { RECORDED, readLines } from '../../helpers';
+
+const SPEC = path.join(RECORDED, 'spec');
+const CHILD = 'specialist_192ddc961f1c46854219b88a';
+const root = mkdtempSync(path.join(os.tmpdir(), 'specialists-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+describe('SpecialistWatch', () => {
+	it('shows the child live, then done, and stops reading', async () => {
+		const lines = readLines(path.join(SPEC, 'turns', 'task-tool.jsonl'));
+		const childrenAnswer = JSON.parse(
+			readFileSync(path.join(SPEC, 'cli', 'sessions-children-task-parent.json'), 'utf8'),
+		) as { stdout: string };
+		const stored = readLines(path.join(SPEC, 'store', `${CHILD}.events.jsonl`));
+		mkdirSync(path.join(root, CHILD), { recursive: true });
+		const events = path.join(root, CHILD, 'events.jsonl');
+		writeFileSync(events, `${stored[0]}\n`);
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		const applied: TranscriptAction[] = [];
+		const calls: string[][] = [];
+		const timers: (() => void)[] = [];
+		const watch = new SpecialistWatch({
+			run: async (args) => {
+				calls.push([...args]);
+				return { exitCode: 0, stdout: childrenAnswer.stdout, stderr: '' };
+			},
+			sessionsRoot: () => root,
+			cwd: () => '/ws',
+			transcript,
+			apply: (action) => {
+				applied.push(action);
+				applyAction(transcript, action);
+			},
+			schedule: (work) => {
+				timers.push(work);
+				return { cancel: () => undefined };
+			},
+		});
+		const feed = (text: string) => {
+			const parsed = parseLine(text);
+			applyAction(transcript, { type: 'run/line', turnId: 't1', parsed });
+			watch.onLine('t1', parsed);
+		};
+		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
+		const resultAt = lines.findIndex((line) => line.includes('"tool_result"'));
+		lines.slice(0, resultAt).forEach(feed);
+		const task = () =>
+			transcript.turns[0].run.items.find(
+				(item): item is ToolItem => item.kind === 'tool' && item.name === 'Task',
+			);
+		assert.equal(timers.length, 1, 'one read scheduled for the call');
+		await watch.read(
+			[...(watch as unknown as { watched: Map<string, never> }).watched.values()][0],
+		);
+		assert.deepEqual(calls, [['sessions', 'children', 'task-parent', '--json']]);
+		assert.equal(task()?.specialist?.events, 1);
+		assert.equal(task()?.specialist?.done, false);
+		appendFileSync(events, `${stored.slice(1).join('\n')}\n`);
+		feed(lines[resultAt]);
+		await waitUntil(() => task()?.specialist?.done === true, 5_000, 'the last read');
+		assert.equal(task()?.specialist?.lastText, 'greet.js exports greet and farewell.');
+		assert.equal(calls.length, 1, 'the child, once found, is not asked for again');
+		const count = applied.length;
+		timers[0]();
+		await new Promise((resolve) => setImmediate(resolve));
+		assert.equal(applied.length, count, 'nothing new after it is done');
+		watch.dispose();
+	});
+});
