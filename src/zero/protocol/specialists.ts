@@ -9,6 +9,7 @@
  * Task is offered only with `--auto medium|high` (or the unsafe skip), never in the extension's
  * default runs. Pure parsing: everything shown is one bounded, inert line.
  */
+import { validJsonLines } from './jsonLines';
 import { z } from 'zod';
 import { inertLine } from './specProtocol';
 
@@ -87,22 +88,9 @@ export function specialistProgress(
 		tokens: 0,
 		done,
 	};
-	for (const line of eventsJsonl.split('\n')) {
-		if (line.trim() === '') {
-			continue;
-		}
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch {
-			continue;
-		}
-		const event = StoredEventSchema.safeParse(value);
-		if (!event.success) {
-			continue;
-		}
+	for (const event of validJsonLines(eventsJsonl, StoredEventSchema)) {
 		progress.events += 1;
-		const { type, payload } = event.data;
+		const { type, payload } = event;
 		if (type === 'tool_call') {
 			const call = ToolCallPayload.safeParse(payload);
 			progress.toolCalls += 1;
@@ -162,22 +150,12 @@ export function specialistDocument(sessionId: string, eventsJsonl: string): stri
 		const ticks = '`'.repeat(Math.max(3, ...[...body.matchAll(/`+/g)].map((m) => m[0].length + 1)));
 		return [`${ticks}text`, body, ticks];
 	};
-	for (const line of eventsJsonl.split('\n')) {
-		if (line.trim() === '' || shown >= MAX_DOCUMENT_EVENTS) {
-			continue;
-		}
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch {
-			continue;
-		}
-		const event = StoredEventSchema.safeParse(value);
-		if (!event.success) {
-			continue;
+	for (const event of validJsonLines(eventsJsonl, StoredEventSchema)) {
+		if (shown >= MAX_DOCUMENT_EVENTS) {
+			break;
 		}
 		shown++;
-		const { type, payload } = event.data;
+		const { type, payload } = event;
 		const message = MessagePayload.safeParse(payload);
 		const call = ToolCallPayload.safeParse(payload);
 		if (type === 'message' && message.success) {

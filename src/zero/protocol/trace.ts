@@ -6,6 +6,7 @@
  * tool-less request).
  */
 import { z } from 'zod';
+import { validJsonLines } from './jsonLines';
 
 const CounterRecord = z.object({
 	type: z.literal('counter'),
@@ -26,24 +27,11 @@ export interface TraceCounters {
 /** Reads the counters of a trace; lines that are not counter records are skipped. */
 export function parseTraceCounters(text: string): TraceCounters {
 	const counters: TraceCounters = { modelRequests: 0, reconnects: 0 };
-	for (const line of text.split('\n')) {
-		if (line.trim() === '') {
-			continue;
-		}
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch {
-			continue;
-		}
-		const record = CounterRecord.safeParse(value);
-		if (!record.success) {
-			continue;
-		}
-		if (record.data.name === 'model_requests') {
-			counters.modelRequests += record.data.value;
-		} else if (record.data.name === 'reconnect_count') {
-			counters.reconnects += record.data.value;
+	for (const record of validJsonLines(text, CounterRecord)) {
+		if (record.name === 'model_requests') {
+			counters.modelRequests += record.value;
+		} else if (record.name === 'reconnect_count') {
+			counters.reconnects += record.value;
 		}
 	}
 	return counters;
