@@ -220,6 +220,27 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		this.showIn(slot, this.adopt(session));
 	}
 
+	/** The folder the active chat runs zero in (its own, else the first of the workspace). */
+	activeFolder(): string | undefined {
+		return this.active.transcript.folder ?? this.deps.workspaceFolder();
+	}
+
+	/**
+	 * Makes a chat of `folder` the active view's: the active chat when it is in that folder, else a
+	 * chat of that folder that is open or running, else a new chat there.
+	 */
+	async useChatIn(folder: string): Promise<void> {
+		if (this.activeFolder() === folder) {
+			return;
+		}
+		const live = this.liveChats().find((session) => session.transcript.folder === folder);
+		if (live) {
+			this.showIn(this.activeSlot, live);
+			return;
+		}
+		this.showIn(this.activeSlot, this.adopt(this.createSession(undefined, folder)));
+	}
+
 	/** Opens a chat that continues one of zero's own sessions (`--resume`). */
 	resumeZeroSession(sessionId: string, title: string): void {
 		const session = new ChatSession(this.deps);
@@ -358,6 +379,12 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		if (slot.session !== before) {
 			this.activeChangeEmitter.fire(slot.session);
 			this.messageEmitter.fire(this.snapshotOf(slot));
+		}
+	}
+
+	blurred(slot: ChatSlot): void {
+		if (slot === this.activeSlot && slot !== this.side) {
+			this.focused(this.side);
 		}
 	}
 

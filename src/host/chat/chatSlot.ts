@@ -18,6 +18,8 @@ export interface SlotOwner {
 	/** The slot no longer shows `session` (it shows another, or was closed). */
 	released(session: ChatSession): void;
 	focused(slot: ChatSlot): void;
+	/** The slot's view is no longer the one in use (a tab that stopped being the active editor). */
+	blurred(slot: ChatSlot): void;
 	closed(slot: ChatSlot): void;
 }
 
@@ -57,6 +59,10 @@ export class ChatSlot implements ChatSource, vscode.Disposable {
 
 	focus(): void {
 		this.owner.focused(this);
+	}
+
+	blur(): void {
+		this.owner.blurred(this);
 	}
 
 	ready(): Promise<void> {

@@ -1,4 +1,5 @@
 /** What every command handler gets, and the helpers several command groups share. */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeService } from '../changes/changeService';
 import type { ChatService } from '../chat/chatService';
@@ -49,6 +50,39 @@ export type Handlers<K extends CommandId> = Record<K, Handler>;
 
 export async function focusChat(deps: CommandDeps): Promise<void> {
 	await deps.view.reveal();
+}
+
+/**
+ * In a multi-root workspace, makes the chat that gets `uri` as context one of the file's folder:
+ * the current chat when it runs there, or, after asking, another chat of that folder (an open
+ * one, else a new one). False when the user cancelled.
+ */
+export async function useChatOfFile(deps: CommandDeps, uri: vscode.Uri): Promise<boolean> {
+	const folders = vscode.workspace.workspaceFolders ?? [];
+	const folder = vscode.workspace.getWorkspaceFolder(uri);
+	if (folders.length < 2 || !folder || folder.uri.scheme !== 'file') {
+		return true;
+	}
+	const current = deps.chats.activeFolder();
+	if (current === folder.uri.fsPath) {
+		return true;
+	}
+	const other = `A chat in ${folder.name}`;
+	const here = `This chat (${current ? path.basename(current) : 'no folder'})`;
+	const choice = await vscode.window.showQuickPick(
+		[
+			{ label: other, detail: `zero works in ${folder.uri.fsPath}, the file's folder` },
+			{ label: here, detail: 'zero works in another folder than the file' },
+		],
+		{ title: `Zero: ${path.basename(uri.fsPath)} is in ${folder.name}` },
+	);
+	if (!choice) {
+		return false;
+	}
+	if (choice.label === other) {
+		await deps.chats.useChatIn(folder.uri.fsPath);
+	}
+	return true;
 }
 
 export async function sendWithContext(deps: CommandDeps, text: string): Promise<void> {

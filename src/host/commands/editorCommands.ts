@@ -11,6 +11,7 @@ import {
 	activeFileEditor,
 	focusChat,
 	sendWithContext,
+	useChatOfFile,
 	type CommandDeps,
 	type Handlers,
 } from './commandDeps';
@@ -31,6 +32,9 @@ export function editorCommands(deps: CommandDeps): Handlers<EditorCommand> {
 				void vscode.window.showInformationMessage('Select some code first.');
 				return;
 			}
+			if (!(await useChatOfFile(deps, editor.document.uri))) {
+				return;
+			}
 			deps.chats.addContext(entry);
 			await focusChat(deps);
 		},
@@ -38,6 +42,9 @@ export function editorCommands(deps: CommandDeps): Handlers<EditorCommand> {
 			const editor = activeFileEditor();
 			if (!editor) {
 				void vscode.window.showInformationMessage('Open a file first.');
+				return;
+			}
+			if (!(await useChatOfFile(deps, editor.document.uri))) {
 				return;
 			}
 			deps.chats.addContext(fileContext(editor.document));
@@ -62,6 +69,9 @@ export function editorCommands(deps: CommandDeps): Handlers<EditorCommand> {
 				);
 				return;
 			}
+			if (!(await useChatOfFile(deps, editor.document.uri))) {
+				return;
+			}
 			deps.chats.addContext(entry);
 			await sendWithContext(
 				deps,
@@ -77,6 +87,9 @@ export function editorCommands(deps: CommandDeps): Handlers<EditorCommand> {
 			const open = vscode.workspace.textDocuments.find(
 				(document) => document.uri.toString() === target.toString(),
 			);
+			if (!(await useChatOfFile(deps, target))) {
+				return;
+			}
 			deps.chats.addContext(open ? fileContext(open) : fileReference(target));
 			await focusChat(deps);
 		},
@@ -92,6 +105,9 @@ export function editorCommands(deps: CommandDeps): Handlers<EditorCommand> {
 			const uri = vscode.Uri.parse(finding.uri);
 			const relative = vscode.workspace.asRelativePath(uri, false);
 			const ref = `${relative}#L${finding.line}${finding.endLine && finding.endLine !== finding.line ? `-L${finding.endLine}` : ''}`;
+			if (!(await useChatOfFile(deps, uri))) {
+				return;
+			}
 			deps.chats.addContext(findingFixContext(ref, finding.message));
 			await sendWithContext(deps, `Fix this inspection finding in ${ref} if it is real.`);
 		},

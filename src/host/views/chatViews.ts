@@ -67,6 +67,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 export interface TabSlot extends ChatSource, vscode.Disposable {
 	readonly session: { readonly transcript: { readonly title: string } };
 	focus(): void;
+	blur(): void;
 }
 
 /** What the editor tabs need: a slot per tab, showing a chat of its own. */
@@ -128,7 +129,7 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 		};
 		this.panels.add(entry);
 		const retitle = (): void => {
-			panel.title = `Zero: ${slot.session.transcript.title}`.slice(0, 80);
+			panel.title = `Zero Chat: ${slot.session.transcript.title}`.slice(0, 80);
 		};
 		retitle();
 		const subscriptions = [
@@ -142,8 +143,11 @@ export class ChatPanels implements vscode.WebviewPanelSerializer, vscode.Disposa
 				}
 			}),
 			panel.onDidChangeViewState(({ webviewPanel }) => {
+				// Commands act on this tab's chat while it is the active editor, else on the side view's.
 				if (webviewPanel.active) {
 					slot.focus();
+				} else {
+					slot.blur();
 				}
 			}),
 		];
