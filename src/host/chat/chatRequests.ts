@@ -59,6 +59,12 @@ export async function handleChatRequest(
 				await composer.runAction(slash.action);
 				return;
 			}
+			if (slash.kind === 'plan') {
+				if (session.send(slash.text, message.images, { planFirst: true })) {
+					host.remember(message.text);
+				}
+				return;
+			}
 			const expanded =
 				slash.kind === 'expanded' ? { prompt: slash.prompt, command: slash.command } : undefined;
 			if (session.send(message.text, message.images, expanded ? { expanded } : {})) {

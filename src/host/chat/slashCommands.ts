@@ -37,6 +37,12 @@ export const SLASH_ACTIONS = [
 	},
 	{ name: 'grants', command: 'zero.manageGrants', description: "Manage zero's sandbox grants" },
 	{ name: 'setup', command: 'zero.checkSetup', description: 'Check the zero setup' },
+	{
+		name: 'plan',
+		command: 'zero.planFirst',
+		description:
+			'Plan first: zero drafts a spec for your review before any code (/plan <what to do>)',
+	},
 ] as const;
 export type SlashAction = (typeof SLASH_ACTIONS)[number];
 
@@ -71,12 +77,18 @@ export function slashItems(
 export type SlashOutcome =
 	| { kind: 'action'; action: SlashAction }
 	| { kind: 'expanded'; prompt: string; command: string }
+	/** `/plan <text>`: the text drafts a spec (Plan first). */
+	| { kind: 'plan'; text: string }
 	| { kind: 'text' };
 
 export function resolveSlash(text: string, commands: readonly ZeroUserCommand[]): SlashOutcome {
 	const zero = resolveZeroCommand(text, commands);
 	if (zero.kind === 'expanded') {
 		return { kind: 'expanded', prompt: zero.prompt, command: text.trim() };
+	}
+	const plan = /^\/plan\s+(\S[\s\S]*)$/i.exec(text.trim());
+	if (plan) {
+		return { kind: 'plan', text: plan[1] };
 	}
 	const bare = /^\/([a-z0-9-]+)$/i.exec(text.trim());
 	const action =

@@ -51,4 +51,20 @@ describe('slash commands', () => {
 		// zero's TUI never expands a user command named like a built-in: our /model runs.
 		assert.equal(resolveSlash('/model', [model]).kind, 'action');
 	});
+
+	it('/plan with words drafts a spec of them (Plan first); bare /plan runs Zero: Plan First; a user command named plan is never expanded (a TUI built-in)', () => {
+		assert.deepEqual(resolveSlash('/plan add a cache\nto the API', []), {
+			kind: 'plan',
+			text: 'add a cache\nto the API',
+		});
+		assert.deepEqual(resolveSlash('/plan', []), {
+			kind: 'action',
+			action: SLASH_ACTIONS.find((action) => action.name === 'plan'),
+		});
+		const plan = parseZeroCommand('plan', 'My plan: $ARGUMENTS', {
+			project: true,
+			path: '/ws/.zero/commands/plan.md',
+		});
+		assert.equal(resolveSlash('/plan this', [plan]).kind, 'plan');
+	});
 });
