@@ -94,6 +94,9 @@ test('1. a streamed answer with reasoning, usage and final', async () => {
 			completionTokens: 25,
 			totalTokens: 1225,
 			requests: 1,
+			// The last request's, for the context meter.
+			lastPromptTokens: 1200,
+			lastCompletionTokens: 25,
 		});
 		assert.deepEqual(turn.run.end, {
 			kind: 'run_end',
@@ -421,6 +424,9 @@ test("8. a second turn resumes the zero session, and the model gets the first tu
 			completionTokens: 18,
 			totalTokens: 2118,
 			requests: 2,
+			// The last request's (turn 2), for the context meter.
+			lastPromptTokens: 1100,
+			lastCompletionTokens: 8,
 		});
 		// The session id is one copy action away, not in the header text.
 		assert.equal(
