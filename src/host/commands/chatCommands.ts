@@ -121,6 +121,8 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 			deps.chats.focusComposer();
 		},
 		'zero.showChats': async () => {
+			// A chat started a moment ago may not be saved yet (saves are batched): list it too.
+			await Promise.all(deps.chats.liveChats().map((chat) => chat.flushSave()));
 			const saved = await deps.store.list();
 			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown>; chatId?: string };
 			const deleteButton: vscode.QuickInputButton = {
