@@ -95,7 +95,9 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 		'zero.openChat': () => focusChat(deps),
 		'zero.openChatInEditor': () => deps.panels.open(),
 		'zero.newChat': async () => {
-			deps.chats.newChat();
+			// After the folder pick of a multi-root workspace: revealing the view first would take
+			// the focus from the pick, which then closes as if cancelled.
+			await deps.chats.newChat();
 			await focusChat(deps);
 		},
 		'zero.stopRun': () => deps.chats.active.stop(),
