@@ -11,11 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { emptyChat, promptsOf, visibleChats } from '../harness/chatViews';
 import {
 	closeQuickInput,
 	driverOf,
 	executeCommand,
-	frameIsVisible,
 	pickQuickInputRow,
 	quickInputWidget,
 	screenshot,
@@ -41,58 +41,6 @@ after(async () => {
 	}
 	fs.rmSync(resumeDir, { recursive: true, force: true });
 });
-
-/** Every visible chat webview (the side view and each editor tab that is on screen). */
-async function visibleChats(page: Page): Promise<Frame[]> {
-	const frames: Frame[] = [];
-	for (const frame of page.frames()) {
-		if (frame === page.mainFrame() || frame.isDetached()) {
-			continue;
-		}
-		try {
-			if ((await frame.$('#app[data-state="ready"]')) && (await frameIsVisible(frame))) {
-				frames.push(frame);
-			}
-		} catch {
-			// navigated or detached meanwhile
-		}
-	}
-	return frames;
-}
-
-async function promptsOf(frame: Frame): Promise<string[]> {
-	return frame
-		.locator('[data-kind="prompt"]')
-		.allInnerTexts()
-		.catch(() => []);
-}
-
-/** The visible chat that shows no prompt yet (a new chat), once there are `count` visible chats. */
-async function emptyChat(page: Page, count: number, what: string): Promise<Frame> {
-	let found: Frame | undefined;
-	await waitUntil(
-		async () => {
-			const frames = await visibleChats(page);
-			if (frames.length !== count) {
-				return false;
-			}
-			for (const frame of frames) {
-				if ((await promptsOf(frame)).length === 0) {
-					found = frame;
-					return true;
-				}
-			}
-			return false;
-		},
-		30_000,
-		what,
-		{
-			seen: async () =>
-				JSON.stringify(await Promise.all((await visibleChats(page)).map(promptsOf))),
-		},
-	);
-	return found as Frame;
-}
 
 /** A new chat in a view of its own: a new editor tab, then "new chat" in the view used last. */
 async function chatInNewTab(page: Page, count: number): Promise<Frame> {
