@@ -45,14 +45,16 @@ async function newChatIn(page: Page, name: string, views: number): Promise<Frame
 	});
 	const frame = await emptyChat(page, views, `the new chat in ${name}`);
 	await frame.locator('#app[data-readiness="ready"]').waitFor({ state: 'attached' });
+	const header = (): Promise<string> =>
+		frame
+			.locator('.chat-folder')
+			.innerText()
+			.catch(() => '');
 	await waitUntil(
-		async () =>
-			(await frame
-				.locator('.chat-folder')
-				.innerText()
-				.catch(() => '')) === name,
+		async () => (await header()).trim().endsWith(name),
 		15_000,
 		`the chat header to name ${name}`,
+		{ seen: header },
 	);
 	return frame;
 }
