@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
-import { startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e';
+import { startZeroWorkbench, type ZeroWorkbench, type ZeroWorkbenchOptions } from '../harness/e2e';
 import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
 import { waitUntil } from '../harness/wait';
 
@@ -30,11 +30,13 @@ export async function startFakeChat(
 	name: string,
 	extraEnv: Record<string, string> = {},
 	settings: Record<string, unknown> = {},
+	workbench: Pick<ZeroWorkbenchOptions, 'workspaceFolders'> = {},
 ): Promise<FakeChatSession> {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), `zero-e2e-${name}-`));
 	const recordDir = path.join(root, 'records');
 	const stateDir = path.join(root, 'state');
 	const wb = await startZeroWorkbench({
+		...workbench,
 		name,
 		settings: {
 			'zero.path': FAKE_ZERO,

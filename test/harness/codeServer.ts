@@ -248,6 +248,20 @@ export function copySampleWorkspace(from: string = sampleWorkspace): string {
 	return dest;
 }
 
+/**
+ * A multi-root workspace: a fresh copy of the sample workspace per name (sibling folders in one
+ * temp dir) and a `.code-workspace` file listing them. Returns the workspace file's path.
+ */
+export function copyMultiRootWorkspace(names: string[], from: string = sampleWorkspace): string {
+	const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-workspace-')));
+	for (const name of names) {
+		fs.cpSync(from, path.join(root, name), { recursive: true });
+	}
+	const file = path.join(root, 'folders.code-workspace');
+	fs.writeFileSync(file, JSON.stringify({ folders: names.map((name) => ({ path: name })) }));
+	return file;
+}
+
 /** Removes a copy made by copySampleWorkspace (and its temp parent). */
 export function removeWorkspaceCopy(dir: string): void {
 	fs.rmSync(path.dirname(dir), { recursive: true, force: true, maxRetries: 3 });
@@ -291,7 +305,8 @@ export function workbenchUrl({
 			`vscode-remote://${authority}${path.resolve(extensionTestsPath)}`,
 		]);
 	}
-	let url = `http://${authority}/?folder=${encodeURIComponent(path.resolve(workspace))}`;
+	const kind = workspace.endsWith('.code-workspace') ? 'workspace' : 'folder';
+	let url = `http://${authority}/?${kind}=${encodeURIComponent(path.resolve(workspace))}`;
 	if (payload.length) {
 		url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 	}

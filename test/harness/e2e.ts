@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
+	copyMultiRootWorkspace,
 	copySampleWorkspace,
 	removeWorkspaceCopy,
 	repoRoot,
@@ -36,7 +37,8 @@ export interface ZeroWorkbench {
 	page: Page;
 	/** Runs VS Code commands by id in this window's extension host (TEST-ONLY driver). */
 	driver: Driver;
-	/** The throwaway copy of the sample workspace that is open. */
+	/** The throwaway copy of the sample workspace that is open (with `workspaceFolders`: its
+	 * .code-workspace file, the folders beside it). */
 	workspace: string;
 	extensionsDir: string;
 	close(): Promise<void>;
@@ -47,6 +49,9 @@ export interface ZeroWorkbenchOptions {
 	name?: string;
 	/** Folder to copy as the workspace (default test/fixtures/workspace). */
 	workspaceFrom?: string;
+	/** Open a multi-root workspace: one copy of `workspaceFrom` per name (`workspace` is then its
+	 * .code-workspace file). */
+	workspaceFolders?: string[];
 	/** Extra environment for code-server and its extension host. */
 	env?: Record<string, string>;
 	/** User settings. */
@@ -65,6 +70,7 @@ export async function startZeroWorkbench(opts: ZeroWorkbenchOptions = {}): Promi
 		settings = {},
 		startupEditorNone = true,
 		workspaceTrust = false,
+		workspaceFolders,
 	} = opts;
 	const safeName = name.replace(/[^\w.-]+/g, '_');
 	const logsDir = path.join(testOutputDir, 'e2e');
@@ -87,7 +93,9 @@ export async function startZeroWorkbench(opts: ZeroWorkbenchOptions = {}): Promi
 	}
 	const driverDir = path.join(tmp, 'driver');
 
-	const workspace = copySampleWorkspace(workspaceFrom);
+	const workspace = workspaceFolders
+		? copyMultiRootWorkspace(workspaceFolders, workspaceFrom)
+		: copySampleWorkspace(workspaceFrom);
 	let server: CodeServer | undefined;
 	let browser: Browser | undefined;
 	const started = Date.now();

@@ -54,6 +54,11 @@ export interface ScriptedResponse {
 	usage?: { prompt: number; completion: number; cached?: number };
 	/** Delay in ms before every chunk (and before `[DONE]`). Use a large value for a slow stream. */
 	delayMs?: number;
+	/**
+	 * The answer waits until this settles: a test holds a run mid-turn (e.g. two runs live at once)
+	 * and lets it go when it has seen what it wanted, with no timing involved.
+	 */
+	hold?: Promise<unknown>;
 	/** Answer with a non-2xx JSON error instead of a stream. */
 	httpError?: ScriptedHttpError;
 	/** After the reasoning/text chunks, send `data: {"error":{...}}` and end the body. */
@@ -389,6 +394,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
 				}
 			});
 			const effective = scripted ?? fallback;
+			await effective.hold?.catch(() => undefined);
 			if (effective.httpError) {
 				const { status, message, type, code, headers } = effective.httpError;
 				await sleep(effective.delayMs ?? 0);

@@ -16,7 +16,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
-import { EXTENSION_ID, startZeroWorkbench, type ZeroWorkbench } from '../harness/e2e';
+import {
+	EXTENSION_ID,
+	startZeroWorkbench,
+	type ZeroWorkbench,
+	type ZeroWorkbenchOptions,
+} from '../harness/e2e';
 import {
 	startModelServer,
 	type ModelServer,
@@ -92,6 +97,7 @@ export interface RealZeroSession {
 export async function startRealZero(
 	name: string,
 	settings: Record<string, unknown> = {},
+	workbench: Pick<ZeroWorkbenchOptions, 'workspaceFolders'> = {},
 ): Promise<RealZeroSession> {
 	assert.ok(
 		fs.existsSync(ZERO_BIN),
@@ -106,6 +112,7 @@ export async function startRealZero(
 	let wb: ZeroWorkbench;
 	try {
 		wb = await startZeroWorkbench({
+			...workbench,
 			name: `zero-${name}`,
 			settings: { 'zero.path': ZERO_BIN, 'zero.env': zeroEnv, ...settings },
 		});

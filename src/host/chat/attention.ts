@@ -133,16 +133,16 @@ export class AttentionController implements vscode.Disposable {
 			}
 			case 'approval': {
 				const counts = this.chats.counts();
-				this.item.text =
-					counts.running > 1
-						? `$(bell-dot) Zero: ${describeCounts(counts)}`
-						: '$(bell-dot) Zero: approval needed';
+				const several = counts.running + counts.waiting > 1;
+				this.item.text = several
+					? `$(bell-dot) Zero: ${describeCounts(counts)}`
+					: '$(bell-dot) Zero: approval needed';
 				this.item.tooltip = 'zero is waiting for your answer on a tool card';
 				this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
 				this.item.show();
 				this.view.setBadge({
 					value: Math.max(1, counts.waiting),
-					tooltip: `zero is waiting for your approval${counts.running > 1 ? ` (${describeCounts(counts)})` : ''}`,
+					tooltip: `zero is waiting for your approval${several ? ` (${describeCounts(counts)})` : ''}`,
 				});
 				return;
 			}

@@ -13,7 +13,8 @@ export function trackChatContextKeys(
 ): vscode.Disposable[] {
 	const runState = (): void => {
 		setContext('zero.runActive', chats.active.running);
-		setContext('zero.anyRunActive', chats.counts().running > 0);
+		const counts = chats.counts();
+		setContext('zero.anyRunActive', counts.running + counts.waiting > 0);
 	};
 	return [
 		chats.onDidChangeActive((chat) => {

@@ -107,9 +107,13 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 	counts(): { running: number; waiting: number } {
 		let running = 0;
 		let waiting = 0;
+		// Disjoint: a chat waiting for an approval is counted as waiting, not also as running.
 		for (const { session } of this.live.values()) {
-			running += session.running ? 1 : 0;
-			waiting += session.waitingApprovals > 0 ? 1 : 0;
+			if (session.waitingApprovals > 0) {
+				waiting++;
+			} else if (session.running) {
+				running++;
+			}
 		}
 		return { running, waiting };
 	}

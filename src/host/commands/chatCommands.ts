@@ -95,7 +95,9 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 		'zero.openChat': () => focusChat(deps),
 		'zero.openChatInEditor': () => deps.panels.open(),
 		'zero.newChat': async () => {
-			deps.chats.newChat();
+			// After the folder pick of a multi-root workspace: revealing the view first would take
+			// the focus from the pick, which then closes as if cancelled.
+			await deps.chats.newChat();
 			await focusChat(deps);
 		},
 		'zero.stopRun': () => deps.chats.active.stop(),
@@ -121,6 +123,8 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 			deps.chats.focusComposer();
 		},
 		'zero.showChats': async () => {
+			// A chat started a moment ago may not be saved yet (saves are batched): list it too.
+			await Promise.all(deps.chats.liveChats().map((chat) => chat.flushSave()));
 			const saved = await deps.store.list();
 			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown>; chatId?: string };
 			const deleteButton: vscode.QuickInputButton = {
