@@ -241,6 +241,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		changes,
 		changesStatus,
 		confirmations,
+		panels,
 	});
 }
 

@@ -10,6 +10,7 @@ const QUICK_FORMS: { name: string; script: string; args: string[] }[] = [
 	{ name: 'fuzz', script: 'bench:fuzz', args: ['--cases', '100', '--rounds', '1'] },
 	{ name: 'webview', script: 'bench:webview', args: ['--events=2000'] },
 	{ name: 'transcript', script: 'bench:transcript', args: ['--mb', '2'] },
+	{ name: 'chats', script: 'bench:chats', args: ['--chats', '3', '--events', '1000'] },
 	{ name: 'activation', script: 'bench:activation', args: ['--runs', '1', '--chat-mb', '1'] },
 ];
 

@@ -2,6 +2,7 @@ import type { TurnNotices } from '../../shared/notices';
 import type { ReadinessView } from '../../shared/protocol';
 import type { ChatBackend, Transcript } from '../../shared/transcriptSchema';
 import type { ZeroSettings } from '../platform/settings';
+import type { LiveChatState } from '../chat/liveChatState';
 
 /**
  * What `activate()` returns. Integration tests use it to observe the extension from inside the
@@ -83,4 +84,19 @@ export interface ZeroTestApi {
 	openChat(id: string): Promise<boolean>;
 	/** True while a chat that is no longer open still finishes its run. */
 	isBackgroundChat(id: string): boolean;
+	/** Many chats at once: each view its own chat, several running (by chat id). */
+	chats: {
+		/** Opens an editor tab showing `chatId` (else the active chat); the id of the tab's chat. */
+		openInTab(chatId?: string): Promise<string>;
+		/** Opens an editor tab with a new chat in it; its id. */
+		newChatInTab(): Promise<string>;
+		/** Every live chat (open in a view or still running) and what it does. */
+		live(): { id: string; state: LiveChatState; folder?: string }[];
+		counts(): { running: number; waiting: number };
+		send(chatId: string, text: string): boolean;
+		stop(chatId: string): void;
+		transcript(chatId: string): Transcript | undefined;
+		/** Resolves when the chat has no run and no message waiting for a run slot. */
+		whenIdle(chatId: string, timeoutMs?: number): Promise<void>;
+	};
 }

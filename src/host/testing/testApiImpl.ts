@@ -11,6 +11,8 @@ import type { SettingsWatcher } from '../platform/settingsWatcher';
 import type { ZeroTestApi } from './testApi';
 import { findTurn } from '../../shared/transcript';
 import type { Confirmations } from '../platform/confirmations';
+import type { ChatPanels } from '../views/chatViews';
+import type { ChatSession } from '../chat/chatSession';
 
 export interface TestApiParts {
 	view: ChatViewProvider;
@@ -24,6 +26,7 @@ export interface TestApiParts {
 	changes: ChangeService;
 	changesStatus: ChangesStatusBar;
 	confirmations: Confirmations;
+	panels: ChatPanels;
 }
 
 /**
@@ -148,5 +151,49 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		stopAcp: () => parts.acp.stop(),
 		openChat: (id) => parts.chats.open(id),
 		isBackgroundChat: (id) => parts.chats.isBackground(id),
+		chats: manyChatsApi(parts),
+	};
+}
+
+function manyChatsApi(parts: TestApiParts): ZeroTestApi['chats'] {
+	const liveChat = (id: string): ChatSession | undefined =>
+		parts.chats.liveChats().find((session) => session.id === id);
+	const mustBeLive = (id: string): ChatSession => {
+		const session = liveChat(id);
+		if (!session) {
+			throw new Error(`Chat ${id} is not live.`);
+		}
+		return session;
+	};
+	return {
+		openInTab: async (chatId) => {
+			await parts.panels.open(chatId);
+			return parts.chats.active.id;
+		},
+		newChatInTab: async () => {
+			await parts.panels.open();
+			await parts.chats.newChat();
+			return parts.chats.active.id;
+		},
+		live: () =>
+			parts.chats.liveChats().map((session) => ({
+				id: session.id,
+				state: parts.chats.stateOf(session.id) ?? 'open',
+				...(session.transcript.folder !== undefined ? { folder: session.transcript.folder } : {}),
+			})),
+		counts: () => parts.chats.counts(),
+		send: (chatId, text) => mustBeLive(chatId).send(text),
+		stop: (chatId) => mustBeLive(chatId).stop(),
+		transcript: (chatId) => liveChat(chatId)?.transcript,
+		whenIdle: (chatId, timeoutMs = 20000) =>
+			whenHolds(
+				() => {
+					const session = liveChat(chatId);
+					return !session || (!session.running && !session.waitingForRunSlot);
+				},
+				[parts.chats.onDidChangeLive, parts.chats.onRunFinished],
+				timeoutMs,
+				`chat ${chatId} to be idle`,
+			),
 	};
 }
