@@ -92,7 +92,8 @@ export function workspaceKeys(cwd: string, absolutes: readonly string[]): Set<st
 	return keys;
 }
 
-function cliResult(result: ZeroCommandResult): CliResult {
+/** A zero subcommand's result as `runZeroCli` gives it (a missing zero becomes its error). */
+export function cliResult(result: ZeroCommandResult): CliResult {
 	return result.found ? result : { exitCode: null, stdout: '', stderr: '', error: result.message };
 }
 

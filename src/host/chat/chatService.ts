@@ -260,11 +260,6 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		this.showIn(slot, this.adopt(session));
 	}
 
-	/** Saves a chat made here (a fork) and makes it the active view's. */
-	openTranscript(transcript: Transcript): Promise<void> {
-		return this.showNewTranscript(this.activeSlot, transcript);
-	}
-
 	/** True while a chat that no view shows still finishes its run. */
 	isBackground(id: string): boolean {
 		const live = this.live.get(id)?.session;
@@ -277,11 +272,6 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 
 	history(): string[] {
 		return this.memento.get<string[]>(HISTORY_KEY) ?? [];
-	}
-
-	/** The active view's snapshot. */
-	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
-		return this.snapshotOf(this.activeSlot);
 	}
 
 	snapshotOf(slot: ChatSlot): Extract<HostToWebview, { type: 'state/snapshot' }> {
@@ -342,10 +332,6 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 				slot.post({ type: 'composer/focus' });
 			}
 		}
-	}
-
-	toolDetails(turnId: string, itemId: string): ToolDetails | undefined {
-		return this.toolDetailsOf(this.active, turnId, itemId);
 	}
 
 	toolDetailsOf(session: ChatSession, turnId: string, itemId: string): ToolDetails | undefined {

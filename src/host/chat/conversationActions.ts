@@ -75,7 +75,10 @@ export function rerunRefusal(chat: RerunChat, turnId: string): string | undefine
 }
 
 /** Resolves true once no run is active in `chat`, false after `timeoutMs`. */
-export function whenIdle(chat: RerunChat, timeoutMs: number): Promise<boolean> {
+function whenIdle(
+	chat: Pick<RerunChat, 'running' | 'onRunStateChange'>,
+	timeoutMs: number,
+): Promise<boolean> {
 	if (!chat.running) {
 		return Promise.resolve(true);
 	}
@@ -92,6 +95,36 @@ export function whenIdle(chat: RerunChat, timeoutMs: number): Promise<boolean> {
 			}
 		});
 	});
+}
+
+/** How a question before acting on a running chat is asked (its buttons say the action). */
+export interface StopQuestion {
+	message: string;
+	detail: string;
+	confirmLabel: string;
+	/** What the user reads when zero did not stop in time. */
+	notStopped: string;
+}
+
+/**
+ * Before Edit, Retry or Fork in a running chat: asks, stops the run (its queue is dropped) and
+ * waits for it to end. Undefined when the chat is idle; else the outcome to return.
+ */
+export async function stopRunFirst(
+	chat: Pick<RerunChat, 'running' | 'stop' | 'onRunStateChange'>,
+	deps: Pick<RerunDeps, 'confirm' | 'stopTimeoutMs'>,
+	question: StopQuestion,
+): Promise<{ kind: 'cancelled' } | { kind: 'failed'; message: string } | undefined> {
+	if (!chat.running) {
+		return undefined;
+	}
+	if (!(await deps.confirm(question.message, question.detail, question.confirmLabel))) {
+		return { kind: 'cancelled' };
+	}
+	chat.stop();
+	return (await whenIdle(chat, deps.stopTimeoutMs ?? 15_000))
+		? undefined
+		: { kind: 'failed', message: question.notStopped };
 }
 
 /**
@@ -117,20 +150,16 @@ export async function rerunTurn(
 	if (text.length > MAX_EDITED_MESSAGE_CHARS) {
 		return refuse(`The edited message is longer than ${MAX_EDITED_MESSAGE_CHARS} characters.`);
 	}
-	if (chat.running) {
-		const verb = purpose === 'edit' ? 'Edit' : 'Retry';
-		const agreed = await deps.confirm(
-			`zero is running in this chat. Stop it and ${verb.toLowerCase()} the message?`,
+	const verb = purpose === 'edit' ? 'Edit' : 'Retry';
+	const stopped = await stopRunFirst(chat, deps, {
+		message: `zero is running in this chat. Stop it and ${verb.toLowerCase()} the message?`,
+		detail:
 			'The run stops first, and the messages waiting in the queue are dropped. Then you see what going back to that message puts back on disk.',
-			`Stop and ${verb}`,
-		);
-		if (!agreed) {
-			return { kind: 'cancelled' };
-		}
-		chat.stop();
-		if (!(await whenIdle(chat, deps.stopTimeoutMs ?? 15_000))) {
-			return { kind: 'failed', message: 'zero did not stop, so nothing was rewound.' };
-		}
+		confirmLabel: `Stop and ${verb}`,
+		notStopped: 'zero did not stop, so nothing was rewound.',
+	});
+	if (stopped) {
+		return stopped;
 	}
 	const outcome = await deps.undo(turnId, purpose);
 	switch (outcome.kind) {

@@ -15,8 +15,13 @@ import type { Transcript } from '../../shared/transcriptSchema';
 import type { ExecOptions } from '../../zero/protocol/execArgs';
 import { parseRewindPlanAnswer } from '../../zero/protocol/rewindCommands';
 import { buildUserMessage } from '../../zero/protocol/streamInput';
-import type { RewindInstead, UndoOutcome, ZeroCommandResult } from '../changes/undoTurns';
-import { whenIdle, type RerunChat } from './conversationActions';
+import {
+	cliResult,
+	type RewindInstead,
+	type UndoOutcome,
+	type ZeroCommandResult,
+} from '../changes/undoTurns';
+import { stopRunFirst, type RerunChat } from './conversationActions';
 
 export interface ForkSourceChat extends RerunChat {
 	readonly id: string;
@@ -127,9 +132,7 @@ async function runForkSteps(
 			}
 			case 'rewind-plan': {
 				const result = await deps.runZero(step.args, {});
-				const planned = parseRewindPlanAnswer(
-					result.found ? result : { exitCode: null, stdout: '', stderr: '', error: result.message },
-				);
+				const planned = parseRewindPlanAnswer(cliResult(result));
 				if (!planned.ok) {
 					return notRun(`zero could not plan the fork's rewind: ${planned.failure.message}`);
 				}
@@ -156,19 +159,15 @@ export async function forkFromTurn(
 	if (refusal) {
 		return { kind: 'refused', message: refusal };
 	}
-	if (chat.running) {
-		const agreed = await deps.confirm(
-			'zero is running in this chat. Stop it and fork from this message?',
+	const stopped = await stopRunFirst(chat, deps, {
+		message: 'zero is running in this chat. Stop it and fork from this message?',
+		detail:
 			'The run stops first, and the messages waiting in the queue are dropped. This chat keeps its messages.',
-			'Stop and Fork',
-		);
-		if (!agreed) {
-			return { kind: 'cancelled' };
-		}
-		chat.stop();
-		if (!(await whenIdle(chat, deps.stopTimeoutMs ?? 15_000))) {
-			return { kind: 'failed', message: 'zero did not stop, so nothing was forked.' };
-		}
+		confirmLabel: 'Stop and Fork',
+		notStopped: 'zero did not stop, so nothing was forked.',
+	});
+	if (stopped) {
+		return stopped;
 	}
 	const transcript = chat.transcript;
 	const index = transcript.turns.findIndex((turn) => turn.id === turnId);
