@@ -15,13 +15,6 @@ export function describeLiveChat(
 	return session.waitingForRunSlot ? 'queued' : 'open';
 }
 
-export const LIVE_STATE_WORDS: Record<LiveChatState, string> = {
-	'waiting-approval': 'waiting for your approval',
-	running: 'running',
-	queued: 'queued: waiting for another chat to finish',
-	open: 'open',
-};
-
 /** "2 running, 1 waiting for approval" (empty when nothing runs or waits). */
 export function describeCounts(counts: { running: number; waiting: number }): string {
 	const parts: string[] = [];
