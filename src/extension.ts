@@ -34,6 +34,7 @@ import { ComposerFactsService } from './host/chat/composerMeter';
 import { MentionPicker } from './host/mentions/mentionPicker';
 import { TerminalRecorder } from './host/mentions/terminalMentions';
 import { zeroCommandDirs } from './zero/process/zeroCommandsLoader';
+import { zeroSessionsRoot } from './zero/process/sessionStore';
 import { ReadinessService } from './host/setup/readiness';
 import { Walkthrough } from './host/setup/walkthrough';
 import type { ZeroTestApi } from './host/testing/testApi';
@@ -102,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		new ChangeService({
 			changesDir: (chatId) => store.chatDataDir(chatId, 'changes'),
 			runZero: (args, options) => zeroCli.run(args, options),
-			workspaceFolder: workspacePath,
+			sessionsRoot: (cwd) => zeroSessionsRoot(zeroProcessEnv(settings()), { cwd }),
 			choose: (message, detail, options) => confirmations.choose(message, detail, options),
 			confirm: (message, detail, confirmLabel) =>
 				confirmations.confirm(message, detail, confirmLabel),

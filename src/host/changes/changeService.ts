@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { checkpointMaxBytes } from '../../zero/protocol/checkpointSchemas';
 import type { ParsedLine } from '../../zero/protocol/parseLine';
+import type { SessionsRoot } from '../../zero/process/sessionStore';
 import type { TurnChangeSummary } from '../../shared/changeSchema';
 import { findTurn } from '../../shared/transcript';
 import type { Turn } from '../../shared/transcriptSchema';
@@ -24,6 +25,7 @@ import {
 	type FileActionOutcome,
 	type ReviewScope,
 } from './fileActions';
+import { rewindFolderRefusal } from './rewindFolder';
 import { SerialQueue, TurnTracking, type TurnStart } from './turnTracking';
 import type { RewindPurpose, UndoPrompt } from './undoPlan';
 import {
@@ -59,7 +61,8 @@ export interface ChangeServiceDeps {
 	/** The folder kept with a chat for its change records (deleted with the chat). */
 	changesDir(chatId: string): string;
 	runZero(args: string[], options: { cwd?: string }): Promise<ZeroCommandResult>;
-	workspaceFolder(): string | undefined;
+	/** zero's session store as a zero started in `cwd` finds it. */
+	sessionsRoot(cwd: string): SessionsRoot;
 	choose(message: string, detail: string, options: string[]): Promise<string | undefined>;
 	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
 	/** The chat the views show (the diff title bar buttons act on it). */
@@ -184,7 +187,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		const turns = scopeTurns(chat, scope).filter((turn) => turn.changes);
 		const sources = await sourcesOf(turns, state.records);
 		const record = sources.find((source) => source.record)?.record;
-		const cwd = record?.cwd ?? this.deps.workspaceFolder();
+		const cwd = record?.cwd ?? chat.folder;
 		if (!cwd) {
 			return undefined;
 		}
@@ -275,7 +278,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 			turnId,
 			state.records,
 			{
-				runZero: (args) => this.deps.runZero(args, { cwd: this.deps.workspaceFolder() }),
+				runZero: (args) => this.deps.runZero(args, { cwd: chat.folder }),
 				choose: (prompt) => {
 					this.lastUndoPrompt = prompt;
 					return this.deps.choose(prompt.message, prompt.detail, prompt.options);
@@ -283,6 +286,8 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 				isRunning: (candidate) => this.isRunning(candidate),
 				copiesDone: (chatId) => this.stateOf(chatId)?.queue.idle() ?? Promise.resolve(),
 				unsavedFiles,
+				rewindFolderRefusal: (sessionId, folder) =>
+					rewindFolderRefusal(this.deps.sessionsRoot(folder), sessionId, folder),
 				log: this.deps.log,
 				now: () => this.deps.now(),
 			},

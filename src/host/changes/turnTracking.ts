@@ -29,6 +29,7 @@ import type { Logger } from '../platform/log';
 import type { ChangeRecords, CheckpointCopy, TurnChangeRecord } from './changeRecords';
 import { computeChanges } from './changeFacts';
 import { stampOf } from './workspaceFiles';
+import { sameFolder } from './rewindFolder';
 
 /** Runs work one item at a time, in order; `idle()` resolves once everything queued so far is done. */
 export class SerialQueue {
@@ -106,7 +107,11 @@ export class TurnTracking {
 			// Not known before zero has copied the parent's events: see finish().
 		} else {
 			const metadata = await readSessionMetadata(root.root, start.sessionId);
-			if (metadata.ok) {
+			const recorded = metadata.ok ? (metadata.value.cwd?.trim() ?? '') : '';
+			if (metadata.ok && recorded !== '' && !(await sameFolder(recorded, start.cwd))) {
+				// A session resumed from another folder: zero's rewind would write there.
+				problem = `zero would put its files back in ${recorded}, where its zero session started, not in ${start.cwd}`;
+			} else if (metadata.ok) {
 				userSequence = metadata.value.eventCount + 1;
 			} else if (metadata.code === 'not_found') {
 				// A session zero has not written yet starts at event 1.

@@ -42,6 +42,8 @@ export interface ChangeChat {
 	readonly id: string;
 	readonly transcript: Transcript;
 	readonly running: boolean;
+	/** The folder the chat runs zero in (its own in a multi-root workspace). */
+	readonly folder: string | undefined;
 	apply(action: TranscriptAction): void;
 	/** Runs `work` while no run may start in this chat (messages sent meanwhile wait). */
 	hold<T>(work: () => Promise<T>): Promise<T>;
@@ -61,6 +63,8 @@ export interface UndoDeps {
 	copiesDone(chatId: string): Promise<void>;
 	/** Absolute paths of the files open in an editor with unsaved changes. */
 	unsavedFiles(): readonly string[];
+	/** Why zero's rewind of `sessionId` would write outside `folder` (see rewindFolder.ts). */
+	rewindFolderRefusal(sessionId: string, folder: string): Promise<string | undefined>;
 	log: Pick<Logger, 'info' | 'warn'>;
 	now(): number;
 }
@@ -138,6 +142,11 @@ export async function undoTurn(
 		}
 		if (chat.transcript.sessionId !== undefined && chat.transcript.sessionId !== record.sessionId) {
 			return refuse('This turn ran in another zero session than the chat continues now.');
+		}
+		// Never a rewind into a folder the user did not pick (a session resumed from elsewhere).
+		const otherFolder = await deps.rewindFolderRefusal(record.sessionId, record.cwd);
+		if (otherFolder) {
+			return refuse(otherFolder);
 		}
 		const turns: Turn[] = chat.transcript.turns.slice(index).filter((turn) => !turn.undone);
 		const sources: ChangeSource[] = [];

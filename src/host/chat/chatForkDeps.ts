@@ -15,9 +15,21 @@ export function chatForkDeps(
 		confirm: (message, detail, label) => deps.prompts.confirm(message, detail, label),
 		rewindForFork: (fromTurnId, rewind) => deps.changes.undo(chat, fromTurnId, 'fork', rewind),
 		userSequence: (turnId) => deps.changes.userSequence(chat.id, turnId),
-		runZero: (args, options) => deps.zeroCli.run(args, { cwd: deps.workspaceFolder(), ...options }),
+		runZero: (args, options) => deps.zeroCli.run(args, { cwd: chat.folder, ...options }),
+		runPlaceholder: async (args, stdin, timeoutMs) => {
+			const ran = await chat.runOutsideTurn({
+				args,
+				input: stdin,
+				label: `chat ${chat.id} (fork)`,
+				timeoutMs,
+			});
+			return ran.kind === 'exited'
+				? { found: true, exitCode: ran.exitCode, stdout: '', stderr: ran.stderr }
+				: { found: false, reason: 'fork', message: ran.message };
+		},
 		execOptions: () => ({
-			cwd: deps.workspaceFolder() ?? '.',
+			// The chat's folder: zero restores the fork's files in the folder the fork was made in.
+			cwd: chat.folder ?? '.',
 			// The fork's placeholder turn runs in plan mode whatever the chat's mode (it must not write).
 			permissionMode: 'plan',
 			...(chat.model !== '' ? { model: chat.model } : {}),

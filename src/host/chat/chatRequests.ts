@@ -39,7 +39,8 @@ export async function handleChatRequest(
 	message: WebviewToHost,
 ): Promise<void> {
 	const session: ChatSession = slot.session;
-	const deps = host.deps;
+	// The chat's own deps: everything a request does works in the chat's folder.
+	const deps = session.chatDeps;
 	if (await handleViewRequest(message, session.transcript, host.viewActions)) {
 		return;
 	}

@@ -12,6 +12,7 @@ import { handleChatRequest, type ChatRequestHost } from './chatRequests';
 import { describeLiveChat, type LiveChatState } from './liveChatState';
 import type { MentionPicker } from '../mentions/mentionPicker';
 import { ComposerRequests } from './composerRequests';
+import { sameFolder } from '../changes/rewindFolder';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
@@ -226,7 +227,7 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 
 	/** The folder the active chat runs zero in (its own, else the first of the workspace). */
 	activeFolder(): string | undefined {
-		return this.active.transcript.folder ?? this.deps.workspaceFolder();
+		return this.active.folder;
 	}
 
 	/**
@@ -245,12 +246,29 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		this.showIn(this.activeSlot, this.adopt(this.createSession(undefined, folder)));
 	}
 
-	/** Opens a chat that continues one of zero's own sessions (`--resume`). */
-	resumeZeroSession(sessionId: string, title: string): void {
-		const session = new ChatSession(this.deps);
+	/**
+	 * Opens a chat that continues one of zero's own sessions (`--resume`): in the session's own
+	 * folder when it is a folder of this workspace. zero restores a session's files in the folder
+	 * it started in, so a chat of another folder cannot undo its turns, and is told so.
+	 */
+	async resumeZeroSession(sessionId: string, title: string, sessionFolder?: string): Promise<void> {
+		let folder: string | undefined;
+		for (const candidate of this.deps.workspaceFolders?.() ?? []) {
+			if (sessionFolder && (await sameFolder(candidate, sessionFolder))) {
+				folder = candidate;
+			}
+		}
+		const session = this.createSession(undefined, folder);
 		session.transcript.sessionId = sessionId;
 		session.transcript.title = title;
 		this.showIn(this.activeSlot, this.adopt(session));
+		const here = session.folder;
+		if (sessionFolder && here && folder === undefined) {
+			this.deps.messages.show(
+				'warning',
+				`This zero session started in ${sessionFolder}; this chat runs zero in ${here}. zero would put files back in ${sessionFolder}, so Undo, Edit and Retry are refused in this chat.`,
+			);
+		}
 	}
 
 	/** Saves a chat made here (a fork) and shows it in `slot`. */
@@ -432,21 +450,11 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		}
 	}
 
-	/** A chat session with its folder's deps (a multi-root workspace runs each chat in its own). */
+	/** A chat session; a multi-root workspace runs each chat in its own folder. */
 	private createSession(transcript?: Transcript, folder?: string): ChatSession {
-		const chosen = transcript?.folder ?? folder;
-		const deps: ChatDeps =
-			chosen === undefined
-				? this.deps
-				: {
-						...this.deps,
-						// A folder removed from the workspace is no place to run zero any more.
-						workspaceFolder: () =>
-							(this.deps.workspaceFolders?.() ?? [chosen]).includes(chosen) ? chosen : undefined,
-					};
-		const session = new ChatSession(deps, transcript);
-		if (chosen !== undefined && session.transcript.folder === undefined) {
-			session.transcript.folder = chosen;
+		const session = new ChatSession(this.deps, transcript);
+		if (folder !== undefined && session.transcript.folder === undefined) {
+			session.transcript.folder = folder;
 		}
 		return session;
 	}

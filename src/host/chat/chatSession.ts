@@ -17,6 +17,7 @@ import type {
 	Turn,
 } from '../../shared/transcriptSchema';
 import type { ChangeChat } from '../changes/changeService';
+import { zeroProcessEnv } from '../platform/zeroBinary';
 import { Emitter } from '../turns/emitter';
 import { preflight } from '../turns/preflight';
 import type { TurnBackend, TurnRequest } from '../turns/turnBackend';
@@ -31,13 +32,40 @@ import { specDraftMessage } from '../spec/specPrompts';
 export type { ChatDeps } from './chatDeps';
 export type { TurnRequest } from '../turns/turnBackend';
 
-interface QueuedMessage {
-	text: string;
-	images: ImageAttachment[];
-	context: ContextEntry[];
-	/** A zero user command's expansion, and the command line it came from. */
-	expanded?: { prompt: string; command: string };
-	planFirst: boolean;
+/** What waits in a chat's queue: a message as sent, or a turn made elsewhere (a spec's implementation, a re-run). */
+type Queued =
+	| {
+			kind: 'message';
+			text: string;
+			images: ImageAttachment[];
+			context: ContextEntry[];
+			/** A zero user command's expansion, and the command line it came from. */
+			expanded?: { prompt: string; command: string };
+			planFirst: boolean;
+	  }
+	| { kind: 'turn'; turnId: string; request: TurnRequest };
+
+/** A zero process of the chat that is not one of its turns (the fork's placeholder turn). */
+export interface OutsideRunRequest {
+	args: string[];
+	/** What zero reads on stdin. */
+	input: string;
+	label: string;
+	/** Stopped after this long (a provider that never answers would hold a run slot). */
+	timeoutMs: number;
+}
+
+export type OutsideRunResult =
+	| { kind: 'exited'; exitCode: number | null; stderr: string }
+	| { kind: 'not-run'; message: string };
+
+/** The chat's folder: its own while it is a folder of the workspace, else the window's. */
+export function chatFolder(own: string | undefined, deps: ChatDeps): string | undefined {
+	if (own === undefined) {
+		return deps.workspaceFolder();
+	}
+	// A folder removed from the workspace is no place to run zero any more.
+	return (deps.workspaceFolders?.() ?? [own]).includes(own) ? own : undefined;
 }
 
 /** The turn running now and the backend running it. */
@@ -56,9 +84,14 @@ export class ChatSession implements ChangeChat {
 	model: string;
 	/** Plan first: the next message drafts a spec for review (`zero exec --use-spec`). */
 	planFirst = false;
-	private queue: QueuedMessage[] = [];
+	private queue: Queued[] = [];
 	private context: ContextEntry[] = [];
 	private active: ActiveRun | undefined;
+	/** A process of the chat outside its turns (see runOutsideTurn). */
+	private outside: { stop(): void } | undefined;
+	/** Gives up waiting for a run slot (Stop while an outside run waits). */
+	private cancelSlotWait: (() => void) | undefined;
+	private readonly deps: ChatDeps;
 	/** Work (an undo) during which no run may start; messages sent meanwhile are queued. */
 	private holds = 0;
 	private saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -74,14 +107,13 @@ export class ChatSession implements ChangeChat {
 	readonly onComposerChange = this.composerEmitter.event;
 	readonly onRunStateChange = this.runStateEmitter.event;
 
-	constructor(
-		private readonly deps: ChatDeps,
-		transcript?: Transcript,
-	) {
+	constructor(deps: ChatDeps, transcript?: Transcript) {
 		const settings = deps.settings();
 		this.transcript =
 			transcript ??
 			createTranscript({ id: newId('c', deps.now()), title: 'New chat', createdAt: deps.now() });
+		// Everything this chat runs works in the chat's own folder, never in the window's first.
+		this.deps = { ...deps, workspaceFolder: () => chatFolder(this.transcript.folder, deps) };
 		this.permissionMode = settings.permissionMode;
 		this.model = settings.model;
 		this.notices = new ChatNotices(deps, this);
@@ -91,8 +123,19 @@ export class ChatSession implements ChangeChat {
 		return this.transcript.id;
 	}
 
+	/** The folder zero works in for this chat; undefined when there is none (or it left the workspace). */
+	get folder(): string | undefined {
+		return this.deps.workspaceFolder();
+	}
+
+	/** The chat's own deps: their `workspaceFolder()` is the chat's folder. */
+	get chatDeps(): ChatDeps {
+		return this.deps;
+	}
+
+	/** A turn runs, or a process of the chat outside its turns (a fork being made). */
 	get running(): boolean {
-		return this.active !== undefined;
+		return this.active !== undefined || this.outside !== undefined;
 	}
 
 	/** A run is active or held off: new messages wait in the queue. */
@@ -128,7 +171,9 @@ export class ChatSession implements ChangeChat {
 			sendWithEnter: this.deps.settings().sendWithEnter,
 			backend: this.backend,
 			running: this.running,
-			queue: this.queue.map((item) => item.text),
+			queue: this.queue.map((item) =>
+				item.kind === 'message' ? item.text : item.request.displayText,
+			),
 			context: this.context.map((entry) => entry.chip),
 			addDirs: [...this.addDirs],
 			history,
@@ -249,8 +294,22 @@ export class ChatSession implements ChangeChat {
 			return false;
 		}
 		this.context = [];
-		if (this.busy || !this.takeRunSlot()) {
-			this.queue.push({ text, images, context, planFirst, ...(expanded ? { expanded } : {}) });
+		const queued: Queued = {
+			kind: 'message',
+			text,
+			images,
+			context,
+			planFirst,
+			...(expanded ? { expanded } : {}),
+		};
+		if (this.busy) {
+			this.queue.push(queued);
+			this.composerEmitter.fire();
+			return true;
+		}
+		if (!this.takeRunSlot('this message')) {
+			// Next in line: it was sent before anything still in the queue.
+			this.queue.unshift(queued);
 			this.composerEmitter.fire();
 			return true;
 		}
@@ -280,16 +339,88 @@ export class ChatSession implements ChangeChat {
 	 * A slot under `zero.maxConcurrentRuns`, or false after saying so: the chat then runs its queue
 	 * once another chat's run ends.
 	 */
-	private takeRunSlot(): boolean {
+	private takeRunSlot(what: string, wake: () => void = () => this.sendQueued()): boolean {
 		const slots = this.deps.runSlots;
-		if (!slots || slots.tryAcquire(this.id, () => this.sendQueued())) {
+		if (!slots || slots.tryAcquire(this.id, wake)) {
 			return true;
 		}
 		this.deps.messages.show(
 			'info',
-			`${slots.running} chats are running zero (zero.maxConcurrentRuns is ${slots.max}): this message waits in the queue and starts when one of them ends.`,
+			`${slots.running} chats are running zero (zero.maxConcurrentRuns is ${slots.max}): ${what} waits in the queue and starts when one of them ends.`,
 		);
 		return false;
+	}
+
+	/** Resolves once the chat holds a run slot (true), or with false when Stop gave up the wait. */
+	private acquireRunSlot(what: string): Promise<boolean> {
+		return new Promise((resolve) => {
+			const attempt = (): void => {
+				if (this.deps.runSlots?.tryAcquire(this.id, attempt) ?? true) {
+					this.cancelSlotWait = undefined;
+					resolve(true);
+				}
+			};
+			if (this.takeRunSlot(what, attempt)) {
+				resolve(true);
+				return;
+			}
+			this.cancelSlotWait = () => {
+				this.cancelSlotWait = undefined;
+				this.deps.runSlots?.cancel(this.id);
+				resolve(false);
+			};
+			this.composerEmitter.fire();
+		});
+	}
+
+	/**
+	 * Runs a zero process of this chat that is not one of its turns (the fork's placeholder turn) as
+	 * a turn's would run: under `zero.maxConcurrentRuns` (waiting for a slot), through the launcher
+	 * (so the run registry reaps it after a crash), counted as running, ended by Stop and Stop All.
+	 */
+	async runOutsideTurn(request: OutsideRunRequest): Promise<OutsideRunResult> {
+		if (this.running) {
+			return { kind: 'not-run', message: 'zero is running in this chat' };
+		}
+		const located = await this.deps.locator.locate();
+		const checked = preflight(this.deps.isTrusted(), this.folder, located);
+		if (!checked.ok) {
+			return { kind: 'not-run', message: checked.outcome.message };
+		}
+		if (!(await this.acquireRunSlot('the fork'))) {
+			return { kind: 'not-run', message: 'it was stopped before it started' };
+		}
+		const stderr: string[] = [];
+		try {
+			const launched = this.deps.launcher.launch({
+				binary: checked.binary,
+				args: request.args,
+				cwd: checked.cwd,
+				env: zeroProcessEnv(this.deps.settings()),
+				input: request.input,
+				onLine: () => undefined,
+				onStderrLine: (line) => {
+					stderr.push(line);
+					stderr.splice(0, stderr.length - 20);
+				},
+				label: request.label,
+			});
+			this.outside = launched.run;
+			this.composerEmitter.fire();
+			const timer = setTimeout(() => launched.run.stop(), request.timeoutMs);
+			const outcome = await launched.done.finally(() => clearTimeout(timer));
+			if (outcome.kind !== 'exited') {
+				return { kind: 'not-run', message: outcome.message };
+			}
+			if (outcome.stopRequested) {
+				return { kind: 'not-run', message: 'it was stopped' };
+			}
+			return { kind: 'exited', exitCode: outcome.exitCode, stderr: stderr.join('\n') };
+		} finally {
+			this.outside = undefined;
+			this.deps.runSlots?.release(this.id);
+			this.composerEmitter.fire();
+		}
 	}
 
 	/** True while the chat's next message waits for another chat's run to end. */
@@ -299,6 +430,13 @@ export class ChatSession implements ChangeChat {
 
 	/** Stop: the queue is dropped and the turn ends as soon as zero lets it. */
 	stop(): void {
+		if (this.outside || this.cancelSlotWait) {
+			this.queue = [];
+			this.outside?.stop();
+			this.cancelSlotWait?.();
+			this.composerEmitter.fire();
+			return;
+		}
 		if (!this.active) {
 			if (this.waitingForRunSlot) {
 				// Nothing runs yet: the waiting messages are what Stop drops.
@@ -315,18 +453,20 @@ export class ChatSession implements ChangeChat {
 	}
 
 	/**
-	 * Starts a run for a turn (its id returned; undefined when `zero.maxConcurrentRuns` chats run
-	 * already, which is said). One run at a time: callers check `busy` first.
+	 * Starts a run for a turn and returns its id. When `zero.maxConcurrentRuns` chats run already,
+	 * the turn waits at the head of the queue (which is said) and starts with that id once a slot
+	 * frees. One run at a time: callers check `busy` first.
 	 */
-	startTurn(request: TurnRequest): string | undefined {
+	startTurn(request: TurnRequest, turnId: string = newId('t', this.deps.now())): string {
 		if (this.busy) {
 			throw new Error('A run is already active in this chat.');
 		}
-		if (!this.takeRunSlot()) {
-			return;
+		if (!this.takeRunSlot(`\u201c${request.displayText.split('\n')[0].slice(0, 80)}\u201d`)) {
+			this.queue.unshift({ kind: 'turn', turnId, request });
+			this.composerEmitter.fire();
+			return turnId;
 		}
 		const now = this.deps.now();
-		const turnId = newId('t', now);
 		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
 			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
 		}
@@ -348,7 +488,7 @@ export class ChatSession implements ChangeChat {
 		backend: TurnBackend,
 		now: number,
 	): Promise<void> {
-		const cwd = this.deps.workspaceFolder();
+		const cwd = this.folder;
 		const model = this.model || undefined;
 		try {
 			const [located] = await Promise.all([
@@ -425,7 +565,9 @@ export class ChatSession implements ChangeChat {
 			return;
 		}
 		const next = this.queue.shift();
-		if (next) {
+		if (next?.kind === 'turn') {
+			this.startTurn(next.request, next.turnId);
+		} else if (next) {
 			this.context = [...next.context, ...this.context];
 			this.send(next.text, next.images, {
 				planFirst: next.planFirst,
@@ -468,6 +610,7 @@ export class ChatSession implements ChangeChat {
 		}
 		this.disposed = true;
 		this.queue = [];
+		this.cancelSlotWait?.();
 		this.deps.runSlots?.cancel(this.id);
 		for (const backend of this.backends.values()) {
 			backend.dispose();

@@ -41,6 +41,11 @@ export interface ForkDeps {
 		args: string[],
 		options: { stdin?: string; timeoutMs?: number },
 	): Promise<ZeroCommandResult>;
+	/**
+	 * Runs the fork's placeholder turn as the chat's runs are run (a run slot, the launcher, Stop
+	 * and Stop All Runs end it).
+	 */
+	runPlaceholder(args: string[], stdin: string, timeoutMs: number): Promise<ZeroCommandResult>;
 	/** How this chat's runs start zero (the session is the fork's). */
 	execOptions(): Omit<ExecOptions, 'session'>;
 	newChatId(): string;
@@ -120,10 +125,11 @@ async function runForkSteps(
 	for (const step of steps) {
 		switch (step.kind) {
 			case 'exec': {
-				const result = await deps.runZero(step.args, {
-					stdin: buildUserMessage(step.prompt.text),
-					timeoutMs: CREATE_FORK_TIMEOUT_MS,
-				});
+				const result = await deps.runPlaceholder(
+					step.args,
+					buildUserMessage(step.prompt.text),
+					CREATE_FORK_TIMEOUT_MS,
+				);
 				if (!result.found || result.exitCode !== 0) {
 					return notRun(`zero could not create the fork (${stderrLine(result)})`);
 				}

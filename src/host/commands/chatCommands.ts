@@ -173,6 +173,7 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 									deps.chats.resumeZeroSession(
 										session.sessionId,
 										session.title || session.sessionId,
+										session.cwd,
 									),
 							});
 						}

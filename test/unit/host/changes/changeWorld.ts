@@ -19,6 +19,8 @@ import type { Transcript, TranscriptAction, Turn } from '../../../../src/shared/
 import { RunLauncher } from '../../../../src/host/platform/runLauncher';
 import type { RunRegistry } from '../../../../src/host/platform/runRegistry';
 import { ExecBackend } from '../../../../src/host/turns/execBackend';
+import { rewindFolderRefusal } from '../../../../src/host/changes/rewindFolder';
+import { zeroSessionsRoot } from '../../../../src/zero/process/sessionStore';
 import { runZeroCli } from '../../../../src/zero/process/cli';
 import { buildExecArgs, type SessionFlag } from '../../../../src/zero/protocol/execArgs';
 import { FAKE_ZERO, SCENARIOS } from '../../helpers';
@@ -28,6 +30,8 @@ export const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}
 export class TestChat implements ChangeChat {
 	readonly transcript: Transcript;
 	running = false;
+	/** Set by the world to its workspace (the folder the chat runs zero in). */
+	folder: string | undefined;
 	holds = 0;
 	readonly actions: TranscriptAction[] = [];
 	private clock = 1;
@@ -81,6 +85,7 @@ export class ChangeWorld {
 
 	constructor() {
 		cpSync(path.join(SCENARIOS, '..', 'workspace'), this.workspace, { recursive: true });
+		this.chat.folder = this.workspace;
 	}
 
 	sessionId(): string {
@@ -88,7 +93,8 @@ export class ChangeWorld {
 	}
 
 	/** Runs one chat turn against the FAKE zero through the exec backend, as ChatSession does. */
-	async runTurn(text: string, options: { addDirs?: string[] } = {}): Promise<Turn> {
+	async runTurn(text: string, options: { addDirs?: string[]; cwd?: string } = {}): Promise<Turn> {
+		const cwd = options.cwd ?? this.workspace;
 		const turnId = `t${this.chat.transcript.turns.length + 1}`;
 		const resume = this.chat.transcript.sessionId;
 		const addDirs = options.addDirs ?? [];
@@ -101,7 +107,7 @@ export class ChangeWorld {
 					: { kind: 'new', id: 'vscode-c1-1' };
 				return {
 					args: buildExecArgs({
-						cwd: this.workspace,
+						cwd,
 						permissionMode: request.permissionMode,
 						session,
 						addDirs: request.addDirs,
@@ -141,7 +147,7 @@ export class ChangeWorld {
 				addDirs,
 			},
 			binary: FAKE_ZERO,
-			cwd: this.workspace,
+			cwd,
 			model: undefined,
 		});
 		this.chat.running = false;
@@ -163,6 +169,8 @@ export class ChangeWorld {
 			isRunning: (chat) => chat.running,
 			copiesDone: () => this.queue.idle(),
 			unsavedFiles: () => this.unsaved,
+			rewindFolderRefusal: (sessionId, folder) =>
+				rewindFolderRefusal(zeroSessionsRoot(this.env), sessionId, folder),
 			log: silent,
 			now: () => 42,
 		};

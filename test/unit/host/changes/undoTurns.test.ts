@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { undoSingleFile, resolveInSummaries } from '../../../../src/host/changes/fileActions';
@@ -352,5 +352,62 @@ describe('undoing one file', () => {
 			outcome.kind === 'refused' ? outcome.message : '',
 			/zero kept no copy of it from before \(changed by bash\)/,
 		);
+	});
+});
+
+describe('a chat that continues a zero session of another folder (#31)', () => {
+	let world: ChangeWorld;
+	let otherProject: string;
+	beforeEach(() => {
+		world = new ChangeWorld();
+		// Another project with the same files: zero's session starts there.
+		otherProject = path.join(world.base, 'other-project');
+		cpSync(world.workspace, otherProject, { recursive: true });
+	});
+	afterEach(() => world.dispose());
+
+	const snapshot = (root: string) =>
+		['src/stats.js', 'notes/todo.md'].map((file) =>
+			existsSync(path.join(root, file)) ? readFileSync(path.join(root, file), 'utf8') : null,
+		);
+
+	it('its turns here are not undoable: zero would put their files back in the other folder', async () => {
+		await world.runTurn('Start elsewhere [scenario:changes-edit]', { cwd: otherProject });
+		const turn = await world.runTurn('Fix it here [scenario:changes-edit]');
+		const record = await world.records.read(turn.id);
+		assert.equal(record?.userSequence, undefined);
+		assert.match(
+			record?.undoProblem ?? '',
+			new RegExp(`zero would put its files back in ${otherProject.replace(/[/\\]/g, '.')}`),
+		);
+	});
+
+	it('Undo (and Edit or Retry, which undo first) is refused naming both folders; nothing changes in either', async () => {
+		await world.runTurn('Start elsewhere [scenario:changes-edit]', { cwd: otherProject });
+		const turn = await world.runTurn('Fix it here [scenario:changes-edit]');
+		// A record written before zero's folder was compared: only the undo's own check is left.
+		const record = await world.records.read(turn.id);
+		assert.ok(record);
+		await world.records.write({ ...record, userSequence: 5, undoProblem: undefined });
+		const before = [snapshot(world.workspace), snapshot(otherProject)];
+		for (const purpose of ['undo', 'edit', 'retry'] as const) {
+			const outcome = await undoTurn(
+				world.chat,
+				turn.id,
+				world.records,
+				world.undoDeps(() => UNDO_CHOICES.undo),
+				purpose,
+			);
+			assert.equal(outcome.kind, 'refused', purpose);
+			assert.ok(outcome.kind === 'refused');
+			assert.ok(outcome.message.includes(otherProject), outcome.message);
+			assert.ok(outcome.message.includes(world.workspace), outcome.message);
+			assert.match(
+				outcome.message,
+				/^Nothing was changed: zero would put this chat's files back in/,
+			);
+		}
+		assert.deepEqual(world.commands, [], 'no rewind-plan and no rewind ran');
+		assert.deepEqual([snapshot(world.workspace), snapshot(otherProject)], before);
 	});
 });

@@ -118,6 +118,11 @@ function world(options: {
 			}
 			return recorded(args[1] === 'rewind-plan' ? 'at1-fork-rewind-plan-t2' : 'at1-fork-rewind-t2');
 		},
+		// The placeholder turn goes through the chat's launcher in the product; recorded alike here.
+		runPlaceholder: async (args, stdin) => {
+			zeroCalls.push({ args, stdin });
+			return options.exec ?? { found: true, exitCode: 0, stdout: '', stderr: '' };
+		},
 		execOptions: () => ({ cwd: '/w', permissionMode: 'plan', model: 'fake-model' }),
 		newChatId: () => 'cF',
 		now: () => 42,
