@@ -15,6 +15,7 @@ import { ChatService } from './host/chat/chatService';
 import { ChatStore } from './host/chat/chatStore';
 import { pickChatFolder } from './host/chat/folderPicker';
 import { RunSlots } from './host/chat/runSlots';
+import { ProcessGate } from './host/spec/processGate';
 import { readOnlyNotices } from './host/chat/permissionFollowUps';
 import { registerCommands } from './host/commands/registerCommands';
 import { DIAGNOSTIC_SOURCE, FindingCodeActions } from './host/inspection/findingDiagnostics';
@@ -31,6 +32,7 @@ import { ZeroBinaryLocator, zeroProcessEnv } from './host/platform/zeroBinary';
 import { ZeroCli } from './host/platform/zeroCli';
 import { ZeroFacts } from './host/platform/zeroFacts';
 import { ComposerFactsService } from './host/chat/composerMeter';
+import { hiddenPath } from './host/mentions/hideRules';
 import { MentionPicker } from './host/mentions/mentionPicker';
 import { TerminalRecorder } from './host/mentions/terminalMentions';
 import { zeroCommandDirs } from './zero/process/zeroCommandsLoader';
@@ -80,23 +82,33 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const facts = new ZeroFacts(zeroCli, settings, workspacePath, log);
 	const composerFacts = new ComposerFactsService(
 		(args, options) => zeroCli.run(args, options),
-		workspacePath,
 		(message) => log.warn(message),
-		() =>
-			zeroCommandDirs(workspacePath(), process.platform, zeroProcessEnv(settings()), os.homedir()),
+		(folder) =>
+			zeroCommandDirs(
+				folder,
+				process.platform,
+				zeroProcessEnv(settings()),
+				os.homedir(),
+				(root) =>
+					// A command file reached through a link is refused like a mention of its target.
+					(absolute) =>
+						hiddenPath(root, absolute, vscode.Uri.file(root)),
+			),
 	);
 	// The / menu lists zero's project commands as they are on disk.
 	const commandsWatcher = disposables.add(
 		vscode.workspace.createFileSystemWatcher('**/.zero/commands/*.md'),
 	);
 	const reloadCommands = () =>
-		void composerFacts.reloadCommands().then(() => chats.active.refreshComposer());
+		void Promise.all(
+			composerFacts.knownFolders().map((folder) => composerFacts.reloadCommands(folder)),
+		).then(() => chats.refreshComposers());
 	commandsWatcher.onDidCreate(reloadCommands);
 	commandsWatcher.onDidChange(reloadCommands);
 	commandsWatcher.onDidDelete(reloadCommands);
 	const terminalRecorder = new TerminalRecorder(vscode.window);
 	disposables.add(terminalRecorder);
-	const mentionPicker = new MentionPicker(workspaceFolder, terminalRecorder);
+	const mentionPicker = new MentionPicker(terminalRecorder);
 	const traces = new TraceFiles(log);
 	disposables.add({ dispose: () => traces.dispose() });
 	const changes: ChangeService = disposables.add(
@@ -136,6 +148,8 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 						.filter((folder) => folder.uri.scheme === 'file')
 						.map((folder) => folder.uri.fsPath),
 				runSlots: new RunSlots(() => settings().maxConcurrentRuns),
+				// Watching specialists starts `zero sessions children`: two at once in the window.
+				specialistGate: new ProcessGate(2),
 				composerFacts,
 			},
 			context.workspaceState,
@@ -182,9 +196,11 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				locator.invalidate();
 				facts.invalidate();
 				readiness.refresh();
-				void composerFacts.refresh().then(() => chats.active.refreshComposer());
+				void Promise.all(
+					composerFacts.knownFolders().map((folder) => composerFacts.refresh(folder)),
+				).then(() => chats.refreshComposers());
 			}
-			chats.active.refreshComposer();
+			chats.refreshComposers();
 		}),
 	);
 	disposables.add(vscode.workspace.onDidGrantWorkspaceTrust(() => readiness.refresh()));

@@ -429,10 +429,10 @@ describe('mention picker (the composer @): ids from the webview are checked agai
 	});
 
 	it('mention picker offers workspace files for the typed text, and the fixed entries', async () => {
-		const picker = new MentionPicker(folder, recorder);
+		const picker = new MentionPicker(recorder);
 		const items = await waitForValue(
 			async () => {
-				const found = await picker.items('pickme');
+				const found = await picker.items('pickme', folder().uri.fsPath);
 				return found.some((item) => item.id === 'file:picker-scratch/pickme.txt')
 					? found
 					: undefined;
@@ -445,14 +445,14 @@ describe('mention picker (the composer @): ids from the webview are checked agai
 			'pickme.txt',
 		);
 		assert.deepEqual(
-			(await picker.items('')).slice(0, 3).map((item) => item.id),
+			(await picker.items('', folder().uri.fsPath)).slice(0, 3).map((item) => item.id),
 			['selection', 'editors', 'problems:workspace'],
 		);
 	});
 
 	it('mention picker: a pick becomes a chip that opens its source; a range of a symbol its lines', async () => {
-		const picker = new MentionPicker(folder, recorder);
-		const file = await picker.resolve('file:picker-scratch/pickme.txt');
+		const picker = new MentionPicker(recorder);
+		const file = await picker.resolve('file:picker-scratch/pickme.txt', folder().uri.fsPath);
 		assert.ok(file.ok);
 		assert.equal(file.entry.chip.kind, 'file');
 		assert.equal(file.entry.chip.path, path.join(scratch(), 'pickme.txt'));
@@ -460,7 +460,10 @@ describe('mention picker (the composer @): ids from the webview are checked agai
 			file.entry.content,
 			'@file picker-scratch/pickme.txt:\n```txt\none\ntwo\nthree\n\n```',
 		);
-		const symbol = await picker.resolve('symbol:2-3:picker-scratch/pickme.txt#second');
+		const symbol = await picker.resolve(
+			'symbol:2-3:picker-scratch/pickme.txt#second',
+			folder().uri.fsPath,
+		);
 		assert.ok(symbol.ok);
 		assert.deepEqual(
 			[symbol.entry.chip.kind, symbol.entry.chip.label, symbol.entry.chip.line],
@@ -473,7 +476,7 @@ describe('mention picker (the composer @): ids from the webview are checked agai
 	});
 
 	it('mention picker refuses ids that lead out of the workspace or that it does not know', async () => {
-		const picker = new MentionPicker(folder, recorder);
+		const picker = new MentionPicker(recorder);
 		for (const id of [
 			'file:../../../etc/passwd',
 			'file:/etc/passwd',
@@ -481,7 +484,7 @@ describe('mention picker (the composer @): ids from the webview are checked agai
 			'folder:..',
 			'bogus:thing',
 		]) {
-			const picked = await picker.resolve(id);
+			const picked = await picker.resolve(id, folder().uri.fsPath);
 			assert.ok(!picked.ok, `${id} was resolved`);
 			assert.match(
 				picked.reason,

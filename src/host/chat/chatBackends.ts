@@ -59,6 +59,7 @@ export function chatExecBackend(
 		cwd: () => deps.workspaceFolder() ?? '.',
 		transcript,
 		apply: (action) => chat.apply(action),
+		...(deps.specialistGate ? { gate: deps.specialistGate } : {}),
 	});
 	return new ExecBackend(chat, {
 		launcher: deps.launcher,

@@ -26,7 +26,7 @@ export function trackChatContextKeys(
 		chats.onRunFinished((finished) => {
 			runState();
 			setContext('zero.hasRun', chats.active.transcript.turns.length > 0);
-			if (readiness.noteRunFinished(finished.turn.run)) {
+			if (readiness.noteRunFinished(finished.turn.run, finished.chat.folder)) {
 				setContext('zero.setup.firstAnswer', true);
 			}
 		}),

@@ -12,6 +12,7 @@ import type { ZeroFacts } from '../platform/zeroFacts';
 import type { ChatStore } from './chatStore';
 import type { RunSlots } from './runSlots';
 import type { ComposerFactsService } from './composerMeter';
+import type { ProcessGate } from '../spec/processGate';
 
 /** What a chat needs from the rest of the extension (all of it replaceable in unit tests). */
 export interface ChatDeps {
@@ -39,6 +40,8 @@ export interface ChatDeps {
 	approvals: WaitingApprovals;
 	/** The window's limit on chats running at once (absent: no limit, e.g. in unit tests). */
 	runSlots?: RunSlots;
+	/** The window's bound on zero processes that watch specialists (absent: one per chat). */
+	specialistGate?: ProcessGate;
 	/** zero's models and fixed context, for the composer's meter (absent: no meter). */
-	composerFacts?: Pick<ComposerFactsService, 'current' | 'refresh' | 'reloadCommands'>;
+	composerFacts?: Pick<ComposerFactsService, 'current' | 'refresh' | 'reloadCommands' | 'has'>;
 }

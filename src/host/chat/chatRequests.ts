@@ -60,6 +60,10 @@ export async function handleChatRequest(
 				await composer.runAction(slash.action);
 				return;
 			}
+			if (slash.kind === 'refused') {
+				deps.messages.show('warning', slash.message);
+				return;
+			}
 			if (slash.kind === 'plan') {
 				if (session.send(slash.text, message.images, { planFirst: true })) {
 					host.remember(message.text);
@@ -86,16 +90,18 @@ export async function handleChatRequest(
 			session.setPlanFirst(message.on);
 			return;
 		case 'specialist/open':
-			// The command acts on the active chat: this view's (handleIn made it the active one).
+			// The command acts on the chat this view shows, named by its id.
 			await vscode.commands.executeCommand('zero.openSpecialistSession', {
 				turnId: message.turnId,
 				itemId: message.itemId,
+				chatId: session.id,
 			});
 			return;
 		case 'spec/action':
-			// The spec commands (specCommands.ts) ask for the note and act on the active chat.
+			// The spec commands (specCommands.ts) ask for the note and act on this view's chat.
 			await vscode.commands.executeCommand(SPEC_ACTION_COMMANDS[message.action], {
 				turnId: message.turnId,
+				chatId: session.id,
 			});
 			return;
 		case 'chat/retry': {

@@ -76,9 +76,11 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		this.slots.add(this.side);
 		this.activeSlot = this.side;
 		this.disposables.push(
-			readiness.onDidChange((view) => {
+			readiness.onDidChange(({ folder, view }) => {
 				for (const slot of this.slots) {
-					slot.post({ type: 'readiness/update', readiness: view });
+					if (slot.session.folder === folder) {
+						slot.post({ type: 'readiness/update', readiness: view });
+					}
 				}
 			}),
 			deps.approvals.onChange(() => {
@@ -293,23 +295,31 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 	}
 
 	snapshotOf(slot: ChatSlot): Extract<HostToWebview, { type: 'state/snapshot' }> {
-		this.askZeroFactsOnce();
 		const session = slot.session;
+		this.askZeroFactsOnce(session.folder);
 		return {
 			type: 'state/snapshot',
 			transcript: toViewTranscript(session.transcript),
 			composer: session.composerView(this.history()),
-			readiness: this.readiness.view(),
+			readiness: this.readiness.view(session.folder),
 			notices: session.notices.allNotices(),
 		};
 	}
 
 	/**
 	 * The first time a view shows a chat, asks zero for its sandbox policy and turn budget, then
-	 * re-sends the notices of the live chats' turns (their follow-ups depend on them).
+	 * re-sends the notices of the live chats' turns (their follow-ups depend on them); the first
+	 * time a chat of a folder is shown, asks zero for that folder's composer facts.
 	 */
-	private askZeroFactsOnce(): void {
-		if (this.factsAsked || !this.deps.isTrusted()) {
+	private askZeroFactsOnce(folder: string | undefined): void {
+		if (!this.deps.isTrusted()) {
+			return;
+		}
+		const composerFacts = this.deps.composerFacts;
+		if (composerFacts && !composerFacts.has(folder)) {
+			void composerFacts.refresh(folder).then(() => this.refreshComposers(folder));
+		}
+		if (this.factsAsked) {
 			return;
 		}
 		this.factsAsked = true;
@@ -318,11 +328,15 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 				session.notices.refresh();
 			}
 		});
-		void this.deps.composerFacts?.refresh().then(() => {
-			for (const { session } of this.live.values()) {
+	}
+
+	/** Re-sends the composer of every live chat (of `folder` only, when given). */
+	refreshComposers(...only: [folder: string | undefined] | []): void {
+		for (const { session } of this.live.values()) {
+			if (only.length === 0 || session.folder === only[0]) {
 				session.refreshComposer();
 			}
-		});
+		}
 	}
 
 	/** The composer's @ and / requests of the chat in `slot`. */

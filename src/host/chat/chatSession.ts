@@ -177,22 +177,20 @@ export class ChatSession implements ChangeChat {
 			context: this.context.map((entry) => entry.chip),
 			addDirs: [...this.addDirs],
 			history,
-			...(this.deps.composerFacts
-				? {
-						meter: composerMeter(
-							this.transcript,
-							this.model,
-							this.backend,
-							this.deps.composerFacts.current(),
-						),
-						slash: slashItems(
-							this.deps.composerFacts.current().commands ?? [],
-							this.deps.composerFacts.current().skills ?? [],
-						),
-					}
-				: {}),
+			...this.composerFactsView(),
 			planFirst: this.planFirst,
 		};
+	}
+
+	/** The meter and the / menu, from zero's facts about the chat's folder. */
+	private composerFactsView(): Pick<ComposerView, 'meter' | 'slash'> {
+		const facts = this.deps.composerFacts?.current(this.folder);
+		return facts
+			? {
+					meter: composerMeter(this.transcript, this.model, this.backend, facts),
+					slash: slashItems(facts.commands ?? [], facts.skills ?? [], facts.skippedCommands ?? []),
+				}
+			: {};
 	}
 
 	setPlanFirst(on: boolean): void {

@@ -30,6 +30,8 @@ export interface ComposerZeroFacts {
 	context?: ZeroContextReport;
 	/** zero's user slash commands (project and user folders). */
 	commands?: readonly ZeroUserCommand[];
+	/** Command files zero's TUI would read that the extension does not (a link out, over a cap). */
+	skippedCommands?: LoadedZeroCommands['skipped'];
 	skills?: readonly ZeroSkill[];
 }
 
@@ -38,47 +40,76 @@ type CliRun = (
 	options?: { cwd?: string },
 ) => Promise<({ found: true } & CliResult) | { found: false }>;
 
-/** Asks zero for its models and its fixed context, one question at a time, and keeps the answer. */
+/** One folder's facts, and the question under way. */
+interface FolderFacts {
+	known: ComposerZeroFacts;
+	pending?: Promise<ComposerZeroFacts>;
+}
+
+/**
+ * Asks zero for its models, its fixed context, its skills and the user commands, per folder (zero
+ * reads a folder's own `.zero/` for each), one question at a time, and keeps the answers.
+ */
 export class ComposerFactsService {
-	private known: ComposerZeroFacts = { models: [] };
-	private pending: Promise<ComposerZeroFacts> | undefined;
+	private readonly folders = new Map<string, FolderFacts>();
 
 	constructor(
 		private readonly run: CliRun,
-		private readonly workspaceFolder: () => string | undefined,
 		private readonly warn: (message: string) => void,
-		private readonly commandDirs: () => ZeroCommandDirs = () => ({}),
+		private readonly commandDirs: (folder: string | undefined) => ZeroCommandDirs = () => ({}),
 		private readonly loadCommands: (
 			dirs: ZeroCommandDirs,
 		) => Promise<LoadedZeroCommands> = loadZeroCommands,
 	) {}
 
-	/** Reads the user commands again (before a / message is sent: the files may have changed). */
-	async reloadCommands(): Promise<readonly ZeroUserCommand[]> {
-		const loaded = await this.loadCommands(this.commandDirs()).catch((error: unknown) => {
+	private factsOf(folder: string | undefined): FolderFacts {
+		const key = folder ?? '';
+		let facts = this.folders.get(key);
+		if (!facts) {
+			facts = { known: { models: [] } };
+			this.folders.set(key, facts);
+		}
+		return facts;
+	}
+
+	/** The folders asked about so far. */
+	knownFolders(): (string | undefined)[] {
+		return [...this.folders.keys()].map((key) => (key === '' ? undefined : key));
+	}
+
+	/** True once `folder`'s facts were asked for. */
+	has(folder: string | undefined): boolean {
+		return this.folders.has(folder ?? '');
+	}
+
+	/** Reads `folder`'s user commands again (before a / message is sent: the files may have changed). */
+	async reloadCommands(folder: string | undefined): Promise<LoadedZeroCommands> {
+		const loaded = await this.loadCommands(this.commandDirs(folder)).catch((error: unknown) => {
 			this.warn(`zero's user commands could not be read: ${String(error)}`);
 			return { commands: [], skipped: [] };
 		});
 		for (const skipped of loaded.skipped) {
 			this.warn(`zero user command ${skipped.path} not read: ${skipped.reason}`);
 		}
-		this.known = { ...this.known, commands: loaded.commands };
-		return loaded.commands;
+		const facts = this.factsOf(folder);
+		facts.known = { ...facts.known, commands: loaded.commands, skippedCommands: loaded.skipped };
+		return loaded;
 	}
 
-	current(): ComposerZeroFacts {
-		return this.known;
+	current(folder: string | undefined): ComposerZeroFacts {
+		return this.folders.get(folder ?? '')?.known ?? { models: [] };
 	}
 
-	refresh(): Promise<ComposerZeroFacts> {
-		this.pending ??= this.ask().finally(() => {
-			this.pending = undefined;
+	refresh(folder: string | undefined): Promise<ComposerZeroFacts> {
+		const facts = this.factsOf(folder);
+		facts.pending ??= this.ask(folder, facts).finally(() => {
+			facts.pending = undefined;
 		});
-		return this.pending;
+		return facts.pending;
 	}
 
-	private async ask(): Promise<ComposerZeroFacts> {
-		const cwd = this.workspaceFolder();
+	private async ask(folder: string | undefined, facts: FolderFacts): Promise<ComposerZeroFacts> {
+		const cwd = folder;
 		const [models, context, skills] = await Promise.all([
 			this.run(['models', '--json'], { cwd }),
 			this.run(['context', '--json'], { cwd }),
@@ -107,9 +138,9 @@ export class ComposerFactsService {
 				this.warn(answer.problem);
 			}
 		}
-		this.known = { ...known, commands: this.known.commands ?? [] };
-		await this.reloadCommands();
-		return this.known;
+		facts.known = { ...known, commands: facts.known.commands ?? [] };
+		await this.reloadCommands(folder);
+		return facts.known;
 	}
 }
 

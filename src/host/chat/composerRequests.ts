@@ -27,12 +27,13 @@ export interface ComposerRequestsDeps {
 export class ComposerRequests {
 	constructor(private readonly deps: ComposerRequestsDeps) {}
 
-	/** What sending `text` does; a slash line reads zero's user commands again first. */
+	/** What sending `text` does; a slash line reads the chat folder's user commands again first. */
 	async outcomeOf(text: string): Promise<SlashOutcome> {
 		if (!text.trimStart().startsWith('/')) {
 			return { kind: 'text' };
 		}
-		return resolveSlash(text, (await this.deps.composerFacts?.reloadCommands()) ?? []);
+		const loaded = await this.deps.composerFacts?.reloadCommands(this.deps.session().folder);
+		return resolveSlash(text, loaded?.commands ?? [], loaded?.skipped ?? []);
 	}
 
 	async runAction(action: SlashAction): Promise<void> {
@@ -57,16 +58,17 @@ export class ComposerRequests {
 				return;
 			}
 			case 'slash/query':
-				await this.deps.composerFacts?.reloadCommands();
+				await this.deps.composerFacts?.reloadCommands(session.folder);
 				session.refreshComposer();
 				return;
 			case 'mention/query': {
-				const items = (await this.deps.mentions?.items(message.query)) ?? [];
+				// The chat's folder: a chat of folder B mentions B's files.
+				const items = (await this.deps.mentions?.items(message.query, session.folder)) ?? [];
 				this.deps.post({ type: 'mention/items', query: message.query, items });
 				return;
 			}
 			case 'mention/add': {
-				const picked = await this.deps.mentions?.resolve(message.id);
+				const picked = await this.deps.mentions?.resolve(message.id, session.folder);
 				if (picked?.ok) {
 					session.addContext(picked.entry);
 				} else if (picked) {

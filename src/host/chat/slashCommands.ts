@@ -3,7 +3,16 @@
  * (`.zero/commands`, expanded here exactly as zero's TUI does: zero exec and zero acp never
  * expand them) and zero's skills (listed with their descriptions; sent as typed). No VS Code.
  */
-import { resolveZeroCommand, type ZeroUserCommand } from '../../zero/protocol/zeroCommands';
+import * as path from 'node:path';
+import {
+	ZERO_TUI_BUILTIN_COMMANDS,
+	goToLower,
+	goTrimSpace,
+	resolveZeroCommand,
+	splitZeroCommandInput,
+	type ZeroUserCommand,
+} from '../../zero/protocol/zeroCommands';
+import type { SkippedCommandFile } from '../../zero/process/zeroCommandsLoader';
 import type { ZeroSkill } from '../../zero/protocol/composerFacts';
 import type { SlashItem } from '../../shared/protocol';
 
@@ -46,25 +55,60 @@ export const SLASH_ACTIONS = [
 ] as const;
 export type SlashAction = (typeof SLASH_ACTIONS)[number];
 
-/** The / menu: a zero user command shadows an action of the same name (zero's words win). */
+/** The names a user command may not take: the extension's actions and zero's TUI built-ins win. */
+function isReservedName(name: string): boolean {
+	return (
+		SLASH_ACTIONS.some((action) => action.name === name) || ZERO_TUI_BUILTIN_COMMANDS.has(name)
+	);
+}
+
+/** Why a project command file is not run, as the / menu and a typed line say it. */
+function unreadWords(file: SkippedCommandFile): string {
+	return file.name === undefined
+		? `not read: .zero/commands has ${file.reason}`
+		: `not read: .zero/commands/${path.basename(file.path)} is ${file.reason}`;
+}
+
+/**
+ * The / menu: the extension's actions, then zero's user commands (a command named like an action
+ * or one of zero's built-ins is never run, as in zero's TUI, so it is not offered), the project
+ * command files the extension does not read (with why), and zero's skills.
+ */
 export function slashItems(
 	commands: readonly ZeroUserCommand[],
 	skills: readonly ZeroSkill[],
+	skipped: readonly SkippedCommandFile[] = [],
 ): SlashItem[] {
-	const commandNames = new Set(commands.map((command) => command.name));
+	const unread = skipped.filter(
+		(file) => file.project && file.name !== undefined && !isReservedName(file.name),
+	);
+	const unreadNames = new Set(unread.map((file) => file.name));
+	// An unread project file shadows the user's command of its name, as in zero.
+	const offered = commands.filter(
+		(command) => !isReservedName(command.name) && !unreadNames.has(command.name),
+	);
+	const names = new Set([
+		...offered.map((command) => command.name),
+		...unread.map((file) => file.name ?? ''),
+	]);
 	return [
-		...SLASH_ACTIONS.filter((action) => !commandNames.has(action.name)).map((action) => ({
+		...SLASH_ACTIONS.map((action) => ({
 			name: action.name,
 			kind: 'action' as const,
 			description: action.description,
 		})),
-		...commands.map((command) => ({
+		...offered.map((command) => ({
 			name: command.name,
 			kind: 'command' as const,
 			description: `${command.description} (${command.project ? '.zero/commands' : 'your zero commands'})`,
 		})),
+		...unread.map((file) => ({
+			name: file.name ?? '',
+			kind: 'command' as const,
+			description: unreadWords(file),
+		})),
 		...skills
-			.filter((skill) => !commandNames.has(skill.name.toLowerCase()))
+			.filter((skill) => !names.has(goToLower(skill.name)))
 			.map((skill) => ({
 				name: skill.name,
 				kind: 'skill' as const,
@@ -79,20 +123,54 @@ export type SlashOutcome =
 	| { kind: 'expanded'; prompt: string; command: string }
 	/** `/plan <text>`: the text drafts a spec (Plan first). */
 	| { kind: 'plan'; text: string }
+	/** A project command file the extension does not read: nothing is sent. */
+	| { kind: 'refused'; message: string }
 	| { kind: 'text' };
 
-export function resolveSlash(text: string, commands: readonly ZeroUserCommand[]): SlashOutcome {
-	const zero = resolveZeroCommand(text, commands);
-	if (zero.kind === 'expanded') {
-		return { kind: 'expanded', prompt: zero.prompt, command: text.trim() };
-	}
-	const plan = /^\/plan\s+(\S[\s\S]*)$/i.exec(text.trim());
+/**
+ * What a typed line does. The extension's actions come first (a repository's command file cannot
+ * take `/review` or `/grants` over), then zero's user commands as zero's TUI resolves them; a
+ * project command file the extension did not read is refused, never replaced by the user's
+ * command of the same name.
+ */
+export function resolveSlash(
+	text: string,
+	commands: readonly ZeroUserCommand[],
+	skipped: readonly SkippedCommandFile[] = [],
+): SlashOutcome {
+	const plan = /^\/plan\s+(\S[\s\S]*)$/i.exec(goTrimSpace(text));
 	if (plan) {
 		return { kind: 'plan', text: plan[1] };
 	}
-	const bare = /^\/([a-z0-9-]+)$/i.exec(text.trim());
-	const action =
-		bare && SLASH_ACTIONS.find((candidate) => candidate.name === bare[1].toLowerCase());
+	const split = splitZeroCommandInput(text);
+	if (!split) {
+		return { kind: 'text' };
+	}
+	const action = SLASH_ACTIONS.find((candidate) => candidate.name === split.name);
+	if (action && split.args === '') {
+		return { kind: 'action', action };
+	}
+	if (action || ZERO_TUI_BUILTIN_COMMANDS.has(split.name)) {
+		// zero's TUI never expands a command named like a built-in; neither is it an action with text.
+		return { kind: 'text' };
+	}
+	const unread = skipped.find(
+		(file) =>
+			file.project &&
+			(file.name === split.name ||
+				// A folder cut short: any name not read may be one of its files.
+				(file.name === undefined && !commands.some((command) => command.name === split.name))),
+	);
+	if (unread) {
+		return {
+			kind: 'refused',
+			message: `/${split.name} was not sent: ${unreadWords(unread)}. zero's terminal UI would run that file; the chat does not read it.`,
+		};
+	}
+	const zero = resolveZeroCommand(text, commands);
+	if (zero.kind === 'expanded') {
+		return { kind: 'expanded', prompt: zero.prompt, command: goTrimSpace(text) };
+	}
 	// Unknown /words (and a command whose expansion is blank) go to zero as text.
-	return action ? { kind: 'action', action } : { kind: 'text' };
+	return { kind: 'text' };
 }

@@ -32,8 +32,11 @@ type SpecCommand =
 	| 'zero.spec.reject'
 	| 'zero.openSpecialistSession';
 
-/** What the card passes (`turnId`, optionally the note); the editor title passes the file's Uri. */
-type SpecTarget = { turnId?: string; note?: string } | vscode.Uri | undefined;
+/**
+ * What the card passes (`turnId`, optionally the note, and the chat it is in); the editor title
+ * passes the file's Uri.
+ */
+type SpecTarget = { turnId?: string; note?: string; chatId?: string } | vscode.Uri | undefined;
 
 const PENDING_KEY = 'zero.spec.pendingFiles';
 
@@ -60,11 +63,22 @@ function targetTurn(chat: ChatSession, target: SpecTarget): string | undefined {
 	return [...chat.transcript.turns].reverse().find((turn) => turn.spec?.state === 'draft')?.id;
 }
 
+/** The chat a request came from (the card's view passes its chat), else the active one. */
+function chatOf(deps: CommandDeps, target: SpecTarget | { chatId?: string }): ChatSession {
+	const live = deps.chats.liveChats();
+	const found =
+		target instanceof vscode.Uri
+			? // The spec editor's title bar: the chat whose draft the file is.
+				live.find((chat) => turnOfSpecFile(chat, target.fsPath) !== undefined)
+			: live.find((chat) => target?.chatId !== undefined && chat.id === target.chatId);
+	return found ?? deps.chats.active;
+}
+
 export function specCommands(deps: CommandDeps): Handlers<SpecCommand> {
-	const workspaceRoot = () => deps.workspaceFolder()?.uri.fsPath;
-	const flow = (): SpecFlowDeps => ({
+	// Spec files are under the chat's own folder's .zero/specs (a chat of folder B drafts in B).
+	const flow = (chat: ChatSession): SpecFlowDeps => ({
 		review: () => {
-			const root = workspaceRoot() ?? '.';
+			const root = chat.folder ?? '.';
 			const sessions = zeroSessionsRoot(zeroProcessEnv(deps.settings()), { cwd: root });
 			return new SpecReview({
 				run: specRunnerFromZeroCli(deps.zeroCli),
@@ -97,14 +111,14 @@ export function specCommands(deps: CommandDeps): Handlers<SpecCommand> {
 		now: () => Date.now(),
 	});
 	const decide = (kind: SpecDecisionKind) => async (target?: SpecTarget) => {
-		const chat = deps.chats.active;
+		const chat = chatOf(deps, target);
 		const turnId = targetTurn(chat, target);
 		if (!turnId) {
 			deps.messages.show('warning', 'This chat has no spec waiting for review.');
 			return false;
 		}
 		const note = target && !(target instanceof vscode.Uri) ? target.note : undefined;
-		const done = await runSpecDecision(chat, turnId, kind, flow(), note);
+		const done = await runSpecDecision(chat, turnId, kind, flow(chat), note);
 		updatePendingSpecs(chat);
 		if (done) {
 			await focusChat(deps);
@@ -128,26 +142,29 @@ export function specCommands(deps: CommandDeps): Handlers<SpecCommand> {
 			return chat.send(text, [], { planFirst: true });
 		},
 		'zero.spec.open': async (target?: SpecTarget) => {
-			const chat = deps.chats.active;
+			const chat = chatOf(deps, target);
 			const turnId = targetTurn(chat, target);
 			const spec = turnId ? findTurn(chat.transcript, turnId)?.spec : undefined;
 			if (!spec) {
 				deps.messages.show('warning', 'That spec is not in this chat.');
 				return false;
 			}
-			return openSpec(deps, spec);
+			return openSpec(deps, spec, chat.folder);
 		},
 		'zero.spec.approve': decide('approve'),
 		'zero.spec.requestChanges': decide('request-changes'),
 		'zero.spec.reject': decide('reject'),
-		'zero.openSpecialistSession': async (target?: { turnId?: string; itemId?: string }) => {
-			const turn = target?.turnId
-				? findTurn(deps.chats.active.transcript, target.turnId)
-				: undefined;
+		'zero.openSpecialistSession': async (target?: {
+			turnId?: string;
+			itemId?: string;
+			chatId?: string;
+		}) => {
+			const chat = chatOf(deps, target ?? {});
+			const turn = target?.turnId ? findTurn(chat.transcript, target.turnId) : undefined;
 			const item = turn?.run.items.find((candidate) => candidate.id === target?.itemId);
 			const sessionId = item?.kind === 'tool' ? item.specialist?.sessionId : undefined;
 			const root = zeroSessionsRoot(zeroProcessEnv(deps.settings()), {
-				cwd: workspaceRoot() ?? '.',
+				cwd: chat.folder ?? '.',
 			});
 			if (!sessionId || !root.ok) {
 				deps.messages.show('warning', "That specialist's session is not known.");
@@ -171,12 +188,15 @@ export function specCommands(deps: CommandDeps): Handlers<SpecCommand> {
 	};
 }
 
-/** Opens a spec file with its Markdown preview beside it; outside the workspace only if confirmed. */
+/**
+ * Opens a spec file with its Markdown preview beside it; outside the chat's folder's
+ * `.zero/specs` only if confirmed.
+ */
 export async function openSpec(
-	deps: Pick<CommandDeps, 'workspaceFolder' | 'prompts'>,
+	deps: Pick<CommandDeps, 'prompts'>,
 	spec: SpecCard,
+	root: string | undefined,
 ): Promise<boolean> {
-	const root = deps.workspaceFolder()?.uri.fsPath;
 	const checked = root
 		? await specFileInWorkspace(root, spec.specFilePath)
 		: ({ ok: false, problem: 'No workspace folder is open.' } as const);
@@ -232,7 +252,7 @@ export function trackSpecDrafts(deps: CommandDeps): vscode.Disposable[] {
 		deps.chats.onRunFinished(({ chat, turn }) => {
 			updatePendingSpecs(chat);
 			if (turn.spec?.state === 'draft') {
-				void openSpec(deps, turn.spec);
+				void openSpec(deps, turn.spec, chat.folder);
 			}
 		}),
 		deps.chats.onDidChangeActive((chat) => updatePendingSpecs(chat)),

@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 
-import { diffUnder, mentionBlock, type ResolvedMention } from './mentionText';
+import { hiddenBy } from './hideRules';
+import { diffSections, diffUnder, mentionBlock, type ResolvedMention } from './mentionText';
 
 interface GitRepository {
 	readonly rootUri: vscode.Uri;
@@ -93,21 +94,46 @@ export async function resolveDiffMention(
 	const inside = folderInRepo.startsWith('..')
 		? { diff: '', dropped: 0 }
 		: diffUnder(diff, folderInRepo);
-	diff = inside.diff;
+	// A change to a file the hide rules hide (a tracked .env, say) stays out, as a @file of it would.
+	let hidden = 0;
+	const shown: string[] = [];
+	for (const section of diffSections(inside.diff)) {
+		const relatives = section.files.map((file) =>
+			folderInRepo === '' ? file : file.slice(folderInRepo.length + 1),
+		);
+		const hides = await Promise.all(
+			relatives.map((relative) => hiddenBy(folder.uri.fsPath, relative, false, folder.uri)),
+		);
+		if (hides.some((why) => why !== undefined)) {
+			hidden++;
+		} else {
+			shown.push(section.text);
+		}
+	}
+	diff = shown.join('');
+	const notes = [
+		inside.dropped > 0
+			? `${inside.dropped} changed file${inside.dropped === 1 ? '' : 's'} outside ${folder.name} left out`
+			: undefined,
+		hidden > 0
+			? `${hidden} changed file${hidden === 1 ? '' : 's'} hidden by .gitignore, git's excludes or files.exclude left out`
+			: undefined,
+	].filter((note) => note !== undefined);
 	if (diff.trim() === '') {
 		return {
 			ok: false,
 			kind: 'diff',
 			label,
-			reason: scope === 'staged' ? 'nothing is staged' : 'the working tree has no changes',
+			reason:
+				hidden > 0
+					? `every change is to a file hidden by .gitignore, git's excludes or files.exclude (${hidden})`
+					: scope === 'staged'
+						? 'nothing is staged'
+						: 'the working tree has no changes',
 		};
 	}
 	return mentionBlock('diff', label, diff, {
 		language: 'diff',
-		...(inside.dropped > 0
-			? {
-					note: `${inside.dropped} changed file${inside.dropped === 1 ? '' : 's'} outside ${folder.name} left out`,
-				}
-			: {}),
+		...(notes.length > 0 ? { note: notes.join('; ') } : {}),
 	});
 }

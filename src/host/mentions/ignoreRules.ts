@@ -3,61 +3,10 @@
  * `files.exclude` hides. Pure (the host reads the .gitignore files and the setting). Paths are
  * workspace-relative with `/`. The gitignore rules are git's (gitignore(5)): last matching line
  * wins, `!` re-includes, a trailing `/` matches folders only, a slash elsewhere anchors the pattern
- * to its .gitignore's folder, and nothing under an ignored folder can be re-included.
+ * to its .gitignore's folder, and nothing under an ignored folder can be re-included. Globs are
+ * matched by globMatch.ts, in time linear in the path whatever a cloned repository's patterns are.
  */
-
-/** Converts one glob to a RegExp over a whole `/`-separated path. */
-export function globToRegExp(glob: string, options: { braces?: boolean } = {}): RegExp {
-	let source = '';
-	for (let index = 0; index < glob.length; index++) {
-		const char = glob[index];
-		if (char === '*') {
-			if (glob[index + 1] === '*') {
-				const atStart = index === 0 || glob[index - 1] === '/';
-				const atEnd = index + 2 === glob.length || glob[index + 2] === '/';
-				if (atStart && atEnd) {
-					// `**/` any folders (none too); a final `**` everything below.
-					source += index + 2 === glob.length ? '.*' : '(?:[^/]*/)*';
-					index += index + 2 === glob.length ? 1 : 2;
-					continue;
-				}
-			}
-			source += '[^/]*';
-			while (glob[index + 1] === '*') {
-				index++;
-			}
-		} else if (char === '?') {
-			source += '[^/]';
-		} else if (char === '[') {
-			const close = glob.indexOf(']', index + 2);
-			if (close < 0) {
-				source += '\\[';
-				continue;
-			}
-			const body = glob
-				.slice(index + 1, close)
-				.replace(/^!/, '^')
-				.replace(/\\/g, '\\\\');
-			source += `[${body}]`;
-			index = close;
-		} else if (char === '{' && options.braces) {
-			const close = glob.indexOf('}', index);
-			if (close < 0) {
-				source += '\\{';
-				continue;
-			}
-			const alternatives = glob.slice(index + 1, close).split(',');
-			source += `(?:${alternatives.map((alt) => globToRegExp(alt, options).source.slice(1, -1)).join('|')})`;
-			index = close;
-		} else if (char === '\\' && index + 1 < glob.length) {
-			index++;
-			source += glob[index].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-		} else {
-			source += char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-		}
-	}
-	return new RegExp(`^${source}$`);
-}
+import { compileGlob } from './globMatch';
 
 /** Every ancestor of a relative path, then the path: `a/b/c` → `a`, `a/b`, `a/b/c`. */
 function prefixes(relative: string): string[] {
@@ -74,15 +23,15 @@ export function filesExcludeMatcher(setting: unknown): (relative: string) => boo
 		setting && typeof setting === 'object'
 			? Object.entries(setting as Record<string, unknown>)
 					.filter(([, value]) => value === true)
-					.map(([glob]) => globToRegExp(glob.replace(/^\.\//, ''), { braces: true }))
+					.map(([glob]) => compileGlob(glob.replace(/^\.\//, ''), { braces: true }))
 			: [];
-	return (relative) => prefixes(relative).some((part) => patterns.some((re) => re.test(part)));
+	return (relative) => prefixes(relative).some((part) => patterns.some((matches) => matches(part)));
 }
 
 interface GitignoreRule {
 	negate: boolean;
 	dirOnly: boolean;
-	re: RegExp;
+	matches: (relative: string) => boolean;
 }
 
 function parseGitignore(text: string): GitignoreRule[] {
@@ -110,7 +59,7 @@ function parseGitignore(text: string): GitignoreRule[] {
 		// A slash at the start or in the middle anchors the pattern; else it matches at any depth.
 		const anchored = line.includes('/');
 		const glob = anchored ? line.replace(/^\//, '') : `**/${line}`;
-		rules.push({ negate, dirOnly, re: globToRegExp(glob) });
+		rules.push({ negate, dirOnly, matches: compileGlob(glob) });
 	}
 	return rules;
 }
@@ -142,7 +91,7 @@ export function gitignoreMatcher(
 			}
 			const below = dir === '' ? relative : relative.slice(dir.length + 1);
 			for (const rule of rules) {
-				if ((!rule.dirOnly || isDirectory) && rule.re.test(below)) {
+				if ((!rule.dirOnly || isDirectory) && rule.matches(below)) {
 					ignored = !rule.negate;
 				}
 			}

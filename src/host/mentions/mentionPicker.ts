@@ -73,18 +73,30 @@ function fileGlob(query: string): string {
 	return plain === '' ? '**/*' : `**/*${plain}*`;
 }
 
-export class MentionPicker {
-	constructor(
-		private readonly folder: () => vscode.WorkspaceFolder | undefined,
-		private readonly terminals: TerminalRecorder,
-	) {}
+/** The workspace folder at `fsPath` (a chat's folder), if it is one. */
+function workspaceFolderAt(fsPath: string | undefined): vscode.WorkspaceFolder | undefined {
+	return fsPath === undefined
+		? undefined
+		: vscode.workspace.workspaceFolders?.find((folder) => folder.uri.fsPath === fsPath);
+}
 
-	/** What the picker offers for the text typed after `@`. */
-	async items(query: string): Promise<MentionItem[]> {
+const UNTRUSTED = 'nothing is mentioned in a workspace that is not trusted';
+
+export class MentionPicker {
+	constructor(private readonly terminals: TerminalRecorder) {}
+
+	/**
+	 * What the picker offers for the text typed after `@` in a chat of `chatFolder`: that folder's
+	 * files and symbols; nothing at all in an untrusted workspace.
+	 */
+	async items(query: string, chatFolder: string | undefined): Promise<MentionItem[]> {
+		if (!vscode.workspace.isTrusted) {
+			return [];
+		}
 		const typed = query.slice(0, 200);
 		const fixed = FIXED.filter((item) => fuzzyMatches(typed, item.label));
-		const folder = this.folder();
-		if (!folder || !vscode.workspace.isTrusted) {
+		const folder = workspaceFolderAt(chatFolder);
+		if (!folder) {
 			return fixed;
 		}
 		const [files, symbols] = await Promise.all([
@@ -144,11 +156,17 @@ export class MentionPicker {
 		return items;
 	}
 
-	/** The context entry for a picked id, or why there is none. */
+	/** The context entry for a picked id in a chat of `chatFolder`, or why there is none. */
 	async resolve(
 		id: string,
+		chatFolder: string | undefined,
 	): Promise<{ ok: true; entry: ContextEntry } | { ok: false; reason: string }> {
-		const folder = this.folder();
+		if (!vscode.workspace.isTrusted) {
+			// The selection, editors, Problems and the terminal too: a chip would go with the first
+			// message sent after trust is granted.
+			return { ok: false, reason: `@${id.slice(0, 100)}: ${UNTRUSTED}` };
+		}
+		const folder = workspaceFolderAt(chatFolder);
 		const mention = await this.resolveMention(id, folder);
 		if (!mention.ok) {
 			return { ok: false, reason: `@${mention.label}: ${mention.reason}` };

@@ -242,8 +242,16 @@ export function formatProblems(problems: readonly ProblemFact[]): {
 	};
 }
 
+/** A unified diff's sections, each with the two paths of its `diff --git` header ('' before the first). */
+export function diffSections(diff: string): { files: string[]; text: string }[] {
+	return diff.split(/^(?=diff --git )/m).map((text) => {
+		const header = /^diff --git (?:"?a\/(.*?)"?) (?:"?b\/(.*?)"?)$/m.exec(text);
+		return { files: header ? [header[1], header[2]] : [], text };
+	});
+}
+
 /**
- * The file sections of a unified git diff whose path is under `prefix` (repository-relative,
+ * The sections of a unified diff whose files both lie under `prefix` (repository-relative,
  * `/`-separated; '' keeps all), and how many sections were dropped. A repository may hold more
  * than the workspace folder; what lies outside the folder is not the mention's to show.
  */
@@ -252,21 +260,17 @@ export function diffUnder(diff: string, prefix: string): { diff: string; dropped
 	if (under === '') {
 		return { diff, dropped: 0 };
 	}
-	const sections = diff.split(/^(?=diff --git )/m);
 	let dropped = 0;
-	const kept = sections.filter((section) => {
-		const header = /^diff --git (?:"?a\/(.*?)"?) (?:"?b\/(.*?)"?)$/m.exec(section);
-		if (!header) {
+	const kept = diffSections(diff).filter((section) => {
+		if (section.files.length === 0) {
 			// Text before the first section (none from git itself).
-			return section.trim() === '';
+			return section.text.trim() === '';
 		}
-		const inside = [header[1], header[2]].every(
-			(file) => file === under || file.startsWith(`${under}/`),
-		);
+		const inside = section.files.every((file) => file === under || file.startsWith(`${under}/`));
 		if (!inside) {
 			dropped++;
 		}
 		return inside;
 	});
-	return { diff: kept.join(''), dropped };
+	return { diff: kept.map((section) => section.text).join(''), dropped };
 }

@@ -3,12 +3,11 @@
  * never in an untrusted workspace, never through a link that leads out, never what .gitignore or
  * files.exclude hide; bounded reads (a large file is read only up to what one mention may hold).
  */
-import { constants as fsConstants } from 'node:fs';
-import { lstat, open, readdir, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
-import { filesExcludeMatcher, gitignoreDirsFor, gitignoreMatcher } from './ignoreRules';
+import { hiddenBy, isInside, readBounded } from './hideRules';
 import {
 	MENTION_CHAR_LIMIT,
 	MENTION_LIST_LIMIT,
@@ -22,17 +21,9 @@ import {
 
 // UTF-8 needs up to 4 bytes a character: this many bytes always hold MENTION_CHAR_LIMIT of them.
 const FILE_READ_BYTES = MENTION_CHAR_LIMIT * 4;
-const GITIGNORE_READ_BYTES = 64 * 1024;
 /** A range mention may point anywhere in a file; the file is read up to this. */
 const RANGE_READ_BYTES = 8 * 1024 * 1024;
 const BINARY_PROBE_BYTES = 8000;
-const READ_FLAGS =
-	fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0);
-
-function isInside(parent: string, child: string): boolean {
-	const relative = path.relative(parent, child);
-	return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
 
 function refused(kind: MentionKind, label: string, reason: string): ResolvedMention {
 	return { ok: false, kind, label, reason };
@@ -77,72 +68,16 @@ async function locate(folder: vscode.WorkspaceFolder, typed: string): Promise<Lo
 	if (hidden) {
 		return { ok: false, reason: hidden };
 	}
+	// What is read is where the links lead: that must not be hidden either (a link named
+	// notes.txt to .env or .git/config would otherwise pass under its innocent name).
+	const realRelative = path.relative(realRoot, real).split(path.sep).join('/') || '.';
+	if (realRelative !== where.relative) {
+		const hiddenTarget = await hiddenBy(root, realRelative, info.isDirectory(), folder.uri);
+		if (hiddenTarget) {
+			return { ok: false, reason: `a link to ${realRelative}, which is ${hiddenTarget}` };
+		}
+	}
 	return { ok: true, relative: where.relative, real, isDirectory: info.isDirectory() };
-}
-
-/** Why .gitignore or files.exclude hide a path, if they do. */
-async function hiddenBy(
-	root: string,
-	relative: string,
-	isDirectory: boolean,
-	scope: vscode.Uri,
-): Promise<string | undefined> {
-	if (relative === '.') {
-		return undefined;
-	}
-	const exclude = vscode.workspace.getConfiguration('files', scope).get<unknown>('exclude');
-	if (filesExcludeMatcher(exclude)(relative)) {
-		return 'hidden by files.exclude';
-	}
-	const files = [];
-	for (const dir of gitignoreDirsFor(relative)) {
-		const text = await readBounded(path.join(root, dir, '.gitignore'), GITIGNORE_READ_BYTES, root);
-		if (text.ok) {
-			files.push({ dir, text: text.bytes.toString('utf8') });
-		}
-	}
-	return gitignoreMatcher(files)(relative, isDirectory) ? 'ignored by .gitignore' : undefined;
-}
-
-/** Up to `limit` bytes of a regular file inside `root`, with the file's size. */
-async function readBounded(
-	file: string,
-	limit: number,
-	root: string,
-): Promise<{ ok: true; bytes: Buffer; size: number } | { ok: false; reason: string }> {
-	try {
-		const [real, realRoot] = await Promise.all([realpath(file), realpath(root)]);
-		if (!isInside(realRoot, real)) {
-			return { ok: false, reason: 'a link that leads out of the workspace folder' };
-		}
-		const before = await lstat(real);
-		if (!before.isFile()) {
-			return { ok: false, reason: 'not a regular file' };
-		}
-		const handle = await open(real, READ_FLAGS);
-		try {
-			const info = await handle.stat();
-			if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) {
-				return { ok: false, reason: 'it was replaced while it was opened' };
-			}
-			const buffer = Buffer.alloc(limit);
-			let length = 0;
-			for (;;) {
-				const { bytesRead } = await handle.read(buffer, length, limit - length, length);
-				if (bytesRead === 0 || (length += bytesRead) >= limit) {
-					break;
-				}
-			}
-			return { ok: true, bytes: buffer.subarray(0, length), size: Math.max(info.size, length) };
-		} finally {
-			await handle.close();
-		}
-	} catch (error) {
-		return {
-			ok: false,
-			reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-		};
-	}
 }
 
 function languageOf(relative: string): string {

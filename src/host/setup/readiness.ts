@@ -11,12 +11,18 @@ import type { Logger } from '../platform/log';
 import type { ZeroBinaryLocator } from '../platform/zeroBinary';
 import { asCliResult, type ZeroCli } from '../platform/zeroCli';
 
-/** Readiness as the chat shows it. */
+/** Readiness as the chat shows it, per folder (a folder's `.zero/config.json` may set the provider). */
 export interface ReadinessProvider {
-	/** The state to show now; starts the first check if none ran yet. */
-	view(): ReadinessView;
-	readonly onDidChange: vscode.Event<ReadinessView>;
+	/** The state of `folder` (absent: the window's first folder) to show now; starts its check. */
+	view(folder?: string): ReadinessView;
+	readonly onDidChange: vscode.Event<FolderReadiness>;
 	refresh(): void;
+}
+
+/** A folder's readiness changed (`folder` undefined: the window's first folder). */
+export interface FolderReadiness {
+	folder: string | undefined;
+	view: ReadinessView;
 }
 
 export interface ReadinessReport {
@@ -26,17 +32,23 @@ export interface ReadinessReport {
 	checkedAt: number;
 }
 
+/** One folder's checks and what they showed. */
+class FolderCheck {
+	shown: ReadinessView = CHECKING;
+	report: Promise<ReadinessReport> | undefined;
+	providerFailure: string | undefined;
+	/** Bumped by every refresh; a check that finishes after a newer one started is dropped. */
+	generation = 0;
+}
+
 /**
- * Checks, lazily and once, whether zero can run here; re-checks when `zero.path`/`zero.env` or
- * workspace trust change, on "Check Setup", and when a run reports that the provider failed.
+ * Checks, lazily and once per folder, whether zero can run there; re-checks when `zero.path`/
+ * `zero.env` or workspace trust change, on "Check Setup", and when a run reports that the
+ * provider failed. The window's own state (context keys, the walkthrough) is its first folder's.
  */
 export class ReadinessService implements ReadinessProvider, vscode.Disposable {
-	private shown: ReadinessView = CHECKING;
-	private report: Promise<ReadinessReport> | undefined;
-	private providerFailure: string | undefined;
-	/** Bumped by every refresh; a check that finishes after a newer one started is dropped. */
-	private generation = 0;
-	private readonly emitter = new vscode.EventEmitter<ReadinessView>();
+	private readonly folders = new Map<string, FolderCheck>();
+	private readonly emitter = new vscode.EventEmitter<FolderReadiness>();
 	readonly onDidChange = this.emitter.event;
 
 	constructor(
@@ -46,96 +58,136 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 		private readonly log: Logger,
 	) {}
 
-	view(): ReadinessView {
-		if (!this.report) {
-			this.refresh();
+	/** `folder`, or the window's first when absent; '' for none. */
+	private keyOf(folder: string | undefined): string {
+		return folder ?? this.workspaceFolder() ?? '';
+	}
+
+	private checkOf(folder: string | undefined): FolderCheck {
+		const key = this.keyOf(folder);
+		let check = this.folders.get(key);
+		if (!check) {
+			check = new FolderCheck();
+			this.folders.set(key, check);
 		}
-		return this.shown;
+		return check;
 	}
 
-	/** Re-runs every check. */
+	view(folder?: string): ReadinessView {
+		const check = this.checkOf(folder);
+		if (!check.report) {
+			this.refreshFolder(folder);
+		}
+		return check.shown;
+	}
+
+	/** Re-runs every folder's checks. */
 	refresh(): void {
-		this.providerFailure = undefined;
-		this.report = this.check(++this.generation);
+		this.checkOf(undefined);
+		for (const key of [...this.folders.keys()]) {
+			this.refreshFolder(key === '' ? undefined : key);
+		}
 	}
 
-	/** The latest full report (runs the checks if none ran yet). */
-	latest(): Promise<ReadinessReport> {
-		this.report ??= this.check(++this.generation);
-		return this.report;
+	private refreshFolder(folder: string | undefined): void {
+		const check = this.checkOf(folder);
+		check.providerFailure = undefined;
+		check.report = this.check(this.keyOf(folder), check, ++check.generation);
+	}
+
+	/** The latest full report of `folder` (runs the checks if none ran yet). */
+	latest(folder?: string): Promise<ReadinessReport> {
+		const check = this.checkOf(folder);
+		check.report ??= this.check(this.keyOf(folder), check, ++check.generation);
+		return check.report;
 	}
 
 	/**
-	 * Learns from a finished run: a provider setup problem switches the chat to the provider state
-	 * with zero's own message; a successful run proves the provider works. True for a success.
+	 * Learns from a finished run in `folder`: a provider setup problem switches that folder's chats
+	 * to the provider state with zero's own message; a successful run proves the provider works.
+	 * True for a success.
 	 */
-	noteRunFinished(run: RunState): boolean {
+	noteRunFinished(run: RunState, folder?: string): boolean {
 		const problem = providerSetupProblem(run);
 		if (problem) {
-			this.markProviderFailure(problem);
+			this.markProviderFailure(problem, folder);
 			return false;
 		}
 		if (run.end?.kind === 'run_end' && run.end.status === 'success') {
-			this.markRunSucceeded();
+			this.markRunSucceeded(folder);
 			return true;
 		}
 		return false;
 	}
 
 	/** A run failed because of the provider: show zero's own message in the provider state. */
-	markProviderFailure(message: string): void {
-		this.providerFailure = message;
+	markProviderFailure(message: string, folder?: string): void {
+		const check = this.checkOf(folder);
+		check.providerFailure = message;
 		this.set(
+			this.keyOf(folder),
+			check,
 			noProviderView(
-				{ binaryPath: this.shown.binaryPath, version: this.shown.version },
+				{ binaryPath: check.shown.binaryPath, version: check.shown.version },
 				`zero said: ${message}`,
 			),
 		);
 	}
 
 	/** A run succeeded, so the provider works whatever the last check said. */
-	markRunSucceeded(): void {
-		if (this.shown.state === 'no_provider') {
-			this.refresh();
+	markRunSucceeded(folder?: string): void {
+		if (this.checkOf(folder).shown.state === 'no_provider') {
+			this.refreshFolder(folder);
 		}
 	}
 
-	private set(view: ReadinessView): void {
-		this.shown = view;
-		this.emitter.fire(view);
+	private set(key: string, check: FolderCheck, view: ReadinessView): void {
+		check.shown = view;
+		this.emitter.fire({ folder: key === '' ? undefined : key, view });
 	}
 
-	private async check(generation: number): Promise<ReadinessReport> {
+	private isWindowFolder(key: string): boolean {
+		return key === (this.workspaceFolder() ?? '');
+	}
+
+	private async check(
+		key: string,
+		check: FolderCheck,
+		generation: number,
+	): Promise<ReadinessReport> {
 		const trusted = vscode.workspace.isTrusted;
 		if (!trusted) {
 			const view = readinessView(false, undefined, undefined);
-			this.set(view);
+			this.set(key, check, view);
 			return { view, checkedAt: Date.now() };
 		}
-		this.set(CHECKING);
-		const report = await this.probe();
-		if (generation !== this.generation) {
+		this.set(key, check, CHECKING);
+		const report = await this.probe(key, check);
+		if (generation !== check.generation) {
 			// Settings changed while this check ran; the newer check decides.
-			return this.report ?? report;
+			return check.report ?? report;
 		}
 		this.log.info(
-			`Setup check: ${report.view.state}${report.view.version ? ` (zero ${report.view.version})` : ''}${report.view.binaryPath ? ` at ${report.view.binaryPath}` : ''}`,
+			`Setup check${key ? ` in ${key}` : ''}: ${report.view.state}${report.view.version ? ` (zero ${report.view.version})` : ''}${report.view.binaryPath ? ` at ${report.view.binaryPath}` : ''}`,
 		);
-		this.set(report.view);
-		setContext(
-			'zero.setup.binaryFound',
-			report.located?.found === true && report.probe?.version.kind === 'ok',
-		);
-		setContext('zero.setup.providerReady', report.view.state === 'ready');
+		this.set(key, check, report.view);
+		if (this.isWindowFolder(key)) {
+			setContext(
+				'zero.setup.binaryFound',
+				report.located?.found === true && report.probe?.version.kind === 'ok',
+			);
+			setContext('zero.setup.providerReady', report.view.state === 'ready');
+		}
 		return report;
 	}
 
-	private async probe(): Promise<ReadinessReport> {
+	private async probe(key: string, check: FolderCheck): Promise<ReadinessReport> {
 		const located = await this.locator.locate();
 		let probe: ProbeResult | undefined;
 		if (located.found) {
 			try {
-				const cwd = this.workspaceFolder() ?? os.tmpdir();
+				// zero reads the folder's own .zero/config.json: each folder is checked where it runs.
+				const cwd = key === '' ? os.tmpdir() : key;
 				probe = await probeZero(
 					async (args, timeoutMs) => asCliResult(await this.zeroCli.run(args, { cwd, timeoutMs })),
 					cwd,
@@ -150,8 +202,8 @@ export class ReadinessService implements ReadinessProvider, vscode.Disposable {
 			probe ??
 				(located.found ? { version: { kind: 'not_zero', output: 'the check failed' } } : undefined),
 		);
-		if (this.providerFailure && view.state === 'ready') {
-			view = noProviderView(view, `zero said: ${this.providerFailure}`);
+		if (check.providerFailure && view.state === 'ready') {
+			view = noProviderView(view, `zero said: ${check.providerFailure}`);
 		}
 		return { view, located, probe, checkedAt: Date.now() };
 	}

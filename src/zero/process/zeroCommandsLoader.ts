@@ -25,8 +25,15 @@ const READ_FLAGS =
 	fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0);
 
 export interface ZeroCommandDirs {
-	/** `<workspace>/.zero/commands`, with the workspace a link inside it may lead to. */
-	project?: { dir: string; root: string };
+	/**
+	 * `<workspace>/.zero/commands`, with the workspace a link inside it may lead to, and why a
+	 * link's target is hidden from the chat (the mention rules: .gitignore, excludes), if it is.
+	 */
+	project?: {
+		dir: string;
+		root: string;
+		hidden?: (absolute: string) => Promise<string | undefined>;
+	};
 	/** `<user config>/zero/commands`. */
 	user?: { dir: string };
 }
@@ -34,6 +41,9 @@ export interface ZeroCommandDirs {
 export interface SkippedCommandFile {
 	path: string;
 	reason: string;
+	/** The command zero's TUI would read from the file (absent: a whole folder was cut). */
+	name?: string;
+	project: boolean;
 }
 
 export interface LoadedZeroCommands {
@@ -50,10 +60,15 @@ export function zeroCommandDirs(
 	platform: string,
 	env: Record<string, string | undefined>,
 	homedir: string,
+	hiddenIn?: (root: string) => (absolute: string) => Promise<string | undefined>,
 ): ZeroCommandDirs {
 	const dirs: ZeroCommandDirs = {};
 	if (workspaceRoot?.trim()) {
-		dirs.project = { dir: path.join(workspaceRoot, '.zero', 'commands'), root: workspaceRoot };
+		dirs.project = {
+			dir: path.join(workspaceRoot, '.zero', 'commands'),
+			root: workspaceRoot,
+			...(hiddenIn ? { hidden: hiddenIn(workspaceRoot) } : {}),
+		};
 	}
 	const configFile = zeroUserConfigPath(platform, env, homedir);
 	if (configFile) {
@@ -76,6 +91,7 @@ function errorText(error: unknown): string {
 async function readCommandFile(
 	file: string,
 	root: string,
+	hidden?: (absolute: string) => Promise<string | undefined>,
 ): Promise<{ text: string } | { refused: string }> {
 	let real: string;
 	let realRoot: string;
@@ -86,6 +102,14 @@ async function readCommandFile(
 	}
 	if (!isInside(realRoot, real)) {
 		return { refused: 'a link that leads out of its folder' };
+	}
+	// A link on the way (the file, or its folder): what it leads to must be something the chat may
+	// read, so that no .env or key file is read under an innocent command name.
+	if (hidden && path.relative(realRoot, real) !== path.relative(root, file)) {
+		const why = await hidden(real);
+		if (why) {
+			return { refused: `a link to a file the chat may not read (${why})` };
+		}
 	}
 	const info = await lstat(real).catch(() => undefined);
 	if (!info?.isFile()) {
@@ -131,6 +155,7 @@ async function loadDir(
 	root: string,
 	project: boolean,
 	skipped: SkippedCommandFile[],
+	hidden?: (absolute: string) => Promise<string | undefined>,
 ): Promise<ZeroUserCommand[]> {
 	let entries;
 	try {
@@ -153,12 +178,26 @@ async function loadDir(
 		}
 		const file = path.join(dir, entry.name);
 		if (++considered > MAX_COMMAND_FILES) {
-			skipped.push({ path: dir, reason: `more than ${MAX_COMMAND_FILES} command files` });
-			break;
+			if (considered > 2 * MAX_COMMAND_FILES) {
+				// Past this, one line for the rest of the folder: no name can be said to be read.
+				skipped.push({
+					path: dir,
+					project,
+					reason: `more than ${2 * MAX_COMMAND_FILES} command files`,
+				});
+				break;
+			}
+			skipped.push({
+				path: file,
+				name,
+				project,
+				reason: `one of more than ${MAX_COMMAND_FILES} command files in its folder`,
+			});
+			continue;
 		}
-		const read = await readCommandFile(file, root);
+		const read = await readCommandFile(file, root, hidden);
 		if ('refused' in read) {
-			skipped.push({ path: file, reason: read.refused });
+			skipped.push({ path: file, name, project, reason: read.refused });
 			continue;
 		}
 		commands.push(parseZeroCommand(name, read.text, { project, path: file }));
@@ -166,12 +205,25 @@ async function loadDir(
 	return commands;
 }
 
-/** Both folders' commands, the project's shadowing the user's (usercommands.go:60-75). */
+/**
+ * Both folders' commands, the project's shadowing the user's (usercommands.go:60-75). A project
+ * file not read still shadows the user's command of its name, as it does in zero: that name is
+ * then no command here (the / menu and a typed line say why), never the user's silently.
+ */
 export async function loadZeroCommands(dirs: ZeroCommandDirs): Promise<LoadedZeroCommands> {
 	const skipped: SkippedCommandFile[] = [];
 	const user = dirs.user ? await loadDir(dirs.user.dir, dirs.user.dir, false, skipped) : [];
 	const project = dirs.project
-		? await loadDir(dirs.project.dir, dirs.project.root, true, skipped)
+		? await loadDir(dirs.project.dir, dirs.project.root, true, skipped, dirs.project.hidden)
 		: [];
-	return { commands: mergeZeroCommands(user, project), skipped };
+	const unread = new Set(
+		skipped.filter((file) => file.project && file.name).map((file) => file.name),
+	);
+	return {
+		commands: mergeZeroCommands(
+			user.filter((command) => !unread.has(command.name)),
+			project,
+		),
+		skipped,
+	};
 }

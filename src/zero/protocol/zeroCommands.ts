@@ -39,6 +39,18 @@ export function goTrimSpace(text: string): string {
 	return text.replace(GO_LEADING_SPACE, '').replace(GO_TRAILING_SPACE, '');
 }
 
+/**
+ * Go's `strings.ToLower`: each code point by its simple lower-case mapping. JavaScript applies
+ * the special casings instead: "\u0130" (I with a dot) becomes "i" plus a combining dot there, "i" in Go.
+ */
+export function goToLower(text: string): string {
+	let out = '';
+	for (const char of text) {
+		out += char === '\u0130' ? 'i' : char.toLowerCase();
+	}
+	return out;
+}
+
 /** Go's `strings.Fields`: the non-empty runs between spaces. */
 export function goFields(text: string): string[] {
 	return text.split(GO_SPACE_RUN).filter((field) => field !== '');
@@ -55,7 +67,7 @@ export function zeroCommandNameOf(fileName: string): string | undefined {
 	if (dot < 0 || fileName.slice(dot).toLowerCase() !== '.md') {
 		return undefined;
 	}
-	const name = fileName.slice(0, dot).toLowerCase();
+	const name = goToLower(fileName.slice(0, dot));
 	return /^[a-z0-9-]+$/.test(name) ? name : undefined;
 }
 
@@ -194,7 +206,7 @@ export function splitZeroCommandInput(raw: string): { name: string; args: string
 	if (first === undefined) {
 		return undefined;
 	}
-	return { name: first.slice(1).toLowerCase(), args: goTrimSpace(trimmed.slice(first.length)) };
+	return { name: goToLower(first.slice(1)), args: goTrimSpace(trimmed.slice(first.length)) };
 }
 
 /** What typing a slash line would send, as zero's TUI decides it. */

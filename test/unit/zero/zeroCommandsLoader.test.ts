@@ -114,9 +114,16 @@ describe("loading zero's user commands", () => {
 		const loaded = await loadZeroCommands(dirs());
 		assert.equal(loaded.commands.length, MAX_COMMAND_FILES);
 		assert.equal(loaded.commands.at(-1)?.name, `c${MAX_COMMAND_FILES - 1}`);
-		assert.deepEqual(loaded.skipped, [
-			{ path: projectDir, reason: `more than ${MAX_COMMAND_FILES} command files` },
-		]);
+		// Each file past the cap is named, so that typing its command says why it does not run.
+		assert.deepEqual(
+			loaded.skipped,
+			[200, 201, 202].map((index) => ({
+				path: path.join(projectDir, `c${index}.md`),
+				name: `c${index}`,
+				project: true,
+				reason: `one of more than ${MAX_COMMAND_FILES} command files in its folder`,
+			})),
+		);
 	});
 
 	it(

@@ -43,11 +43,10 @@ async function factsFrom(contextFile: string) {
 					? recordedCli('skills-one')
 					: recordedCli(contextFile);
 		},
-		() => '/ws',
 		(message) => assert.fail(message),
 	);
-	await service.refresh();
-	return { facts: service.current(), asked };
+	await service.refresh('/ws');
+	return { facts: service.current('/ws'), asked };
 }
 
 describe('composer meter (host)', () => {
@@ -131,11 +130,10 @@ describe('composer meter (host)', () => {
 		const warnings: string[] = [];
 		const service = new ComposerFactsService(
 			async () => ({ found: true, exitCode: 0, stdout: 'not json', stderr: '' }),
-			() => undefined,
 			(message) => warnings.push(message),
 		);
-		await service.refresh();
-		assert.deepEqual(service.current(), { models: [], commands: [] });
+		await service.refresh(undefined);
+		assert.deepEqual(service.current(undefined), { models: [], commands: [], skippedCommands: [] });
 		assert.equal(warnings.length, 2);
 	});
 });

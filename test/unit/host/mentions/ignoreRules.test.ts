@@ -5,29 +5,33 @@ import {
 	filesExcludeMatcher,
 	gitignoreDirsFor,
 	gitignoreMatcher,
-	globToRegExp,
 } from '../../../../src/host/mentions/ignoreRules';
+import { compileGlob } from '../../../../src/host/mentions/globMatch';
+
+const glob = (glob: string, options?: { braces?: boolean }) => ({
+	test: compileGlob(glob, options),
+});
 
 describe('globs', () => {
 	it('* and ? stay in one path part; ** crosses folders', () => {
-		assert.ok(globToRegExp('*.js').test('a.js'));
-		assert.ok(!globToRegExp('*.js').test('src/a.js'));
-		assert.ok(globToRegExp('**/*.js').test('src/deep/a.js'));
-		assert.ok(globToRegExp('**/*.js').test('a.js'), '**/ may match no folder');
-		assert.ok(globToRegExp('a/**/b').test('a/b'));
-		assert.ok(globToRegExp('a/**/b').test('a/x/y/b'));
-		assert.ok(globToRegExp('out/**').test('out/x/y'));
-		assert.ok(globToRegExp('?.md').test('a.md') && !globToRegExp('?.md').test('ab.md'));
+		assert.ok(glob('*.js').test('a.js'));
+		assert.ok(!glob('*.js').test('src/a.js'));
+		assert.ok(glob('**/*.js').test('src/deep/a.js'));
+		assert.ok(glob('**/*.js').test('a.js'), '**/ may match no folder');
+		assert.ok(glob('a/**/b').test('a/b'));
+		assert.ok(glob('a/**/b').test('a/x/y/b'));
+		assert.ok(glob('out/**').test('out/x/y'));
+		assert.ok(glob('?.md').test('a.md') && !glob('?.md').test('ab.md'));
 	});
 
 	it('classes, braces (files.exclude only) and escapes; regex characters are literal', () => {
-		assert.ok(globToRegExp('[ab].txt').test('a.txt') && !globToRegExp('[ab].txt').test('c.txt'));
-		assert.ok(globToRegExp('[!ab].txt').test('c.txt'));
-		assert.ok(globToRegExp('*.{js,ts}', { braces: true }).test('x.ts'));
-		assert.ok(!globToRegExp('*.{js,ts}').test('x.ts'), 'gitignore has no braces');
-		assert.ok(globToRegExp('\\*.txt').test('*.txt') && !globToRegExp('\\*.txt').test('a.txt'));
-		assert.ok(globToRegExp('a+(b).txt').test('a+(b).txt'));
-		assert.ok(!globToRegExp('a.txt').test('abtxt'));
+		assert.ok(glob('[ab].txt').test('a.txt') && !glob('[ab].txt').test('c.txt'));
+		assert.ok(glob('[!ab].txt').test('c.txt'));
+		assert.ok(glob('*.{js,ts}', { braces: true }).test('x.ts'));
+		assert.ok(!glob('*.{js,ts}').test('x.ts'), 'gitignore has no braces');
+		assert.ok(glob('\\*.txt').test('*.txt') && !glob('\\*.txt').test('a.txt'));
+		assert.ok(glob('a+(b).txt').test('a+(b).txt'));
+		assert.ok(!glob('a.txt').test('abtxt'));
 	});
 });
 
@@ -106,5 +110,41 @@ describe('.gitignore', () => {
 	it('lists the folders whose .gitignore applies', () => {
 		assert.deepEqual(gitignoreDirsFor('a/b/c.txt'), ['', 'a', 'a/b']);
 		assert.deepEqual(gitignoreDirsFor('top.txt'), ['']);
+	});
+});
+
+describe("a cloned repository's hostile patterns (#31 item 9)", () => {
+	// Compiled to regular expressions these took hours (each star multiplies the backtracking);
+	// matched by globMatch they take one step a character per token. The timeout only guards a hang.
+	const hostile = [
+		`${'*a'.repeat(20)}*b`,
+		`**/${'*a'.repeat(20)}*b`,
+		`x/${'**/'.repeat(30)}y`,
+		`x/${'**/a/'.repeat(12)}**/y`,
+		`${'[a]*'.repeat(20)}b`,
+	];
+	const names = ['a'.repeat(80), `x/${'a/'.repeat(60)}z`];
+
+	it('a .gitignore of such lines answers for long names', { timeout: 60_000 }, () => {
+		const ignored = gitignoreMatcher([{ dir: '', text: hostile.join('\n') }]);
+		for (const name of names) {
+			assert.equal(ignored(name, false), false, name);
+		}
+		assert.equal(ignored(`x/${'a/'.repeat(60)}y`, false), true, 'and still matches what it should');
+	});
+
+	it('files.exclude with such globs and braces answers too', { timeout: 60_000 }, () => {
+		const excluded = filesExcludeMatcher(
+			Object.fromEntries(hostile.map((pattern) => [`{${pattern},${pattern}}`, true])),
+		);
+		for (const name of names) {
+			assert.equal(excluded(name), false, name);
+		}
+	});
+
+	it('{a,b} alternatives are bounded: nested braces expand to at most 64 patterns', () => {
+		const many = compileGlob('{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}', { braces: true });
+		assert.equal(many('aaaaaaaa'), true);
+		assert.equal(many('bbbbbbbb'), false, 'past the 64th alternative nothing matches');
 	});
 });
