@@ -31,6 +31,7 @@ export const WEBVIEW_RUNNABLE_COMMANDS = [
 	'zero.showLog',
 	'zero.showChats',
 	'zero.newChat',
+	'zero.changeChatFolder',
 	'zero.inspectWorkspace',
 	'zero.manageGrants',
 	'zero.connectProvider',

@@ -28,14 +28,7 @@ export class ChatHeader {
 			h(
 				'div',
 				{ class: 'chat-meta muted' },
-				transcript.folder
-					? h(
-							'span',
-							{ class: 'chat-folder', title: `zero works in ${transcript.folder}` },
-							icon('folder'),
-							` ${folderLabel(transcript.folder)}`,
-						)
-					: undefined,
+				transcript.folder ? renderFolder(transcript) : undefined,
 				transcript.model
 					? h(
 							'span',
@@ -100,6 +93,29 @@ function renderForkOrigin(origin: ForkOrigin, pending: boolean): HTMLElement {
 		pending
 			? '. The messages above are that chat’s; your next message makes zero’s fork of it.'
 			: '. The messages above are that chat’s.',
+	);
+}
+
+/**
+ * The folder zero works in (a multi-root workspace); before the chat's first message a button
+ * that chooses another.
+ */
+function renderFolder(transcript: Transcript): HTMLElement {
+	const folder = transcript.folder ?? '';
+	const label = [icon('folder'), ` ${folderLabel(folder)}`];
+	if (transcript.turns.length > 0 || transcript.readOnly) {
+		return h('span', { class: 'chat-folder', title: `zero works in ${folder}` }, ...label);
+	}
+	return h(
+		'button',
+		{
+			type: 'button',
+			class: 'link-button chat-folder',
+			title: `zero works in ${folder}. Click to choose another folder before the first message.`,
+			'aria-label': `Folder: ${folderLabel(folder)}. Choose another folder for this chat`,
+			...actionAttrs({ action: 'run-command', command: 'zero.changeChatFolder' }),
+		},
+		...label,
 	);
 }
 

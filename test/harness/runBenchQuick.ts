@@ -12,6 +12,8 @@ const QUICK_FORMS: { name: string; script: string; args: string[] }[] = [
 	{ name: 'transcript', script: 'bench:transcript', args: ['--mb', '2'] },
 	{ name: 'chats', script: 'bench:chats', args: ['--chats', '3', '--events', '1000'] },
 	{ name: 'activation', script: 'bench:activation', args: ['--runs', '1', '--chat-mb', '1'] },
+	// The issue's own size: 1,000 .gitignore lines over 10,000 paths, once.
+	{ name: 'ignore', script: 'bench:ignore', args: ['--rounds', '1'] },
 ];
 
 function run(script: string, args: string[]): Promise<number> {

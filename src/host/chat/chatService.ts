@@ -13,6 +13,7 @@ import { describeLiveChat, type LiveChatState } from './liveChatState';
 import type { MentionPicker } from '../mentions/mentionPicker';
 import { ComposerRequests } from './composerRequests';
 import { sameFolder } from '../changes/rewindFolder';
+import { LAST_FOLDER_KEY } from './folderPicker';
 
 const HISTORY_KEY = 'zero.promptHistory';
 const HISTORY_LIMIT = 100;
@@ -72,7 +73,7 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		private readonly pickFolder: () => Promise<string | undefined> = async () => undefined,
 		private readonly mentions?: Pick<MentionPicker, 'items' | 'resolve'>,
 	) {
-		this.side = new ChatSlot(this, this.adopt(new ChatSession(deps)), 'side');
+		this.side = new ChatSlot(this, this.adopt(this.createSession()), 'side');
 		this.slots.add(this.side);
 		this.activeSlot = this.side;
 		this.disposables.push(
@@ -202,7 +203,7 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		}
 		for (const slot of this.slots) {
 			if (slot.session.id === id) {
-				this.showIn(slot, this.adopt(new ChatSession(this.deps)));
+				this.showIn(slot, this.adopt(this.createSession()));
 			}
 		}
 		await this.deps.store.delete(id);
@@ -464,13 +465,59 @@ export class ChatService implements SlotOwner, ChatRequestHost, vscode.Disposabl
 		}
 	}
 
-	/** A chat session; a multi-root workspace runs each chat in its own folder. */
+	/**
+	 * A chat session. A multi-root workspace runs each chat in its own folder, which every chat
+	 * there has and shows: one chosen (or the last chosen) for a new chat, the window's first for a
+	 * chat saved before chats had folders (that is where it ran).
+	 */
 	private createSession(transcript?: Transcript, folder?: string): ChatSession {
 		const session = new ChatSession(this.deps, transcript);
-		if (folder !== undefined && session.transcript.folder === undefined) {
-			session.transcript.folder = folder;
+		const folders = this.deps.workspaceFolders?.() ?? [];
+		if (session.transcript.folder === undefined) {
+			const started = session.transcript.turns.length > 0;
+			const chosen =
+				folder ??
+				(folders.length > 1 ? (started ? folders[0] : this.defaultFolder(folders)) : undefined);
+			if (chosen !== undefined) {
+				session.transcript.folder = chosen;
+			}
 		}
 		return session;
+	}
+
+	/** The folder a new chat of a multi-root workspace takes unasked: the last chosen, else the first. */
+	private defaultFolder(folders: readonly string[]): string | undefined {
+		const last = this.memento.get<string>(LAST_FOLDER_KEY);
+		return last !== undefined && folders.includes(last) ? last : folders[0];
+	}
+
+	/**
+	 * Lets the user choose another folder for `session` before its first message (a multi-root
+	 * workspace); afterwards its turns and zero's session belong to the folder they ran in.
+	 */
+	async changeFolder(session: ChatSession): Promise<void> {
+		if ((this.deps.workspaceFolders?.() ?? []).length <= 1) {
+			this.deps.messages.show('info', 'This workspace has one folder: every chat runs zero there.');
+			return;
+		}
+		if (session.transcript.turns.length > 0 || session.transcript.sessionId !== undefined) {
+			this.deps.messages.show(
+				'warning',
+				"A chat keeps the folder of its first message: zero's session and its changes are there. Start a new chat to work in another folder.",
+			);
+			return;
+		}
+		const chosen = await this.pickFolder();
+		if (chosen === undefined || session.transcript.turns.length > 0) {
+			return;
+		}
+		session.transcript.folder = chosen;
+		for (const slot of this.slots) {
+			if (slot.session === session) {
+				slot.post(this.snapshotOf(slot));
+			}
+		}
+		this.liveChangeEmitter.fire();
 	}
 
 	/** Makes `session` live: its updates reach the views showing it, its runs the window's events. */

@@ -2,7 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
-const LAST_FOLDER_KEY = 'zero.chatFolder';
+/** The folder last chosen for a chat (a new chat takes it unasked; see ChatService). */
+export const LAST_FOLDER_KEY = 'zero.chatFolder';
 
 export async function pickChatFolder(memento: vscode.Memento): Promise<string | undefined> {
 	const folders = (vscode.workspace.workspaceFolders ?? []).filter(

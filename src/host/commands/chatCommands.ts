@@ -23,6 +23,7 @@ type ChatCommand =
 	| 'zero.openChat'
 	| 'zero.openChatInEditor'
 	| 'zero.newChat'
+	| 'zero.changeChatFolder'
 	| 'zero.stopRun'
 	| 'zero.showChats'
 	| 'zero.stopAllRuns'
@@ -100,6 +101,7 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 			await deps.chats.newChat();
 			await focusChat(deps);
 		},
+		'zero.changeChatFolder': () => deps.chats.changeFolder(deps.chats.active),
 		'zero.stopRun': () => deps.chats.active.stop(),
 		'zero.stopAllRuns': () => {
 			const stopped = deps.chats.stopAll();

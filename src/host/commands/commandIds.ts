@@ -3,6 +3,7 @@ export const COMMAND_IDS = [
 	'zero.openChat',
 	'zero.openChatInEditor',
 	'zero.newChat',
+	'zero.changeChatFolder',
 	'zero.stopRun',
 	'zero.stopAllRuns',
 	'zero.showChats',

@@ -166,90 +166,167 @@ function expandBraces(glob: string): string[] {
 
 /** A matcher for a whole path; each call is linear in the path's length. */
 export function compileGlob(glob: string, options: GlobOptions = {}): (path: string) => boolean {
-	const patterns = (options.braces ? expandBraces(glob) : [glob]).map(tokenize);
-	return (path) => patterns.some((tokens) => matchTokens(tokens, path));
+	const matchers = (options.braces ? expandBraces(glob) : [glob]).map((one) =>
+		matcherOf(tokenize(one)),
+	);
+	return matchers.length === 1 ? matchers[0] : (path) => matchers.some((match) => match(path));
 }
 
-function matchTokens(tokens: readonly Token[], path: string): boolean {
-	const count = tokens.length;
-	// `states[i]`: the path read so far can end before token i. `inside[i]` (a `folders` token):
-	// inside one of the folders it skips (not yet at its `/`).
-	let states = new Uint8Array(count + 1);
-	let inside = new Uint8Array(count + 1);
-	const close = (set: Uint8Array): void => {
-		// Tokens that may match nothing pass the state on, in order (all go forward).
-		for (let index = 0; index < count; index++) {
+/** The text of a run of literal tokens, or undefined when one of them is not literal. */
+function literalOf(tokens: readonly Token[]): string | undefined {
+	let text = '';
+	for (const token of tokens) {
+		if (token.kind !== 'char') {
+			return undefined;
+		}
+		text += token.char;
+	}
+	return text;
+}
+
+/**
+ * The shapes most ignore lines have get a direct test (`name`, `*.ext`, `**\/name`, `**\/*.ext`);
+ * the rest run the token walk, after a quick check that every literal part is in the path.
+ */
+function matcherOf(tokens: readonly Token[]): (path: string) => boolean {
+	const first = tokens[0]?.kind;
+	const literal = literalOf(tokens);
+	if (literal !== undefined) {
+		return (path) => path === literal;
+	}
+	const tail = literalOf(tokens.slice(1));
+	if (first === 'star' && tail !== undefined && !tail.includes('/')) {
+		return (path) => path.endsWith(tail) && !path.includes('/');
+	}
+	if (first === 'folders' && tail !== undefined) {
+		return (path) => path === tail || path.endsWith(`/${tail}`);
+	}
+	const afterFolderStar =
+		first === 'folders' && tokens[1]?.kind === 'star' ? literalOf(tokens.slice(2)) : undefined;
+	if (afterFolderStar !== undefined && !afterFolderStar.includes('/')) {
+		return (path) => path.slice(path.lastIndexOf('/') + 1).endsWith(afterFolderStar);
+	}
+	const runs: string[] = [];
+	let run = '';
+	for (const token of tokens) {
+		if (token.kind === 'char') {
+			run += token.char;
+		} else if (run !== '') {
+			runs.push(run);
+			run = '';
+		}
+	}
+	if (run !== '') {
+		runs.push(run);
+	}
+	runs.sort((a, b) => b.length - a.length);
+	const walk = new TokenWalk(tokens);
+	return (path) => runs.every((part) => path.includes(part)) && walk.matches(path);
+}
+
+/**
+ * The token walk: an NFA over the tokens, with its state arrays made once. `states[i]`: the path
+ * read so far can end before token i; `inside[i]` (a `folders` token): inside one of the folders
+ * it skips, not yet at its `/`.
+ */
+class TokenWalk {
+	private states: Uint8Array;
+	private inside: Uint8Array;
+	private next: Uint8Array;
+	private nextInside: Uint8Array;
+
+	constructor(private readonly tokens: readonly Token[]) {
+		const size = tokens.length + 1;
+		this.states = new Uint8Array(size);
+		this.inside = new Uint8Array(size);
+		this.next = new Uint8Array(size);
+		this.nextInside = new Uint8Array(size);
+	}
+
+	/** Tokens that may match nothing pass a state on, in order (all go forward). */
+	private close(set: Uint8Array): void {
+		const tokens = this.tokens;
+		for (let index = 0; index < tokens.length; index++) {
 			const kind = tokens[index].kind;
 			if (set[index] && (kind === 'star' || kind === 'folders' || kind === 'rest')) {
 				set[index + 1] = 1;
 			}
 		}
-	};
-	states[0] = 1;
-	close(states);
-	for (const char of path) {
-		const next = new Uint8Array(count + 1);
-		const nextInside = new Uint8Array(count + 1);
-		let any = false;
-		for (let index = 0; index <= count; index++) {
-			if (inside[index]) {
-				// In a skipped folder: its `/` ends it (back to the folder boundary), else go on.
-				if (char === '/') {
-					next[index] = 1;
-				} else {
-					nextInside[index] = 1;
+	}
+
+	matches(path: string): boolean {
+		const tokens = this.tokens;
+		const count = tokens.length;
+		this.states.fill(0);
+		this.inside.fill(0);
+		this.states[0] = 1;
+		this.close(this.states);
+		for (const char of path) {
+			const { states, inside, next, nextInside } = this;
+			next.fill(0);
+			nextInside.fill(0);
+			let any = false;
+			for (let index = 0; index <= count; index++) {
+				if (inside[index]) {
+					// In a skipped folder: its `/` ends it (back to the folder boundary), else go on.
+					if (char === '/') {
+						next[index] = 1;
+					} else {
+						nextInside[index] = 1;
+					}
+					any = true;
 				}
-				any = true;
-			}
-			if (!states[index] || index === count) {
-				continue;
-			}
-			const token = tokens[index];
-			switch (token.kind) {
-				case 'char':
-					if (token.char === char) {
-						next[index + 1] = 1;
-						any = true;
-					}
-					break;
-				case 'one':
-					if (char !== '/') {
-						next[index + 1] = 1;
-						any = true;
-					}
-					break;
-				case 'star':
-					if (char !== '/') {
+				if (!states[index] || index === count) {
+					continue;
+				}
+				const token = tokens[index];
+				switch (token.kind) {
+					case 'char':
+						if (token.char === char) {
+							next[index + 1] = 1;
+							any = true;
+						}
+						break;
+					case 'one':
+						if (char !== '/') {
+							next[index + 1] = 1;
+							any = true;
+						}
+						break;
+					case 'star':
+						if (char !== '/') {
+							next[index] = 1;
+							any = true;
+						}
+						break;
+					case 'class':
+						if (inClass(token, char)) {
+							next[index + 1] = 1;
+							any = true;
+						}
+						break;
+					case 'folders':
+						// An empty folder name: `**/` never matches `//`.
+						if (char !== '/') {
+							nextInside[index] = 1;
+							any = true;
+						}
+						break;
+					case 'rest':
 						next[index] = 1;
 						any = true;
-					}
-					break;
-				case 'class':
-					if (inClass(token, char)) {
-						next[index + 1] = 1;
-						any = true;
-					}
-					break;
-				case 'folders':
-					if (char === '/') {
-						// An empty folder name: `**/` never matches `//`.
 						break;
-					}
-					nextInside[index] = 1;
-					any = true;
-					break;
-				case 'rest':
-					next[index] = 1;
-					any = true;
-					break;
+				}
 			}
+			if (!any) {
+				return false;
+			}
+			this.close(next);
+			this.states = next;
+			this.next = states;
+			this.inside = nextInside;
+			this.nextInside = inside;
 		}
-		if (!any) {
-			return false;
-		}
-		close(next);
-		states = next;
-		inside = nextInside;
+		return this.states[count] === 1;
 	}
-	return states[count] === 1;
 }

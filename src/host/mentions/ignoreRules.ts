@@ -64,6 +64,9 @@ function parseGitignore(text: string): GitignoreRule[] {
 	return rules;
 }
 
+/** Folders whose answer a matcher remembers before it starts over. */
+const FOLDER_MEMO_LIMIT = 10_000;
+
 /** One `.gitignore`: its folder (relative, '' for the root) and its text. */
 export interface GitignoreFile {
 	dir: string;
@@ -98,11 +101,24 @@ export function gitignoreMatcher(
 		}
 		return ignored;
 	};
+	// Paths share their folders: each folder is looked up once (a bounded memo).
+	const folders = new Map<string, boolean>();
+	const folderIgnored = (part: string): boolean => {
+		let ignored = folders.get(part);
+		if (ignored === undefined) {
+			if (folders.size >= FOLDER_MEMO_LIMIT) {
+				folders.clear();
+			}
+			ignored = ignoredItself(part, true);
+			folders.set(part, ignored);
+		}
+		return ignored;
+	};
 	return (relative, isDirectory) => {
 		const parts = prefixes(relative);
 		// A file under an ignored folder stays ignored, whatever a later `!` says (gitignore(5)).
 		return parts.some((part, index) =>
-			ignoredItself(part, index < parts.length - 1 ? true : isDirectory),
+			index < parts.length - 1 ? folderIgnored(part) : ignoredItself(part, isDirectory),
 		);
 	};
 }
