@@ -128,6 +128,62 @@ describe('mentions in a trusted workspace', function () {
 		);
 	});
 
+	it('@file mention: a link is judged by where it leads: not to an ignored file, not into .git (#31)', async function () {
+		if (process.platform === 'win32') {
+			this.skip();
+		}
+		const scratchDir = scratch();
+		fs.mkdirSync(path.join(scratchDir, 'fake', '.git'), { recursive: true });
+		fs.writeFileSync(
+			path.join(scratchDir, 'fake', '.git', 'config'),
+			'[remote "origin"]\n\turl = https://user:ghp_TOKEN@example.com/r.git\n',
+		);
+		fs.symlinkSync(path.join(scratchDir, 'ignored.env'), path.join(scratchDir, 'innocent.txt'));
+		fs.symlinkSync(
+			path.join(scratchDir, 'fake', '.git', 'config'),
+			path.join(scratchDir, 'remote.txt'),
+		);
+		fs.symlinkSync(path.join(scratchDir, 'build'), path.join(scratchDir, 'plain-dir'));
+		assert.equal(
+			reason(await resolveFileMention(folder(), 'mention-scratch/innocent.txt')),
+			'a link to mention-scratch/ignored.env, which is ignored by .gitignore',
+		);
+		assert.equal(
+			reason(await resolveFileMention(folder(), 'mention-scratch/remote.txt')),
+			"a link to mention-scratch/fake/.git/config, which is git's own files",
+		);
+		assert.equal(
+			reason(await resolveFileMention(folder(), 'mention-scratch/fake/.git/config')),
+			"git's own files",
+		);
+		assert.match(
+			reason(await resolveFolderMention(folder(), 'mention-scratch/plain-dir')),
+			/^a link to mention-scratch\/build, which is ignored by \.gitignore$/,
+		);
+	});
+
+	it("@file mention: git's own excludes hide too (.git/info/exclude, core.excludesFile) (#31)", async () => {
+		const repo = path.join(scratch(), 'excludes-repo');
+		fs.mkdirSync(repo, { recursive: true });
+		execFileSync('git', ['init', '-q'], { cwd: repo });
+		fs.writeFileSync(path.join(repo, '.git', 'info', 'exclude'), 'info-excluded.txt\n');
+		const globalIgnore = path.join(scratch(), 'global-ignore');
+		fs.writeFileSync(globalIgnore, 'global-excluded.txt\n');
+		execFileSync('git', ['config', 'core.excludesFile', globalIgnore], { cwd: repo });
+		for (const name of ['info-excluded.txt', 'global-excluded.txt', 'shown.txt']) {
+			fs.writeFileSync(path.join(repo, name), `${name}\n`);
+		}
+		const repoFolder: vscode.WorkspaceFolder = { uri: vscode.Uri.file(repo), name: 'r', index: 0 };
+		for (const name of ['info-excluded.txt', 'global-excluded.txt']) {
+			assert.equal(
+				reason(await resolveFileMention(repoFolder, name)),
+				"ignored by git's excludes (.git/info/exclude, core.excludesFile)",
+				name,
+			);
+		}
+		assert.match(text(await resolveFileMention(repoFolder, 'shown.txt')), /shown\.txt/);
+	});
+
 	it('@file mention: refuses what .gitignore ignores and what files.exclude hides', async () => {
 		assert.equal(
 			reason(await resolveFileMention(folder(), 'mention-scratch/ignored.env')),
@@ -306,6 +362,44 @@ describe('mentions in a trusted workspace', function () {
 		);
 	});
 
+	it('@diff mention leaves out changes to files the hide rules hide, and says how many (#31)', async function () {
+		const found = await gitApi();
+		if (!found.ok) {
+			assert.fail(`the git extension should be there in this host: ${found.reason}`);
+		}
+		const repo = path.join(scratch(), 'hidden-diff-repo');
+		fs.mkdirSync(repo, { recursive: true });
+		const git = (...args: string[]) =>
+			execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
+		git('init', '-q');
+		fs.writeFileSync(path.join(repo, 'tracked.env'), 'TOKEN=1\n');
+		fs.writeFileSync(path.join(repo, 'code.js'), 'one\n');
+		git('add', '.');
+		git('commit', '-qm', 'first');
+		// Tracked before it was ignored: git still diffs it, the mention must not show it.
+		fs.writeFileSync(path.join(repo, '.gitignore'), 'tracked.env\n');
+		git('add', '.gitignore');
+		git('commit', '-qm', 'ignore env');
+		fs.writeFileSync(path.join(repo, 'tracked.env'), 'TOKEN=2\n');
+		fs.writeFileSync(path.join(repo, 'code.js'), 'two\n');
+		const repoUri = vscode.Uri.file(repo);
+		assert.ok(await found.api.openRepository?.(repoUri));
+		const repoFolder: vscode.WorkspaceFolder = { uri: repoUri, name: 'r', index: 0 };
+		const diff = await waitForValue(
+			async () => {
+				const mention = await resolveDiffMention(repoFolder, 'working-tree', found.api);
+				return mention.ok && mention.text.includes('code.js') ? mention.text : undefined;
+			},
+			10_000,
+			'the working tree diff',
+		);
+		assert.ok(!diff.includes('TOKEN') && !diff.includes('tracked.env'), diff);
+		assert.match(
+			diff,
+			/1 changed file hidden by \.gitignore, git's excludes or files\.exclude left out/,
+		);
+	});
+
 	it('@terminal mention: "not available" without shell integration, and without a terminal', async function () {
 		if (process.platform === 'win32') {
 			this.skip();
@@ -406,6 +500,34 @@ describe('mentions in an untrusted workspace @untrusted', function () {
 			reason(await resolveDiffMention(folder(), 'working-tree')),
 			'the workspace is not trusted',
 		);
+	});
+});
+
+describe('mention picker in an untrusted workspace @untrusted', function () {
+	this.timeout(30_000);
+
+	it('mention picker offers nothing and refuses every pick, the selection and the terminal too (#31)', async function () {
+		if (vscode.workspace.isTrusted) {
+			this.skip();
+		}
+		const recorder = new TerminalRecorder(vscode.window);
+		try {
+			const picker = new MentionPicker(recorder);
+			assert.deepEqual(await picker.items('', folder().uri.fsPath), []);
+			for (const id of [
+				'selection',
+				'editors',
+				'problems:workspace',
+				'problems:active',
+				'terminal',
+			]) {
+				const picked = await picker.resolve(id, folder().uri.fsPath);
+				assert.ok(!picked.ok, `${id} was resolved`);
+				assert.match(picked.reason, /not trusted/, id);
+			}
+		} finally {
+			recorder.dispose();
+		}
 	});
 });
 

@@ -42,8 +42,14 @@ export class AttentionController implements vscode.Disposable {
 	}
 
 	private recount(): void {
-		if (this.state === 'working' || this.state === 'approval') {
+		const counts = this.chats.counts();
+		if (this.state === 'working' && counts.running === 0 && counts.waiting === 0) {
+			// Work that is not a turn (a fork being made) ended: no run end follows to say so.
+			this.set('idle');
+		} else if (this.state === 'working' || this.state === 'approval') {
 			this.set(this.state);
+		} else if (counts.running > 0) {
+			this.set('working');
 		}
 	}
 

@@ -152,6 +152,43 @@ describe("loading zero's user commands", () => {
 		},
 	);
 
+	it(
+		'refuses a command file that is a link to a file the chat may not read (#31 item 8); the user command of its name does not run instead',
+		{ skip: posixOnly },
+		async () => {
+			await fresh();
+			await writeFile(path.join(workspace, '.env'), 'TOKEN=secret\n');
+			await writeFile(path.join(workspace, 'notes.md'), 'Summarize the notes.');
+			await symlink(path.join(workspace, '.env'), path.join(projectDir, 'deploy.md'));
+			await symlink(path.join(workspace, 'notes.md'), path.join(projectDir, 'notes.md'));
+			await writeFile(path.join(userDir, 'deploy.md'), 'My own deploy.');
+			const hiddenAsked: string[] = [];
+			const loaded = await loadZeroCommands({
+				...dirs(),
+				project: {
+					...dirs().project,
+					hidden: async (absolute) => {
+						hiddenAsked.push(path.basename(absolute));
+						return path.basename(absolute) === '.env' ? 'ignored by .gitignore' : undefined;
+					},
+				},
+			});
+			assert.deepEqual(
+				loaded.commands.map((c) => [c.name, c.template]),
+				[['notes', 'Summarize the notes.']],
+			);
+			assert.deepEqual(loaded.skipped, [
+				{
+					path: path.join(projectDir, 'deploy.md'),
+					name: 'deploy',
+					project: true,
+					reason: 'a link to a file the chat may not read (ignored by .gitignore)',
+				},
+			]);
+			assert.deepEqual(hiddenAsked.sort(), ['.env', 'notes.md'], 'only links are asked about');
+		},
+	);
+
 	it('refuses a FIFO without blocking', { skip: posixOnly }, async () => {
 		await fresh();
 		const { execFileSync } = await import('node:child_process');
