@@ -181,23 +181,25 @@ test('@-mentions picked by keyboard: a file, a symbol and Problems reach zero as
 	});
 });
 
-test("a .zero/commands/review.md command from the / menu is expanded as zero's TUI does", async () => {
+// Named audit: a command file named like one of the extension's own actions (/review) is never
+// offered nor run (#31).
+test("a .zero/commands/audit.md command from the / menu is expanded as zero's TUI does", async () => {
 	await step(session.page, 'composer-user-command', async () => {
 		const template =
 			'---\ndescription: Review one file for bugs\n---\nReview $1 for bugs.\n\nAlso consider: $ARGUMENTS\n[scenario:answer]\n';
 		fs.mkdirSync(path.join(session.wb.workspace, '.zero', 'commands'), { recursive: true });
-		fs.writeFileSync(path.join(session.wb.workspace, '.zero', 'commands', 'review.md'), template);
+		fs.writeFileSync(path.join(session.wb.workspace, '.zero', 'commands', 'audit.md'), template);
 		frame = await session.newChat();
 		const input = frame.locator('textarea.composer-input');
-		const option = frame.locator('.composer-picker [data-popup-id="command:review"]');
+		const option = frame.locator('.composer-picker [data-popup-id="command:audit"]');
 		await waitUntil(
 			async () => {
 				await input.fill('');
-				await input.pressSequentially('/rev');
+				await input.pressSequentially('/aud');
 				return option.isVisible();
 			},
 			20_000,
-			'/review in the / menu',
+			'/audit in the / menu',
 			{
 				intervalMs: 500,
 				seen: () =>
@@ -212,7 +214,7 @@ test("a .zero/commands/review.md command from the / menu is expanded as zero's T
 		const menu = serious(await axe(frame, 'composer-slash-menu'));
 		assert.equal(menu.length, 0, describeViolations(menu));
 		await input.press('Enter');
-		assert.equal(await input.inputValue(), '/review ');
+		assert.equal(await input.inputValue(), '/audit ');
 		await input.pressSequentially('src/stats.js   the empty list');
 		await input.press('Enter');
 		const expected = expandZeroCommand(
@@ -228,7 +230,7 @@ test("a .zero/commands/review.md command from the / menu is expanded as zero's T
 		const sent = frame.locator('[data-kind="prompt"]').last();
 		assert.match(
 			await sent.locator('.prompt-command').innerText(),
-			/expanded from zero's user command \/review/,
+			/expanded from zero's user command \/audit/,
 		);
 		await screenshot(session.page, 'composer-6-command-expanded');
 	});

@@ -18,7 +18,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { emptyChat } from '../harness/chatViews';
+import { emptyChat, visibleChats } from '../harness/chatViews';
+import { waitForValue } from '../harness/wait';
 import type { RecordedRequest } from '../harness/modelServer';
 import {
 	answerDialog,
@@ -385,7 +386,10 @@ test('3. a mention and a user command of beta reach the model from a chat of bet
 		await idleWith(frame, 1, 'the mention turn');
 		assert.ok(requestText(session.server.requests[before]).includes('BETA-MENTION-MARKER'));
 		before = script(session.server, [{ text: ['Ran the beta command.'], usage }]);
-		await send(frame, '/bee now');
+		// The chat shows the expansion, not the typed line: send by the keyboard, as a user does.
+		const input = frame.locator('textarea.composer-input');
+		await input.fill('/bee now');
+		await input.press('Enter');
 		await idleWith(frame, 2, 'the command turn');
 		const sent = requestText(session.server.requests[before]);
 		assert.ok(sent.includes('BETA-COMMAND now'), sent.slice(0, 1000));
@@ -432,6 +436,19 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 		]);
 		await send(busy, 'A busy turn in alpha. (chat folders)');
 		await session.server.waitForRequests(first + 1, 60_000);
+		// Which view shows which chat depends on the view used last: find the spec's by its card.
+		specChat = await waitForValue(
+			async () => {
+				for (const candidate of await visibleChats(page)) {
+					if ((await candidate.locator('[data-kind="spec"]').count()) > 0) {
+						return candidate;
+					}
+				}
+				return undefined;
+			},
+			15_000,
+			'the view showing the spec chat',
+		);
 		await specChat.locator('[data-kind="spec"] button[data-spec-action="approve"]').click();
 		const widget = quickInputWidget(page);
 		await widget.waitFor({ state: 'visible', timeout: 15_000 });

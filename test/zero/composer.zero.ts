@@ -1,6 +1,6 @@
 /**
  * The composer with the REAL zero (issue #24): a file mentioned with the @ picker and a
- * `.zero/commands/review.md` command, expanded by the extension (zero exec never expands user
+ * `.zero/commands/audit.md` command, expanded by the extension (zero exec never expands user
  * commands), reach the scripted model server byte for byte in one user message; the context
  * meter then shows the prompt tokens zero reported for that request (zero does not list the
  * scripted provider's fake-model, so its window is unknown).
@@ -42,7 +42,7 @@ test("a mention and an expanded user command reach the model byte for byte; the 
 		const template = 'Review $1 with care.\n\nEverything typed: $ARGUMENTS';
 		fs.mkdirSync(path.join(session.workspace, '.zero', 'commands'), { recursive: true });
 		fs.writeFileSync(
-			path.join(session.workspace, '.zero', 'commands', 'review.md'),
+			path.join(session.workspace, '.zero', 'commands', 'audit.md'),
 			`---\ndescription: Review with care\n---\n${template}\n`,
 		);
 		const frame = await session.newChat();
@@ -53,9 +53,9 @@ test("a mention and an expanded user command reach the model byte for byte; the 
 		await pickMention(frame, 'mention', 'file:notes/mention.txt', 'notes/mention.txt');
 		const input = frame.locator('textarea.composer-input');
 		await input.fill('');
-		await input.pressSequentially('/review');
+		await input.pressSequentially('/audit');
 		await frame
-			.locator('.composer-picker [data-popup-id="command:review"]')
+			.locator('.composer-picker [data-popup-id="command:audit"]')
 			.waitFor({ state: 'visible', timeout: 20_000 });
 		await input.press('Enter');
 		await input.pressSequentially('notes/mention.txt  twice');
@@ -73,7 +73,7 @@ test("a mention and an expanded user command reach the model byte for byte; the 
 		assert.equal(lastUserMessage(requests[0]), `${expanded}\n\n<context>\n${block}\n</context>`);
 
 		const chat = await savedChat(session, expanded, 1);
-		assert.equal(chat.transcript.turns[0].prompt?.command, '/review notes/mention.txt  twice');
+		assert.equal(chat.transcript.turns[0].prompt?.command, '/audit notes/mention.txt  twice');
 		assert.equal(chat.transcript.turns[0].run.usage.lastPromptTokens, 4321);
 		const meter = frame.locator('button.context-meter .meter-label');
 		await waitUntil(
