@@ -9,9 +9,9 @@ import type { TraceFiles } from '../platform/traceFiles';
 import type { ZeroBinaryLocator } from '../platform/zeroBinary';
 import type { ZeroCli } from '../platform/zeroCli';
 import type { ZeroFacts } from '../platform/zeroFacts';
-import type { ChatStore } from './chatStore';
+import type { ChatStore } from '../storage/chatStore';
 import type { RunSlots } from './runSlots';
-import type { ComposerFactsService } from './composerMeter';
+import type { ComposerFactsService } from '../composer/composerMeter';
 import type { ProcessGate } from '../spec/processGate';
 
 /** What a chat needs from the rest of the extension (all of it replaceable in unit tests). */

@@ -2,14 +2,14 @@
 import * as vscode from 'vscode';
 import type { WebviewToHost } from '../../shared/protocol';
 import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
-import { chatForkDeps } from './chatForkDeps';
+import { chatForkDeps } from '../conversation/chatForkDeps';
 import type { ChatDeps } from './chatDeps';
 import type { ChatSession } from './chatSession';
 import type { ChatSlot } from './chatSlot';
-import { rerunTurn } from './conversationActions';
-import { forkFromTurn } from './forkChat';
+import { rerunTurn } from '../conversation/conversationActions';
+import { forkFromTurn } from '../conversation/forkChat';
 import type { Transcript } from '../../shared/transcriptSchema';
-import type { ComposerRequests } from './composerRequests';
+import type { ComposerRequests } from '../composer/composerRequests';
 
 const SPEC_ACTION_COMMANDS = {
 	open: 'zero.spec.open',

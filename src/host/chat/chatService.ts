@@ -6,12 +6,12 @@ import type { Transcript, Turn } from '../../shared/transcriptSchema';
 import { ChatSession, type ChatDeps } from './chatSession';
 import type { ChatViewActions } from '../views/viewActions';
 import type { ReadinessProvider } from '../setup/readiness';
-import type { ContextEntry } from './promptContext';
+import type { ContextEntry } from '../composer/promptContext';
 import { ChatSlot, type SlotOwner } from './chatSlot';
 import { handleChatRequest, type ChatRequestHost } from './chatRequests';
 import { describeLiveChat, type LiveChatState } from './liveChatState';
 import type { MentionPicker } from '../mentions/mentionPicker';
-import { ComposerRequests } from './composerRequests';
+import { ComposerRequests } from '../composer/composerRequests';
 import { sameFolder } from '../changes/rewindFolder';
 import { LAST_FOLDER_KEY } from './folderPicker';
 

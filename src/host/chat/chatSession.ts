@@ -23,10 +23,10 @@ import { preflight } from '../turns/preflight';
 import type { TurnBackend, TurnRequest } from '../turns/turnBackend';
 import { createChatBackend } from './chatBackends';
 import type { ChatDeps } from './chatDeps';
-import { ChatNotices } from './chatNotices';
-import { composerMeter } from './composerMeter';
-import { slashItems } from './slashCommands';
-import { boundMentionEntries, composePrompt, titleFrom, type ContextEntry } from './promptContext';
+import { ChatNotices } from '../notices/chatNotices';
+import { composerMeter } from '../composer/composerMeter';
+import { slashItems } from '../composer/slashCommands';
+import { boundMentionEntries, composePrompt, titleFrom, type ContextEntry } from '../composer/promptContext';
 import { specDraftMessage } from '../spec/specPrompts';
 
 export type { ChatDeps } from './chatDeps';

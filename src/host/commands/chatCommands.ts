@@ -13,8 +13,8 @@ import {
 	CHAT_PERMISSION_MODES,
 	type ChatPermissionMode,
 } from '../../zero/protocol/permissionModes';
-import type { ChatIndexEntry } from '../chat/chatIndex';
-import { lineageRows } from '../chat/chatLineage';
+import type { ChatIndexEntry } from '../storage/chatIndex';
+import { lineageRows } from '../conversation/chatLineage';
 import { folderName } from '../chat/folderPicker';
 import type { LiveChatState } from '../chat/liveChatState';
 import { focusChat, type CommandDeps, type Handlers } from './commandDeps';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeService } from '../changes/changeService';
 import type { ChatService } from '../chat/chatService';
-import type { ChatStore } from '../chat/chatStore';
+import type { ChatStore } from '../storage/chatStore';
 import type { InspectionDeps } from '../inspection/inspection';
 import type { ReportStore } from '../inspection/reportStore';
 import type { Messages, Prompts } from '../platform/confirmations';

@@ -5,8 +5,8 @@ import {
 	fileReference,
 	problemsContext,
 	selectionContext,
-} from '../chat/editorContext';
-import { findingFixContext } from '../chat/promptContext';
+} from '../composer/editorContext';
+import { findingFixContext } from '../composer/promptContext';
 import {
 	activeFileEditor,
 	focusChat,

@@ -13,12 +13,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decodeTranscript } from '../../../src/host/chat/chatFiles';
-import { ChatStore } from '../../../src/host/chat/chatStore';
+import { decodeTranscript } from '../../../src/host/storage/chatFiles';
+import { ChatStore } from '../../../src/host/storage/chatStore';
 import {
 	PermissionFollowUps,
 	type ChatRunContext,
-} from '../../../src/host/chat/permissionFollowUps';
+} from '../../../src/host/notices/permissionFollowUps';
 import { inspectionStep } from '../../../src/host/inspection/inspectionReport';
 import type { ZeroSettings } from '../../../src/host/platform/settings';
 import type { ZeroCli } from '../../../src/host/platform/zeroCli';

@@ -7,7 +7,7 @@ import { mkdtempSync, existsSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { ChatStore } from '../../../src/host/chat/chatStore';
+import { ChatStore } from '../../../src/host/storage/chatStore';
 import { countChangedFiles } from '../../../src/shared/changeCounts';
 import type { TurnChangeSummary } from '../../../src/shared/changeSchema';
 import { HostToWebviewSchema, WebviewToHostSchema } from '../../../src/shared/protocol';

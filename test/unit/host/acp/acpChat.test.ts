@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { AcpManager, type AcpManagerDeps } from '../../../../src/host/acp/acpManager';
-import { ChatStore } from '../../../../src/host/chat/chatStore';
+import { ChatStore } from '../../../../src/host/storage/chatStore';
 import { MAX_ACP_DEPTH_MARKER } from '../../../../src/zero/protocol/parseLine';
 import type { ZeroBinaryLocator } from '../../../../src/host/platform/zeroBinary';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { chatForkDeps } from '../../../../src/host/chat/chatForkDeps';
+import { chatForkDeps } from '../../../../src/host/conversation/chatForkDeps';
 import { RunSlots } from '../../../../src/host/chat/runSlots';
 import { waitUntil } from '../../../harness/wait';
 import { ChatWorld } from './chatSessionWorld';

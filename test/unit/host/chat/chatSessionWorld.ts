@@ -10,7 +10,7 @@ import { AcpManager } from '../../../../src/host/acp/acpManager';
 import { WaitingApprovals } from '../../../../src/host/acp/waitingApprovals';
 import type { ChatDeps } from '../../../../src/host/chat/chatDeps';
 import { ChatSession } from '../../../../src/host/chat/chatSession';
-import type { ChatStore } from '../../../../src/host/chat/chatStore';
+import type { ChatStore } from '../../../../src/host/storage/chatStore';
 import type { ChangeService } from '../../../../src/host/changes/changeService';
 import type { LaunchRequest, LaunchedRun } from '../../../../src/host/platform/runLauncher';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';

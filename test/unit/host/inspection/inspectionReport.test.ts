@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { findingFixContext } from '../../../../src/host/chat/promptContext';
+import { findingFixContext } from '../../../../src/host/composer/promptContext';
 import {
 	findingsInside,
 	inspectionReportMarkdown,

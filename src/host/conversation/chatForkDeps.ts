@@ -1,8 +1,8 @@
 /** What "Fork from here" needs, taken from a chat's own deps (see forkChat.ts). */
 import { newId } from '../../shared/ids';
 import type { Transcript } from '../../shared/transcriptSchema';
-import type { ChatDeps } from './chatDeps';
-import type { ChatSession } from './chatSession';
+import type { ChatDeps } from '../chat/chatDeps';
+import type { ChatSession } from '../chat/chatSession';
 import type { ForkDeps } from './forkChat';
 
 export function chatForkDeps(

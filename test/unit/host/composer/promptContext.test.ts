@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capContext, composePrompt } from '../../../../src/host/chat/promptContext';
+import { capContext, composePrompt } from '../../../../src/host/composer/promptContext';
 
 describe('prompt context', () => {
 	it('keeps text under the cap and cuts longer text with a visible note', () => {

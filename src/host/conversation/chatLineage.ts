@@ -3,7 +3,7 @@
  * newest first as the index lists them, each followed by its forks, theirs after them. Deleting a
  * parent never deletes its forks: they move up to the top level and say where they came from.
  */
-import type { ChatIndexEntry } from './chatIndex';
+import type { ChatIndexEntry } from '../storage/chatIndex';
 
 export interface LineageRow {
 	entry: ChatIndexEntry;

@@ -11,7 +11,7 @@ import {
 	forkFromTurn,
 	type ForkDeps,
 	type ForkSourceChat,
-} from '../../../../src/host/chat/forkChat';
+} from '../../../../src/host/conversation/forkChat';
 import type {
 	RewindInstead,
 	UndoOutcome,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rerunTurn, type RerunChat } from '../../../../src/host/chat/conversationActions';
+import { rerunTurn, type RerunChat } from '../../../../src/host/conversation/conversationActions';
 import type { UndoOutcome } from '../../../../src/host/changes/undoTurns';
 import type { RewindPurpose } from '../../../../src/host/changes/undoPlan';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';

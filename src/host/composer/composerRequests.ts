@@ -5,8 +5,8 @@
  */
 import type { HostToWebview, WebviewToHost } from '../../shared/protocol';
 import type { MentionPicker } from '../mentions/mentionPicker';
-import type { ChatDeps } from './chatDeps';
-import type { ChatSession } from './chatSession';
+import type { ChatDeps } from '../chat/chatDeps';
+import type { ChatSession } from '../chat/chatSession';
 import { resolveSlash, type SlashAction, type SlashOutcome } from './slashCommands';
 
 type ComposerRequest = Extract<

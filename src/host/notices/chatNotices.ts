@@ -9,8 +9,8 @@ import { findToolItem, findTurn } from '../../shared/transcript';
 import type { Transcript, Turn } from '../../shared/transcriptSchema';
 import { Emitter } from '../turns/emitter';
 import type { TurnRequest } from '../turns/turnBackend';
-import { chatMaxTurns } from './chatBackends';
-import type { ChatDeps } from './chatDeps';
+import { chatMaxTurns } from '../chat/chatBackends';
+import type { ChatDeps } from '../chat/chatDeps';
 import { PermissionFollowUps, type ChatRunContext } from './permissionFollowUps';
 
 /** The stream-json events after which a tool call's notice may change. */

@@ -13,7 +13,7 @@ import {
 	PermissionFollowUps,
 	readOnlyNotices,
 	type ChatRunContext,
-} from '../../../../src/host/chat/permissionFollowUps';
+} from '../../../../src/host/notices/permissionFollowUps';
 import type { MessageLevel, Prompts } from '../../../../src/host/platform/confirmations';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import type { ZeroCliResult } from '../../../../src/host/platform/zeroCli';

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
-import { ChatStore } from '../../../../src/host/chat/chatStore';
+import { ChatStore } from '../../../../src/host/storage/chatStore';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import type { Transcript } from '../../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';

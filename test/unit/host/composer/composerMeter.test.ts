@@ -12,7 +12,7 @@ import {
 	ComposerFactsService,
 	composerMeter,
 	contextWindowFor,
-} from '../../../../src/host/chat/composerMeter';
+} from '../../../../src/host/composer/composerMeter';
 import { RECORDED, exited, replay } from '../../helpers';
 
 const COMPOSER = path.join(RECORDED, 'composer');

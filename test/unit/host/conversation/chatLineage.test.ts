@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatIndexEntry } from '../../../../src/host/chat/chatIndex';
-import { lineageRows } from '../../../../src/host/chat/chatLineage';
+import type { ChatIndexEntry } from '../../../../src/host/storage/chatIndex';
+import { lineageRows } from '../../../../src/host/conversation/chatLineage';
 
 const chat = (id: string, parent?: string): ChatIndexEntry => ({
 	id,

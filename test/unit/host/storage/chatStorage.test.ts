@@ -10,8 +10,8 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { ChatStore } from '../../../../src/host/chat/chatStore';
-import { planPrune, type StoredChatSize } from '../../../../src/host/chat/storageLimits';
+import { ChatStore } from '../../../../src/host/storage/chatStore';
+import { planPrune, type StoredChatSize } from '../../../../src/host/storage/storageLimits';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import type { Transcript } from '../../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
