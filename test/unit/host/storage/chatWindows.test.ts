@@ -135,7 +135,7 @@ describe('chat storage across windows', () => {
 				'tsx',
 				'-e',
 				`
-				const { ChatStore } = require(${JSON.stringify(path.join(REPO, 'src/host/chat/chatStore.ts'))});
+				const { ChatStore } = require(${JSON.stringify(path.join(REPO, 'src/host/storage/chatStore.ts'))});
 				const { createTranscript } = require(${JSON.stringify(path.join(REPO, 'src/shared/transcript.ts'))});
 				const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 				(async () => {
