@@ -9,11 +9,13 @@ import { ChangeService } from './host/changes/changeService';
 import { ChangesStatusBar } from './host/changes/changesStatusBar';
 import { AcpManager } from './host/acp/acpManager';
 import { WaitingApprovals } from './host/acp/waitingApprovals';
-import { AttentionController } from './host/chat/attention';
-import { trackChatContextKeys } from './host/chat/chatContextKeys';
-import { ChatService } from './host/chat/chatService';
+import { AttentionController } from './host/router/attention';
+import { trackChatContextKeys } from './host/router/chatContextKeys';
+import { ChatRegistry } from './host/chat/chatRegistry';
+import { ChatViews } from './host/router/chatViews';
+import { PromptHistory } from './host/router/promptHistory';
 import { ChatStore } from './host/storage/chatStore';
-import { pickChatFolder } from './host/chat/folderPicker';
+import { LAST_FOLDER_KEY, pickChatFolder } from './host/chat/folderPicker';
 import { RunSlots } from './host/chat/runSlots';
 import { ProcessGate } from './host/spec/processGate';
 import { readOnlyNotices } from './host/notices/permissionFollowUps';
@@ -41,10 +43,10 @@ import { ReadinessService } from './host/setup/readiness';
 import { Walkthrough } from './host/setup/walkthrough';
 import type { ZeroTestApi } from './host/testing/testApi';
 import { createTestApi } from './host/testing/testApiImpl';
-import { ChatPanels, ChatViewProvider } from './host/views/chatViews';
+import { ChatPanels, ChatViewProvider } from './host/views/chatWebviews';
 import { ReadOnlyDocuments } from './host/views/readOnlyDocuments';
 import { TranscriptViewer } from './host/views/transcriptViewer';
-import { createChatViewActions } from './host/views/viewActions';
+import { createChatViewActions, viewRequestHandlers } from './host/views/viewActions';
 import { CHAT_PANEL_TYPE, CHAT_VIEW_ID } from './host/views/viewIds';
 
 const disposables = new DisposableStore();
@@ -59,16 +61,16 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const isTrusted = () => vscode.workspace.isTrusted;
 	const storageRoot = (context.storageUri ?? context.globalStorageUri).fsPath;
 
-	const registry = new RunRegistry(context.workspaceState, log);
-	registry.reapOrphans();
+	const runRegistry = new RunRegistry(context.workspaceState, log);
+	runRegistry.reapOrphans();
 	const launcher = disposables.add(
-		new RunLauncher(log, registry, () => Object.values(settings().env)),
+		new RunLauncher(log, runRegistry, () => Object.values(settings().env)),
 	);
 	const locator = new ZeroBinaryLocator(settings, log);
 	const zeroCli = new ZeroCli(locator, settings, log, isTrusted);
 	const readiness = disposables.add(new ReadinessService(locator, zeroCli, workspacePath, log));
 	const store = new ChatStore(storageRoot, log);
-	const acp = new AcpManager({ locator, settings, log, registry });
+	const acp = new AcpManager({ locator, settings, log, registry: runRegistry });
 	disposables.add(acp);
 	const approvals = disposables.add(new WaitingApprovals());
 	const documents = disposables.add(new ReadOnlyDocuments());
@@ -102,7 +104,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const reloadCommands = () =>
 		void Promise.all(
 			composerFacts.knownFolders().map((folder) => composerFacts.reloadCommands(folder)),
-		).then(() => chats.refreshComposers());
+		).then(() => registry.refreshComposers());
 	commandsWatcher.onDidCreate(reloadCommands);
 	commandsWatcher.onDidChange(reloadCommands);
 	commandsWatcher.onDidDelete(reloadCommands);
@@ -119,13 +121,13 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 			choose: (message, detail, options) => confirmations.choose(message, detail, options),
 			confirm: (message, detail, confirmLabel) =>
 				confirmations.confirm(message, detail, confirmLabel),
-			activeChat: () => chats.active,
+			chat: (chatId) => registry.get(chatId),
 			log,
 			now: () => Date.now(),
 		}),
 	);
-	const chats: ChatService = disposables.add(
-		new ChatService(
+	const registry: ChatRegistry = disposables.add(
+		new ChatRegistry(
 			{
 				store,
 				launcher,
@@ -152,12 +154,24 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				specialistGate: new ProcessGate(2),
 				composerFacts,
 			},
-			context.workspaceState,
+			{
+				isShown: (session) => chats.isShown(session),
+				history: () => history.list(),
+				lastFolder: () => context.workspaceState.get<string>(LAST_FOLDER_KEY),
+			},
+		),
+	);
+	const history = new PromptHistory(context.workspaceState);
+	const chats: ChatViews = disposables.add(
+		new ChatViews({
+			registry,
+			history,
 			readiness,
 			viewActions,
-			() => pickChatFolder(context.workspaceState),
-			mentionPicker,
-		),
+			viewRequests: viewRequestHandlers(viewActions, log),
+			pickFolder: () => pickChatFolder(context.workspaceState),
+			mentions: mentionPicker,
+		}),
 	);
 	const view = disposables.add(new ChatViewProvider(context.extensionUri, chats.side, log));
 	const panels = disposables.add(new ChatPanels(context.extensionUri, chats, log));
@@ -167,7 +181,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		),
 	);
 	const attention = disposables.add(
-		new AttentionController(chats, view, () => view.visible || panels.anyVisible),
+		new AttentionController(registry, view, () => view.visible || panels.anyVisible),
 	);
 	const changesStatus = disposables.add(new ChangesStatusBar(chats));
 	const diagnostics = disposables.add(
@@ -187,7 +201,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 			providedCodeActionKinds: FindingCodeActions.kinds,
 		}),
 	);
-	for (const disposable of trackChatContextKeys(chats, readiness)) {
+	for (const disposable of trackChatContextKeys(chats, registry, readiness)) {
 		disposables.add(disposable);
 	}
 	disposables.add(
@@ -198,15 +212,16 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 				readiness.refresh();
 				void Promise.all(
 					composerFacts.knownFolders().map((folder) => composerFacts.refresh(folder)),
-				).then(() => chats.refreshComposers());
+				).then(() => registry.refreshComposers());
 			}
-			chats.refreshComposers();
+			registry.refreshComposers();
 		}),
 	);
 	disposables.add(vscode.workspace.onDidGrantWorkspaceTrust(() => readiness.refresh()));
 	for (const command of registerCommands({
 		extensionUri: context.extensionUri,
 		chats,
+		registry,
 		changes,
 		store,
 		view,
@@ -249,6 +264,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	return createTestApi({
 		view,
 		chats,
+		registry,
 		settings: settingsWatcher,
 		readiness,
 		attention,

@@ -14,7 +14,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { PermissionFollowUps, type ChatRunContext } from '../../src/host/notices/permissionFollowUps';
+import {
+	PermissionFollowUps,
+	type ChatRunContext,
+} from '../../src/host/notices/permissionFollowUps';
 import type { ZeroSettings } from '../../src/host/platform/settings';
 import type { ZeroCliResult } from '../../src/host/platform/zeroCli';
 import { actionCommands } from '../../src/shared/actionCommands';

@@ -8,7 +8,7 @@ import type { PendingPermission } from '../../zero/protocol/acp/acpSession';
 import type { WireId } from '../../zero/protocol/acp/jsonRpc';
 import { approvalsOf } from '../../shared/approvalIndex';
 import type { ToolApproval, Transcript } from '../../shared/transcriptSchema';
-import { Emitter } from '../turns/emitter';
+import { Emitter } from '../platform/emitter';
 
 export const NOT_WAITING = 'zero is no longer waiting for this answer.';
 export const ASKED_AGAIN =

@@ -65,8 +65,8 @@ export interface ChangeServiceDeps {
 	sessionsRoot(cwd: string): SessionsRoot;
 	choose(message: string, detail: string, options: string[]): Promise<string | undefined>;
 	confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
-	/** The chat the views show (the diff title bar buttons act on it). */
-	activeChat(): ChangeChat;
+	/** The live chat `chatId` (a review diff names the chat its files belong to). */
+	chat(chatId: string): ChangeChat | undefined;
 	log: Logger;
 	now(): number;
 }
@@ -332,10 +332,10 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 	}
 
 	private chatOfDiff(chatId: string): ChangeChat | undefined {
-		const chat = this.deps.activeChat();
-		if (chat.id !== chatId) {
+		const chat = this.deps.chat(chatId);
+		if (!chat) {
 			void vscode.window.showWarningMessage(
-				'This review belongs to another chat: open that chat (Zero: Show Chats) to keep or undo its files.',
+				'This review belongs to a chat that is not open: open that chat (Zero: Show Chats) to keep or undo its files.',
 			);
 			return undefined;
 		}

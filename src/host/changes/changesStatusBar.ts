@@ -2,10 +2,14 @@ import * as vscode from 'vscode';
 import type { HostToWebview } from '../../shared/protocol';
 import { countChangedFiles } from '../../shared/changeCounts';
 import type { Transcript } from '../../shared/transcriptSchema';
+import type { Event } from '../platform/emitter';
 
 export interface ActiveChatSource {
 	readonly active: { readonly transcript: Transcript };
-	readonly onMessage: vscode.Event<HostToWebview>;
+	/** Every update of the active chat. */
+	readonly onActiveMessage: Event<HostToWebview>;
+	/** Another chat became the active one. */
+	readonly onDidChangeActive: Event<unknown>;
 }
 
 /** The status bar item counting the files zero changed in the current chat; a click reviews them. */
@@ -15,22 +19,25 @@ export class ChangesStatusBar implements vscode.Disposable {
 		vscode.StatusBarAlignment.Left,
 		49,
 	);
-	private readonly subscription: vscode.Disposable;
+	private readonly subscriptions: { dispose(): void }[];
 
 	constructor(private readonly chats: ActiveChatSource) {
 		this.item.name = 'Zero: changed files';
 		this.item.command = 'zero.reviewAllChanges';
-		this.subscription = chats.onMessage((message) => {
-			if (
-				message.type === 'state/snapshot' ||
-				(message.type === 'transcript/actions' &&
-					message.actions.some(
-						(action) => action.type === 'turn/changes' || action.type === 'turn/undone',
-					))
-			) {
-				this.update();
-			}
-		});
+		this.subscriptions = [
+			chats.onDidChangeActive(() => this.update()),
+			chats.onActiveMessage((message) => {
+				if (
+					message.type === 'state/snapshot' ||
+					(message.type === 'transcript/actions' &&
+						message.actions.some(
+							(action) => action.type === 'turn/changes' || action.type === 'turn/undone',
+						))
+				) {
+					this.update();
+				}
+			}),
+		];
 	}
 
 	update(): void {
@@ -51,7 +58,9 @@ export class ChangesStatusBar implements vscode.Disposable {
 	}
 
 	dispose(): void {
-		this.subscription.dispose();
+		for (const subscription of this.subscriptions) {
+			subscription.dispose();
+		}
 		this.item.dispose();
 	}
 }

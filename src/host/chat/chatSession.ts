@@ -18,7 +18,7 @@ import type {
 } from '../../shared/transcriptSchema';
 import type { ChangeChat } from '../changes/changeService';
 import { zeroProcessEnv } from '../platform/zeroBinary';
-import { Emitter } from '../turns/emitter';
+import { Emitter } from '../platform/emitter';
 import { preflight } from '../turns/preflight';
 import type { TurnBackend, TurnRequest } from '../turns/turnBackend';
 import { createChatBackend } from './chatBackends';
@@ -26,7 +26,12 @@ import type { ChatDeps } from './chatDeps';
 import { ChatNotices } from '../notices/chatNotices';
 import { composerMeter } from '../composer/composerMeter';
 import { slashItems } from '../composer/slashCommands';
-import { boundMentionEntries, composePrompt, titleFrom, type ContextEntry } from '../composer/promptContext';
+import {
+	boundMentionEntries,
+	composePrompt,
+	titleFrom,
+	type ContextEntry,
+} from '../composer/promptContext';
 import { specDraftMessage } from '../spec/specPrompts';
 
 export type { ChatDeps } from './chatDeps';

@@ -104,7 +104,7 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 		'zero.changeChatFolder': () => deps.chats.changeFolder(deps.chats.active),
 		'zero.stopRun': () => deps.chats.active.stop(),
 		'zero.stopAllRuns': () => {
-			const stopped = deps.chats.stopAll();
+			const stopped = deps.registry.stopAll();
 			void vscode.window.showInformationMessage(
 				stopped === 0
 					? 'No chat is running zero.'
@@ -126,7 +126,7 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 		},
 		'zero.showChats': async () => {
 			// A chat started a moment ago may not be saved yet (saves are batched): list it too.
-			await Promise.all(deps.chats.liveChats().map((chat) => chat.flushSave()));
+			await Promise.all(deps.registry.liveChats().map((chat) => chat.flushSave()));
 			const saved = await deps.store.list();
 			type Item = vscode.QuickPickItem & { open?: () => Promise<unknown>; chatId?: string };
 			const deleteButton: vscode.QuickInputButton = {
@@ -142,7 +142,7 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 				// A fork sits under its parent, indented, with the message it branched at.
 				label: `${'\u2003'.repeat(depth)}${chat.forkedFrom ? '$(repo-forked) ' : ''}${chat.title}`,
 				description: [
-					chatStateWords(deps.chats.stateOf(chat.id), chat.lastRun),
+					chatStateWords(deps.registry.stateOf(chat.id), chat.lastRun),
 					multiRoot && chat.folder ? `$(folder) ${folderName(chat.folder)}` : undefined,
 					new Date(chat.updatedAt).toLocaleString(),
 					chat.turns ? `${chat.turns} turn${chat.turns === 1 ? '' : 's'}` : undefined,

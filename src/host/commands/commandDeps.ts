@@ -2,7 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeService } from '../changes/changeService';
-import type { ChatService } from '../chat/chatService';
+import type { ChatRegistry } from '../chat/chatRegistry';
+import type { ChatViews } from '../router/chatViews';
 import type { ChatStore } from '../storage/chatStore';
 import type { InspectionDeps } from '../inspection/inspection';
 import type { ReportStore } from '../inspection/reportStore';
@@ -13,14 +14,17 @@ import type { ZeroBinaryLocator } from '../platform/zeroBinary';
 import type { ZeroCli } from '../platform/zeroCli';
 import type { ReadinessService } from '../setup/readiness';
 import type { Walkthrough } from '../setup/walkthrough';
-import type { ChatPanels, ChatViewProvider } from '../views/chatViews';
+import type { ChatPanels, ChatViewProvider } from '../views/chatWebviews';
 import type { ReadOnlyDocuments } from '../views/readOnlyDocuments';
 import type { TranscriptViewer } from '../views/transcriptViewer';
 import type { CommandId } from './commandIds';
 
 export interface CommandDeps {
 	extensionUri: vscode.Uri;
-	chats: ChatService;
+	/** The chat views: the active chat (the one commands act on) and what each view shows. */
+	chats: ChatViews;
+	/** The window's live chats. */
+	registry: ChatRegistry;
 	changes: ChangeService;
 	store: ChatStore;
 	view: ChatViewProvider;

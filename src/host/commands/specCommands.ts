@@ -65,7 +65,7 @@ function targetTurn(chat: ChatSession, target: SpecTarget): string | undefined {
 
 /** The chat a request came from (the card's view passes its chat), else the active one. */
 function chatOf(deps: CommandDeps, target: SpecTarget | { chatId?: string }): ChatSession {
-	const live = deps.chats.liveChats();
+	const live = deps.registry.liveChats();
 	const found =
 		target instanceof vscode.Uri
 			? // The spec editor's title bar: the chat whose draft the file is.
@@ -249,7 +249,7 @@ export function updatePendingSpecs(chat: ChatSession): void {
 /** When a draft run ends with a spec, opens it (the card is already in the chat). */
 export function trackSpecDrafts(deps: CommandDeps): vscode.Disposable[] {
 	return [
-		deps.chats.onRunFinished(({ chat, turn }) => {
+		deps.registry.onRunFinished(({ chat, turn }) => {
 			updatePendingSpecs(chat);
 			if (turn.spec?.state === 'draft') {
 				void openSpec(deps, turn.spec, chat.folder);

@@ -7,7 +7,7 @@ import type { ChatPermissionMode } from '../../zero/protocol/permissionModes';
 import type { NoticeView, TurnNotices } from '../../shared/notices';
 import { findToolItem, findTurn } from '../../shared/transcript';
 import type { Transcript, Turn } from '../../shared/transcriptSchema';
-import { Emitter } from '../turns/emitter';
+import { Emitter } from '../platform/emitter';
 import type { TurnRequest } from '../turns/turnBackend';
 import { chatMaxTurns } from '../chat/chatBackends';
 import type { ChatDeps } from '../chat/chatDeps';

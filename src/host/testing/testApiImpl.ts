@@ -1,22 +1,23 @@
-import type * as vscode from 'vscode';
 import type { ChangeService } from '../changes/changeService';
 import type { ChangesStatusBar } from '../changes/changesStatusBar';
 import type { AcpManager } from '../acp/acpManager';
-import type { AttentionController } from '../chat/attention';
-import type { ChatService } from '../chat/chatService';
-import type { ChatViewProvider } from '../views/chatViews';
+import type { AttentionController } from '../router/attention';
+import type { ChatRegistry } from '../chat/chatRegistry';
+import type { ChatViews } from '../router/chatViews';
+import type { ChatViewProvider } from '../views/chatWebviews';
 import type { ReadinessService } from '../setup/readiness';
 import type { RunLauncher } from '../platform/runLauncher';
 import type { SettingsWatcher } from '../platform/settingsWatcher';
 import type { ZeroTestApi } from './testApi';
 import { findTurn } from '../../shared/transcript';
 import type { Confirmations } from '../platform/confirmations';
-import type { ChatPanels } from '../views/chatViews';
+import type { ChatPanels } from '../views/chatWebviews';
 import type { ChatSession } from '../chat/chatSession';
 
 export interface TestApiParts {
 	view: ChatViewProvider;
-	chats: ChatService;
+	chats: ChatViews;
+	registry: ChatRegistry;
 	settings: SettingsWatcher;
 	readiness: ReadinessService;
 	attention: AttentionController;
@@ -36,7 +37,7 @@ export interface TestApiParts {
  */
 function whenHolds(
 	holds: () => boolean,
-	events: vscode.Event<unknown>[],
+	events: ((listener: () => void) => { dispose(): void })[],
 	timeoutMs: number,
 	what: string,
 ): Promise<void> {
@@ -44,7 +45,7 @@ function whenHolds(
 		return Promise.resolve();
 	}
 	return new Promise((resolve, reject) => {
-		const subscriptions: vscode.Disposable[] = [];
+		const subscriptions: { dispose(): void }[] = [];
 		const finish = (error?: Error): void => {
 			clearTimeout(timer);
 			for (const subscription of subscriptions) {
@@ -87,7 +88,7 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		whenIdle: (timeoutMs = 20000) =>
 			whenHolds(
 				() => !parts.chats.active.running,
-				[parts.chats.onMessage, parts.chats.onRunFinished, parts.chats.onDidChangeActive],
+				[parts.chats.onActiveMessage, parts.registry.onRunFinished, parts.chats.onDidChangeActive],
 				timeoutMs,
 				'the chat to be idle',
 			),
@@ -104,7 +105,7 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		attention: () => parts.attention.describe(),
 		send: (text, images) => parts.chats.active.send(text, images),
 		rerunMessage: (turnId, text) =>
-			parts.chats.handle(
+			parts.chats.handleActive(
 				text === undefined ? { type: 'turn/retry', turnId } : { type: 'turn/edit', turnId, text },
 			),
 		runNoticeAction: (turnId, itemId, actionId) =>
@@ -150,14 +151,14 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 		acpSessionIds: () => parts.acp.process?.sessionIds ?? [],
 		stopAcp: () => parts.acp.stop(),
 		openChat: (id) => parts.chats.open(id),
-		isBackgroundChat: (id) => parts.chats.isBackground(id),
+		isBackgroundChat: (id) => parts.registry.isBackground(id),
 		chats: manyChatsApi(parts),
 	};
 }
 
 function manyChatsApi(parts: TestApiParts): ZeroTestApi['chats'] {
 	const liveChat = (id: string): ChatSession | undefined =>
-		parts.chats.liveChats().find((session) => session.id === id);
+		parts.registry.liveChats().find((session) => session.id === id);
 	const mustBeLive = (id: string): ChatSession => {
 		const session = liveChat(id);
 		if (!session) {
@@ -176,12 +177,12 @@ function manyChatsApi(parts: TestApiParts): ZeroTestApi['chats'] {
 			return parts.chats.active.id;
 		},
 		live: () =>
-			parts.chats.liveChats().map((session) => ({
+			parts.registry.liveChats().map((session) => ({
 				id: session.id,
-				state: parts.chats.stateOf(session.id) ?? 'open',
+				state: parts.registry.stateOf(session.id) ?? 'open',
 				...(session.transcript.folder !== undefined ? { folder: session.transcript.folder } : {}),
 			})),
-		counts: () => parts.chats.counts(),
+		counts: () => parts.registry.counts(),
 		send: (chatId, text) => mustBeLive(chatId).send(text),
 		stop: (chatId) => mustBeLive(chatId).stop(),
 		transcript: (chatId) => liveChat(chatId)?.transcript,
@@ -191,7 +192,7 @@ function manyChatsApi(parts: TestApiParts): ZeroTestApi['chats'] {
 					const session = liveChat(chatId);
 					return !session || (!session.running && !session.waitingForRunSlot);
 				},
-				[parts.chats.onDidChangeLive, parts.chats.onRunFinished],
+				[parts.registry.onDidChangeLive, parts.registry.onRunFinished],
 				timeoutMs,
 				`chat ${chatId} to be idle`,
 			),

@@ -6,7 +6,9 @@ import {
 	type WebviewToHost,
 } from '../../shared/protocol';
 import type { ToolDetails } from '../../shared/viewTranscript';
+import type { Event } from '../platform/emitter';
 import type { Logger } from '../platform/log';
+import type { ViewConnection } from './requestTable';
 import { chatResourceRoots, renderChatHtml } from './webviewHtml';
 
 /** What a chat webview is bound to: a snapshot to start from, a stream of updates, and a handler. */
@@ -16,8 +18,9 @@ export interface ChatSource {
 	snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }>;
 	/** Arguments and output of a tool card, for a view that left them out of its snapshot. */
 	toolDetails(turnId: string, itemId: string): ToolDetails | undefined;
-	readonly onMessage: vscode.Event<HostToWebview>;
-	handle(message: WebviewToHost): Promise<void>;
+	readonly onMessage: Event<HostToWebview>;
+	/** Handles one of the view's messages; `view` answers the view it came from. */
+	handle(message: WebviewToHost, view: ViewConnection): Promise<void>;
 }
 
 /** Frames are coalesced for this long so a burst of deltas costs one postMessage. */
@@ -68,47 +71,43 @@ export class ChatWebviewHost implements vscode.Disposable {
 			return;
 		}
 		const message: WebviewToHost = parsed.data;
-		if (message.type === 'hello') {
-			if (message.protocolMajor !== WEBVIEW_PROTOCOL_MAJOR) {
-				this.log.warn(
-					`The chat view speaks protocol ${message.protocolMajor}, the extension ${WEBVIEW_PROTOCOL_MAJOR}; reloading the view.`,
-				);
-				this.reload();
-				return;
-			}
-			void this.webview.postMessage({
-				type: 'hello/ack',
-				protocolMajor: WEBVIEW_PROTOCOL_MAJOR,
-			} satisfies HostToWebview);
-			void this.source.ready().then(() => {
-				// Updates are forwarded from the snapshot on; earlier ones are in it.
-				this.ready = true;
-				this.outbox = [];
-				void this.webview.postMessage(this.source.snapshot());
-			});
-			return;
-		}
-		if (message.type === 'tool/details/request') {
-			// A request answered to this view only, matched by its id.
-			void this.webview.postMessage({
-				type: 'tool/details',
-				id: message.id,
-				details: this.source.toolDetails(message.turnId, message.itemId),
-			} satisfies HostToWebview);
-			return;
-		}
-		if (message.type === 'snapshot/request') {
+		this.source
+			.handle(message, this.connection)
+			.catch((error: Error) =>
+				this.log.error(`Chat view request ${message.type} failed: ${error.message}`),
+			);
+	}
+
+	/** What a request may do to this view (its start, a fresh snapshot, a reply to it alone). */
+	private readonly connection: ViewConnection = {
+		hello: (protocolMajor) => this.hello(protocolMajor),
+		resendSnapshot: () => {
 			if (this.ready) {
 				this.outbox = [];
 				void this.webview.postMessage(this.source.snapshot());
 			}
+		},
+		reply: (message) => void this.webview.postMessage(message),
+	};
+
+	private hello(protocolMajor: number): void {
+		if (protocolMajor !== WEBVIEW_PROTOCOL_MAJOR) {
+			this.log.warn(
+				`The chat view speaks protocol ${protocolMajor}, the extension ${WEBVIEW_PROTOCOL_MAJOR}; reloading the view.`,
+			);
+			this.reload();
 			return;
 		}
-		this.source
-			.handle(message)
-			.catch((error: Error) =>
-				this.log.error(`Chat view request ${message.type} failed: ${error.message}`),
-			);
+		void this.webview.postMessage({
+			type: 'hello/ack',
+			protocolMajor: WEBVIEW_PROTOCOL_MAJOR,
+		} satisfies HostToWebview);
+		void this.source.ready().then(() => {
+			// Updates are forwarded from the snapshot on; earlier ones are in it.
+			this.ready = true;
+			this.outbox = [];
+			void this.webview.postMessage(this.source.snapshot());
+		});
 	}
 
 	private post(message: HostToWebview): void {

@@ -4,7 +4,8 @@ import type { HostToWebview, WebviewToHost } from '../../shared/protocol';
 import { findToolDetails, toViewTranscript, type ToolDetails } from '../../shared/viewTranscript';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { TurnNotices } from '../../shared/notices';
-import { handleViewRequest, type ChatViewActions } from './viewActions';
+import { viewRequestHandlers, type ChatViewActions } from './viewActions';
+import { dispatchRequest, isViewRequest, type ViewConnection } from './requestTable';
 import { ChatWebviewHost, type ChatSource } from './chatWebviewHost';
 import type { Logger } from '../platform/log';
 import { readTranscriptFile } from './transcriptFile';
@@ -19,7 +20,7 @@ class TranscriptFileSource implements ChatSource {
 	constructor(
 		readonly transcript: Transcript,
 		readonly file: string,
-		private readonly commands: Omit<ChatViewActions, 'execute'>,
+		private readonly viewRequests: ReturnType<typeof viewRequestHandlers>,
 		private readonly notices: TurnNotices[],
 	) {}
 
@@ -50,9 +51,15 @@ class TranscriptFileSource implements ChatSource {
 		return findToolDetails(this.transcript, turnId, itemId);
 	}
 
-	async handle(message: WebviewToHost): Promise<void> {
+	async handle(message: WebviewToHost, view: ViewConnection): Promise<void> {
 		// A transcript is read-only: only the requests every view makes apply.
-		await handleViewRequest(message, this.transcript, this.commands);
+		if (isViewRequest(message)) {
+			await dispatchRequest(this.viewRequests, message, {
+				view,
+				transcript: () => this.transcript,
+				toolDetails: (turnId, itemId) => this.toolDetails(turnId, itemId),
+			});
+		}
 	}
 }
 
@@ -84,7 +91,7 @@ export class TranscriptViewer implements vscode.Disposable {
 		const source = new TranscriptFileSource(
 			transcript,
 			file,
-			this.commands,
+			viewRequestHandlers(this.commands, this.log),
 			this.noticesOf(transcript),
 		);
 		const panel = vscode.window.createWebviewPanel(

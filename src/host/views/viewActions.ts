@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Transcript } from '../../shared/transcriptSchema';
-import type { WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../platform/log';
 import { resolveLinkTarget } from './linkTargets';
+import type { RequestHandlerMap, ViewRequestContext, ViewRequestType } from './requestTable';
 import type { ReadOnlyDocuments } from './readOnlyDocuments';
 
 /** What clicks in a chat view do in the editor: commands, links, files, full tool output. */
@@ -95,28 +95,28 @@ export function createChatViewActions(
 }
 
 /**
- * Handles what every chat view can ask for, whatever it shows (a live chat or a transcript file):
- * links, files, full tool output, copying. Returns false for other messages.
+ * The handlers of what every chat view asks for, whatever it shows (a live chat or a transcript
+ * file): its start, a snapshot, a tool's details, links, files, full tool output, copying, errors.
  */
-export async function handleViewRequest(
-	message: WebviewToHost,
-	transcript: Transcript,
+export function viewRequestHandlers(
 	actions: Omit<ChatViewActions, 'execute'>,
-): Promise<boolean> {
-	switch (message.type) {
-		case 'open/link':
-			actions.openLink(message.href);
-			return true;
-		case 'open/file':
-			actions.openFile(message.path, message.line);
-			return true;
-		case 'open/toolOutput':
-			actions.openToolOutput(transcript, message.turnId, message.itemId);
-			return true;
-		case 'clipboard/copy':
-			await vscode.env.clipboard.writeText(message.text);
-			return true;
-		default:
-			return false;
-	}
+	log: Pick<Logger, 'warn'>,
+): RequestHandlerMap<ViewRequestContext, ViewRequestType> {
+	return {
+		hello: (message, { view }) => view.hello(message.protocolMajor),
+		'snapshot/request': (_message, { view }) => view.resendSnapshot(),
+		// A request answered to this view only, matched by its id.
+		'tool/details/request': (message, context) =>
+			context.view.reply({
+				type: 'tool/details',
+				id: message.id,
+				details: context.toolDetails(message.turnId, message.itemId),
+			}),
+		'open/link': (message) => actions.openLink(message.href),
+		'open/file': (message) => actions.openFile(message.path, message.line),
+		'open/toolOutput': (message, context) =>
+			actions.openToolOutput(context.transcript(), message.turnId, message.itemId),
+		'clipboard/copy': (message) => vscode.env.clipboard.writeText(message.text),
+		'ui/error': (message) => log.warn(`Chat view error: ${message.message}`),
+	};
 }

@@ -6,7 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 
-import { boundMentionEntries, type ContextEntry } from '../../../../src/host/composer/promptContext';
+import {
+	boundMentionEntries,
+	type ContextEntry,
+} from '../../../../src/host/composer/promptContext';
 import { MENTIONS_TOTAL_CHAR_LIMIT, mentionBlock } from '../../../../src/host/mentions/mentionText';
 import { waitUntil } from '../../../harness/wait';
 import { ChatWorld } from '../chat/chatSessionWorld';

@@ -6,7 +6,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { SLASH_ACTIONS, resolveSlash, slashItems } from '../../../../src/host/composer/slashCommands';
+import {
+	SLASH_ACTIONS,
+	resolveSlash,
+	slashItems,
+} from '../../../../src/host/composer/slashCommands';
 import { parseZeroCommand } from '../../../../src/zero/protocol/zeroCommands';
 
 const audit = parseZeroCommand(

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Emitter } from '../../../../src/host/turns/emitter';
+import { Emitter } from '../../../../src/host/platform/emitter';
 import {
 	NO_FOLDER_REFUSAL,
 	preflight,

@@ -7,7 +7,7 @@ import type { HostToWebview, WebviewToHost } from '../../shared/protocol';
 import type { MentionPicker } from '../mentions/mentionPicker';
 import type { ChatDeps } from '../chat/chatDeps';
 import type { ChatSession } from '../chat/chatSession';
-import { resolveSlash, type SlashAction, type SlashOutcome } from './slashCommands';
+import { resolveSlash, type SlashAction, type SlashOutcome } from '../composer/slashCommands';
 
 type ComposerRequest = Extract<
 	WebviewToHost,

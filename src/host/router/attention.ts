@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ChatService, RunFinished } from './chatService';
-import type { ChatViewProvider } from '../views/chatViews';
-import { describeCounts } from './liveChatState';
+import type { ChatRegistry, RunFinished } from '../chat/chatRegistry';
+import type { ChatViewProvider } from '../views/chatWebviews';
+import { describeCounts } from '../chat/liveChatState';
 
 type AttentionState = 'idle' | 'working' | 'approval' | 'blocked' | 'done' | 'failed';
 
@@ -20,7 +20,7 @@ export class AttentionController implements vscode.Disposable {
 	private state: AttentionState = 'idle';
 
 	constructor(
-		private readonly chats: ChatService,
+		private readonly chats: ChatRegistry,
 		private readonly view: ChatViewProvider,
 		private readonly chatVisible: () => boolean,
 	) {

@@ -1,15 +1,22 @@
 /** What a chat view's requests do to the chat it shows (the webview protocol's host side). */
 import * as vscode from 'vscode';
 import type { WebviewToHost } from '../../shared/protocol';
-import { handleViewRequest, type ChatViewActions } from '../views/viewActions';
+import type { ChatViewActions } from '../views/viewActions';
+import {
+	dispatchRequest,
+	isViewRequest,
+	type RequestHandlerMap,
+	type ViewConnection,
+	type ViewRequestContext,
+	type ViewRequestType,
+} from '../views/requestTable';
 import { chatForkDeps } from '../conversation/chatForkDeps';
-import type { ChatDeps } from './chatDeps';
-import type { ChatSession } from './chatSession';
+import type { ChatSession } from '../chat/chatSession';
 import type { ChatSlot } from './chatSlot';
 import { rerunTurn } from '../conversation/conversationActions';
 import { forkFromTurn } from '../conversation/forkChat';
 import type { Transcript } from '../../shared/transcriptSchema';
-import type { ComposerRequests } from '../composer/composerRequests';
+import type { ComposerRequests } from './composerRequests';
 
 const SPEC_ACTION_COMMANDS = {
 	open: 'zero.spec.open',
@@ -18,10 +25,10 @@ const SPEC_ACTION_COMMANDS = {
 	reject: 'zero.spec.reject',
 } as const;
 
-/** What the requests need of the chat service beyond the chat itself. */
+/** What the requests need of the views beyond the chat itself. */
 export interface ChatRequestHost {
-	readonly deps: ChatDeps;
 	readonly viewActions: ChatViewActions;
+	readonly viewRequests: RequestHandlerMap<ViewRequestContext, ViewRequestType>;
 	remember(text: string): void;
 	/** Shows a new chat in `slot`. */
 	newChatIn(slot: ChatSlot): Promise<void>;
@@ -37,22 +44,23 @@ export async function handleChatRequest(
 	host: ChatRequestHost,
 	slot: ChatSlot,
 	message: WebviewToHost,
+	view: ViewConnection | undefined,
 ): Promise<void> {
 	const session: ChatSession = slot.session;
 	// The chat's own deps: everything a request does works in the chat's folder.
 	const deps = session.chatDeps;
-	if (await handleViewRequest(message, session.transcript, host.viewActions)) {
+	if (isViewRequest(message)) {
+		// The test API's messages come from no view: a view's own requests need one.
+		if (view) {
+			await dispatchRequest(host.viewRequests, message, {
+				view,
+				transcript: () => session.transcript,
+				toolDetails: (turnId, itemId) => slot.toolDetails(turnId, itemId),
+			});
+		}
 		return;
 	}
 	switch (message.type) {
-		case 'hello':
-		case 'snapshot/request':
-		case 'tool/details/request':
-		case 'open/link':
-		case 'open/file':
-		case 'open/toolOutput':
-		case 'clipboard/copy':
-			return;
 		case 'chat/send': {
 			const composer = host.composerRequestsFor(slot);
 			const slash = await composer.outcomeOf(message.text);
@@ -183,8 +191,12 @@ export async function handleChatRequest(
 			}
 			return;
 		}
-		case 'ui/error':
-			deps.log.warn(`Chat view error: ${message.message}`);
-			return;
+		default:
+			// A new message type must get a case here or in the view table: this does not compile.
+			return unhandled(message);
 	}
+}
+
+function unhandled(message: never): never {
+	throw new Error(`No handler for the chat view's message ${(message as { type: string }).type}`);
 }
