@@ -134,7 +134,7 @@ function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElemen
 			? h(
 					'span',
 					{ class: `badge resolution resolution-${file.resolution}` },
-					file.resolution === 'kept' ? 'kept' : 'undone',
+					file.resolution === 'kept' ? 'kept' : 'put back',
 				)
 			: undefined,
 		restoreBadge(file),
@@ -163,7 +163,9 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 	const totals = lineTotals(files);
 	const readOnly = context.isReadOnly();
 	const undone = turn.undone;
-	const unreviewed = !changes.reviewed && !undone && files.length > 0;
+	// Every file back as it was (undone one by one, or put back by a fork): nothing left to undo.
+	const allPutBack = files.length > 0 && files.every((file) => file.resolution === 'reverted');
+	const unreviewed = !changes.reviewed && !undone && !allPutBack && files.length > 0;
 	const header = h(
 		'div',
 		{ class: 'changes-header' },
@@ -205,7 +207,7 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 					' Review',
 				)
 			: undefined,
-		!readOnly && !undone && changes.undo.kind === 'available'
+		!readOnly && !undone && !allPutBack && changes.undo.kind === 'available'
 			? h(
 					'button',
 					{
@@ -266,6 +268,15 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 				undone.from === turn.id
 					? ` Undone at ${timeOf(undone.at)}${undone.report ? `: ${describeReport(undone.report)}` : ''}`
 					: ` Undone at ${timeOf(undone.at)} with an earlier turn.`,
+			),
+		);
+	} else if (allPutBack) {
+		card.append(
+			h(
+				'div',
+				{ class: 'changes-note muted' },
+				icon('discard'),
+				' Every file is back as it was before this turn.',
 			),
 		);
 	} else if (changes.undo.kind === 'unavailable') {

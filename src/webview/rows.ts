@@ -83,7 +83,8 @@ function contentSignature(row: Row, expanded: boolean, extra: string): string {
 				case 'reasoning':
 					return `${item.kind}${item.text.length}${streaming}${expanded ? 1 : 0}`;
 				case 'tool':
-					return `tool${item.permission ? item.permission.action : ''}${item.approval ? `${item.approval.state}${JSON.stringify(item.approval.requestId)}` : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}${item.specialist ? `S${item.specialist.events}${item.specialist.done ? 1 : 0}` : ''}`;
+					// A checkpointed call's "undoable" becomes "put back" when the card's files go back.
+					return `tool${row.turn.changes?.files.filter((file) => file.resolution === 'reverted').length ?? ''}${item.permission ? item.permission.action : ''}${item.approval ? `${item.approval.state}${JSON.stringify(item.approval.requestId)}` : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}${item.specialist ? `S${item.specialist.events}${item.specialist.done ? 1 : 0}` : ''}`;
 				default:
 					return `${item.kind}${expanded ? 1 : 0}`;
 			}

@@ -107,7 +107,9 @@ describe('permission modes as zero v0.8.0 answers them', () => {
 			fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
 		) as {
 			contributes: {
-				configuration: { properties: Record<string, { enum?: string[]; enumDescriptions?: string[] }> };
+				configuration: {
+					properties: Record<string, { enum?: string[]; enumDescriptions?: string[] }>;
+				};
 			};
 		};
 		const setting = manifest.contributes.configuration.properties['zero.permissionMode'];

@@ -96,3 +96,45 @@ describe('the change card', () => {
 		assert.equal(card.querySelector('.change-file > .change-tools'), null);
 	});
 });
+
+describe('a change card whose files went back (#36)', () => {
+	const facts: FileFacts = {
+		before: { kind: 'absent' },
+		now: { kind: 'file', sha256: 'x', size: 2, text: 'n\n' },
+	};
+	function putBackCard(resolution: FileChange['resolution']): HTMLElement {
+		const turn = { id: 't1', changes: undefined } as unknown as Turn;
+		const items = [
+			{
+				kind: 'tool' as const,
+				id: 'w',
+				name: 'write_file',
+				args: { path: 'NOTES.md' },
+				checkpoint: { sequence: 3, tool: 'write_file', files: ['NOTES.md'] },
+				result: { status: 'ok' as const, changedFiles: ['NOTES.md'] },
+			},
+		];
+		const { files } = computeTurnChanges(collectFileTouches(items as never), () => facts);
+		turn.changes = {
+			files: files.map((file) => ({ ...file, resolution })),
+			checkpointedUnchanged: [],
+			undo: { kind: 'available' },
+			reviewed: false,
+		};
+		return renderChanges(turn, context);
+	}
+
+	it('after Fork Here, Put Files Back: no "unreviewed", no Undo, says every file is back', () => {
+		const card = putBackCard('reverted');
+		assert.equal(card.querySelector('.badge.unreviewed'), null);
+		assert.equal(card.querySelector('button.changes-undo'), null);
+		assert.equal(card.querySelector('.badge.resolution')?.textContent, 'put back');
+		assert.match(card.textContent ?? '', /Every file is back as it was before this turn\./);
+	});
+
+	it('a card with its files still changed keeps Undo and "unreviewed"', () => {
+		const card = putBackCard(undefined);
+		assert.ok(card.querySelector('.badge.unreviewed'));
+		assert.ok(card.querySelector('button.changes-undo'));
+	});
+});
