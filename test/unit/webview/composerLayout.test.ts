@@ -110,9 +110,7 @@ describe('composer layout (VS Code Chat view)', () => {
 	it('the Mode button shows a short label that fits 300 px, the full one in its tooltip (#36)', () => {
 		const shown: Record<string, string> = {};
 		for (const state of [
-			...(['plan', 'auto', 'member', 'ask'] as const).map((mode) =>
-				view({ permissionMode: mode }),
-			),
+			...(['plan', 'auto', 'member', 'ask'] as const).map((mode) => view({ permissionMode: mode })),
 			view({ backend: 'acp' }),
 		]) {
 			const composer = composerWith(state);
