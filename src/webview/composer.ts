@@ -3,6 +3,7 @@ import type { ChatPermissionMode } from '../zero/protocol/permissionModes';
 import type { ComposerView, ImageAttachment, MentionItem } from '../shared/protocol';
 import {
 	LIVE_APPROVALS_ID,
+	createMeter,
 	modeMenuItems,
 	modeOf,
 	readImageAttachment,
@@ -87,13 +88,7 @@ export class Composer {
 			'aria-haspopup': 'listbox',
 			title: 'Model for this chat (--model)',
 		});
-		this.meterButton = h('button', { type: 'button', 'aria-expanded': 'false' });
-		this.meterDetails = h('div', {
-			class: 'meter-details',
-			role: 'group',
-			'aria-label': 'Context in use',
-		});
-		this.meterDetails.hidden = true;
+		[this.meterButton, this.meterDetails] = createMeter();
 		// Named groups: a role-less div must not carry an aria-label.
 		this.chipList = h('div', { class: 'chip-list' });
 		this.addButton = h(
@@ -150,10 +145,6 @@ export class Composer {
 		this.modelButton.addEventListener('click', () =>
 			post({ type: 'command/run', command: 'zero.selectModel' }),
 		);
-		this.meterButton.addEventListener('click', () => {
-			this.meterDetails.hidden = !this.meterDetails.hidden;
-			this.meterButton.setAttribute('aria-expanded', String(!this.meterDetails.hidden));
-		});
 		this.addButton.addEventListener('click', () => this.insertAtCursor('@'));
 		this.textarea.addEventListener('keydown', (event) => this.onKey(event));
 		this.textarea.addEventListener('input', () => {
@@ -234,11 +225,8 @@ export class Composer {
 			h('span', { class: 'toolbar-label' }, model),
 			icon('chevron-down'),
 		);
-		renderMeter(this.meterButton, view.meter);
+		renderMeter(this.meterButton, this.meterDetails, view.meter);
 		this.pickers.setSlashItems(view.slash ?? []);
-		this.meterDetails.replaceChildren(
-			...(view.meter?.tooltip ?? []).map((line) => h('div', {}, line)),
-		);
 		this.stopButton.hidden = !view.running;
 		this.sendButton.hidden = this.waitingForYou;
 		// While zero runs, Stop is the main action and Queue the secondary one.

@@ -61,8 +61,29 @@ export function modeOf(view: ComposerView): {
 	};
 }
 
-/** The context meter: a small bar and its label; the tooltip lines are its title. */
-export function renderMeter(button: HTMLButtonElement, meter: ComposerMeterView | undefined): void {
+/** The context meter's button and the lines it shows and hides on click. */
+export function createMeter(): [HTMLButtonElement, HTMLElement] {
+	const button = h('button', { type: 'button', 'aria-expanded': 'false' });
+	const details = h('div', {
+		class: 'meter-details',
+		role: 'group',
+		'aria-label': 'Context in use',
+	});
+	details.hidden = true;
+	button.addEventListener('click', () => {
+		details.hidden = !details.hidden;
+		button.setAttribute('aria-expanded', String(!details.hidden));
+	});
+	return [button, details];
+}
+
+/** The context meter: a small bar and its label; the tooltip lines are its title and details. */
+export function renderMeter(
+	button: HTMLButtonElement,
+	details: HTMLElement,
+	meter: ComposerMeterView | undefined,
+): void {
+	details.replaceChildren(...(meter?.tooltip ?? []).map((line) => h('div', {}, line)));
 	const shown = meter ?? { label: 'context unknown', level: 'none' as const, tooltip: [] };
 	button.dataset.level = shown.level;
 	button.className = `context-meter meter-${shown.level}`;

@@ -162,6 +162,7 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 	const total = files.length + (changes.omittedFiles ?? 0);
 	const totals = lineTotals(files);
 	const readOnly = context.isReadOnly();
+	const running = context.isRunning?.() ?? false;
 	const undone = turn.undone;
 	// Every file back as it was (undone one by one, or put back by a fork): nothing left to undo.
 	const allPutBack = files.length > 0 && files.every((file) => file.resolution === 'reverted');
@@ -214,7 +215,11 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 						type: 'button',
 						class: 'button secondary changes-undo',
 						...actionAttrs({ action: 'changes-undo', turn: turn.id }),
-						title: "Undo this turn and every later one with zero's rewind (you see the plan first)",
+						// Refused while zero runs (the host refuses it too): really disabled, not dimmed.
+						disabled: running,
+						title: running
+							? 'Undo waits until zero has finished running in this chat'
+							: "Undo this turn and every later one with zero's rewind (you see the plan first)",
 					},
 					icon('discard'),
 					' Undo\u2026',

@@ -138,3 +138,33 @@ describe('a change card whose files went back (#36)', () => {
 		assert.ok(card.querySelector('button.changes-undo'));
 	});
 });
+
+describe('Undo while zero runs (#36, #31 item 14)', () => {
+	it('is disabled, not only dimmed: the host refuses it, and axe skips only real disabled controls', () => {
+		const facts: FileFacts = {
+			before: { kind: 'absent' },
+			now: { kind: 'file', sha256: 'x', size: 2, text: 'n\n' },
+		};
+		const items = [
+			{
+				kind: 'tool' as const,
+				id: 'w',
+				name: 'write_file',
+				args: { path: 'NOTES.md' },
+				checkpoint: { sequence: 3, tool: 'write_file', files: ['NOTES.md'] },
+				result: { status: 'ok' as const, changedFiles: ['NOTES.md'] },
+			},
+		];
+		const { files } = computeTurnChanges(collectFileTouches(items as never), () => facts);
+		const turn = {
+			id: 't1',
+			changes: { files, checkpointedUnchanged: [], undo: { kind: 'available' }, reviewed: false },
+		} as unknown as Turn;
+		const idle = renderChanges(turn, { ...context, isRunning: () => false });
+		assert.equal(idle.querySelector<HTMLButtonElement>('button.changes-undo')?.disabled, false);
+		const running = renderChanges(turn, { ...context, isRunning: () => true });
+		const undo = running.querySelector<HTMLButtonElement>('button.changes-undo');
+		assert.equal(undo?.disabled, true);
+		assert.match(undo?.title ?? '', /waits until zero has finished/);
+	});
+});
