@@ -60,8 +60,8 @@ export function forkTranscript(
 	);
 	// Which message it branched at is in the title: two forks of one chat are told apart.
 	const message = parent.turns.slice(0, index + 1).filter((turn) => turn.prompt).length;
-	const suffix = ` (fork at message ${Math.max(1, message)})`;
-	const title = `${parent.title.slice(0, TITLE_MAX - suffix.length)}${suffix}`;
+	// First, so a header cut at 300 px still shows it.
+	const title = `Fork at message ${Math.max(1, message)}: ${parent.title}`.slice(0, TITLE_MAX);
 	const origin: ForkOrigin = {
 		chatId: parent.id,
 		title: parent.title.slice(0, TITLE_MAX),

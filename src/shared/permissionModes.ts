@@ -104,14 +104,14 @@ export function explainModeFacts(facts: ModeFacts): string {
 	}
 	if (facts.shell === 'needs-approval') {
 		sentences.push(
-			`Shell commands${facts.offersShell ? '' : ' are not offered; they'} run only inside zero\u2019s native sandbox: without one they need approval.`,
+			`Shell commands${facts.offersShell ? '' : ' are not offered; they'} run only inside zero\u2019s native sandbox; without one they need approval.`,
 		);
 	} else if (facts.shell === 'allowed') {
 		sentences.push('Shell commands and tools that need approval run without asking.');
 	}
 	if (facts.network === 'needs-approval' || facts.shell === 'needs-approval') {
 		sentences.push(
-			'Whatever needs approval (a command outside the sandbox, a web fetch, an MCP tool) is refused, since exec cannot ask, and shown as a block you can re-run.',
+			'Anything needing approval (a web fetch, an MCP tool) is refused (zero exec cannot ask) and shown with the re-runs that can let it.',
 		);
 	}
 	return sentences.join(' ');
@@ -132,7 +132,7 @@ function explanationOf(mode: RunPermissionMode): string {
 	}
 	// zero exec gives ask exactly what member gets (recorded): say so rather than imply more asking.
 	if (mode === 'ask' && sameFacts(facts, MODE_FACTS.member)) {
-		return `zero exec cannot ask, so it treats this mode like Member. ${words}`;
+		return `zero exec treats this mode like Member. ${words}`;
 	}
 	return words;
 }

@@ -58,7 +58,8 @@ export function describeTurnEnd(turn: Turn): RunOutcomeSummary | undefined {
 	if (turn.command?.backend === 'acp' && turn.run.end?.kind === 'no_run_end') {
 		return describeAcpProcessEnd(turn.run.end);
 	}
-	if (turn.run.end?.kind === 'run_end' && draftWithoutSpec(turn)) {
+	const noSpec = draftWithoutSpec(turn);
+	if (turn.run.end?.kind === 'run_end' && noSpec?.kind === 'error') {
 		// zero exits 3 ("provider or configuration failed"), but nothing failed: the model answered
 		// in prose instead of submitting a spec.
 		return {
@@ -66,7 +67,7 @@ export function describeTurnEnd(turn: Turn): RunOutcomeSummary | undefined {
 			title: 'No spec drafted',
 			detail:
 				'zero’s draft ended without a spec: the model answered instead of submitting one for review. Ask again, perhaps saying what the spec should cover.',
-			facts: endFacts(turn.run.end.status, turn.run.end.exitCode),
+			facts: [`zero: ${noSpec.message}`, ...endFacts(turn.run.end.status, turn.run.end.exitCode)],
 			next: ['askAgain'],
 		};
 	}

@@ -289,7 +289,6 @@ export const TurnSchema = z.object({
 });
 export type Turn = z.infer<typeof TurnSchema>;
 
-
 export const TranscriptSchema = z.object({
 	formatVersion: z.literal(TRANSCRIPT_FORMAT_VERSION),
 	id: z.string(),

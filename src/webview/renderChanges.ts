@@ -174,7 +174,9 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 		h(
 			'span',
 			{ class: 'changes-title' },
-			total === 0 ? 'No file changed' : `${total} file${total === 1 ? '' : 's'} changed`,
+			total === 0
+				? 'No file changed'
+				: `${total} file${total === 1 ? '' : 's'} ${allPutBack ? 'put back' : 'changed'}`,
 		),
 		totals.added + totals.removed > 0
 			? h(
@@ -194,7 +196,7 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 			: undefined,
 		undone ? h('span', { class: 'badge undone-badge' }, 'undone') : undefined,
 		h('span', { class: 'spacer' }),
-		!readOnly && !undone && files.length > 0
+		!readOnly && !undone && !allPutBack && files.length > 0
 			? h(
 					'button',
 					{

@@ -1,5 +1,4 @@
 /** DOM for each transcript row. All model and tool text is inserted as text or sanitized markdown. */
-import { draftWithoutSpec } from '../shared/runOutcome';
 import { itemKey } from '../shared/transcript';
 import type { TranscriptItem, Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
@@ -147,16 +146,12 @@ function renderItem(
 				h('span', {}, item.message),
 			);
 		case 'error':
-			// A stop the user asked for, or a draft without a spec (the status row says what it
-			// means): zero's own report, quoted, not an alarm.
-			if (
-				(item.code === 'interrupted' && turn.run.stopRequested) ||
-				draftWithoutSpec(turn) === item
-			) {
+			if (item.code === 'interrupted' && turn.run.stopRequested) {
+				// zero's own report of the stop the user asked for: not an alarm.
 				return h(
 					'div',
-					{ class: 'row notice-row muted', 'data-kind': 'error', 'data-code': item.code ?? '' },
-					icon(item.code === 'interrupted' ? 'debug-stop' : 'info'),
+					{ class: 'row notice-row muted', 'data-kind': 'error', 'data-code': 'interrupted' },
+					icon('debug-stop'),
 					h('span', {}, `zero: ${item.message}`),
 				);
 			}

@@ -167,8 +167,8 @@ test('Fork from the last message: a new chat with the history, zero\u2019s fork 
 				const rows = await session.page
 					.locator('.quick-input-widget .monaco-list-row')
 					.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText));
-				const parent = rows.findIndex((row) => !row.includes('(fork at message 1)'));
-				const fork = rows.findIndex((row) => row.includes('(fork at message 1)'));
+				const parent = rows.findIndex((row) => !row.includes('Fork at message 1: '));
+				const fork = rows.findIndex((row) => row.includes('Fork at message 1: '));
 				assert.ok(
 					parent !== -1 && fork === parent + 1,
 					`the fork sits under its parent: ${JSON.stringify(rows)}`,

@@ -71,8 +71,8 @@ describe("a fork's title (#36)", () => {
 		const first = forkTranscript(source, { id: 'f1', now: 0, turnId: 't1', keep: 'up-to-turn' });
 		const second = forkTranscript(source, { id: 'f2', now: 0, turnId: 't2', keep: 'up-to-turn' });
 		assert.ok(first.ok && second.ok);
-		assert.equal(first.transcript.title, 'Say hello (fork at message 1)');
-		assert.equal(second.transcript.title, 'Say hello (fork at message 2)');
+		assert.equal(first.transcript.title, 'Fork at message 1: Say hello');
+		assert.equal(second.transcript.title, 'Fork at message 2: Say hello');
 		assert.equal(second.transcript.forkedFrom?.message, 2);
 	});
 });

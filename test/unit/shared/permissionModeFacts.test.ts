@@ -88,7 +88,7 @@ describe('permission modes as zero v0.8.0 answers them', () => {
 				assert.match(words, /only inside zero\u2019s native sandbox/);
 			}
 			if (facts.network === 'needs-approval') {
-				assert.match(words, /needs approval .* is refused, since exec cannot ask/);
+				assert.match(words, /needing approval .* is refused \(zero exec cannot ask\)/);
 			}
 			if (facts.shell === 'allowed') {
 				assert.match(words, /run without asking/);

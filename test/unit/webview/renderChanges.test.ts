@@ -10,6 +10,7 @@ import {
 } from '../../../src/shared/turnChanges';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderChanges } from '../../../src/webview/renderChanges';
+import { rowSignature } from '../../../src/webview/rows';
 
 const context: RenderContext = {
 	isExpanded: () => false,
@@ -130,6 +131,8 @@ describe('a change card whose files went back (#36)', () => {
 		assert.equal(card.querySelector('button.changes-undo'), null);
 		assert.equal(card.querySelector('.badge.resolution')?.textContent, 'put back');
 		assert.match(card.textContent ?? '', /Every file is back as it was before this turn\./);
+		assert.equal(card.querySelector('.changes-title')?.textContent, '1 file put back');
+		assert.equal(card.querySelector('button.changes-review'), null);
 	});
 
 	it('a card with its files still changed keeps Undo and "unreviewed"', () => {
@@ -166,5 +169,12 @@ describe('Undo while zero runs (#36, #31 item 14)', () => {
 		const undo = running.querySelector<HTMLButtonElement>('button.changes-undo');
 		assert.equal(undo?.disabled, true);
 		assert.match(undo?.title ?? '', /waits until zero has finished/);
+		// The card is drawn again when a run starts or ends: its row's signature says so.
+		const row = {
+			kind: 'changes' as const,
+			key: 't1:changes',
+			turn: { ...turn, run: { phase: 'ended' } } as unknown as Turn,
+		};
+		assert.notEqual(rowSignature(row, false, 'r'), rowSignature(row, false, ''));
 	});
 });
