@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { PERMISSION_MODE_INFO } from '../../src/shared/permissionModes';
 import { THEMES } from '../e2e/axe';
 import { answerDialog, parkMouse, quickInputWidget, setSideBarWidth } from '../harness/workbench';
 import {
@@ -381,6 +382,25 @@ async function menus(page: Page, frame: Frame, check: Checks, theme: string): Pr
 	check.that(
 		(await mode.locator('.popup-item.active').getAttribute('data-popup-id')) === 'auto',
 		'the Mode menu has its second item (Auto) active',
+	);
+	// Item 1: each mode's description is the one made from zero's recorded answers.
+	const described = await mode
+		.locator('[role="menuitemradio"]')
+		.evaluateAll((items) =>
+			Object.fromEntries(
+				items.map((item) => [
+					(item as HTMLElement).dataset.popupId ?? '',
+					item.querySelector('.popup-description')?.textContent ?? '',
+				]),
+			),
+		);
+	check.that(
+		(['plan', 'auto', 'member', 'ask'] as const).every(
+			(id) => described[id] === PERMISSION_MODE_INFO[id].explanation,
+		) &&
+			/treats this mode like Member\. Edits inside the workspace are allowed/.test(described.ask),
+		'item 1: the Mode menu says what zero does in each mode (from the recorded mode matrix)',
+		described.ask,
 	);
 	const modeMark = await activeOptionMarked(mode);
 	check.that(modeMark === '', 'item 18: the Mode menu marks its active item on screen', modeMark);
