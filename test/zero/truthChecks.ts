@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { quickInputWidget, screenshot, screenshotsDir } from '../harness/workbench';
+import { screenshot, screenshotsDir } from '../harness/workbench';
 import { axe, describeViolations, serious } from '../e2e/axe';
 import { waitUntil } from './support';
 
@@ -61,16 +61,6 @@ export async function screen(
 		`axe: no serious or critical violation on ${name}`,
 		describeViolations(found),
 	);
-}
-
-/** The input box a command opened (a spec comment, a model id): types `text` and confirms. */
-export async function answerInputBox(page: Page, text: string): Promise<void> {
-	const widget = quickInputWidget(page);
-	await widget.waitFor({ state: 'visible', timeout: 15_000 });
-	const input = widget.locator('.quick-input-box input');
-	await input.fill(text);
-	await input.press('Enter');
-	await widget.waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
 /** True when two boxes share any pixel. */

@@ -15,9 +15,10 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { PERMISSION_MODE_INFO } from '../../src/shared/permissionModes';
-import { THEMES } from '../e2e/axe';
+import { THEMES, inTheme } from '../e2e/axe';
 import { answerDialog, parkMouse, quickInputWidget, setSideBarWidth } from '../harness/workbench';
 import {
+	answerInputBox,
 	chooseMode,
 	lastUserMessage,
 	script,
@@ -27,14 +28,7 @@ import {
 	waitUntil,
 	type RealZeroSession,
 } from './support';
-import {
-	Checks,
-	activeOptionMarked,
-	answerInputBox,
-	overlaps,
-	screen,
-	statusBarNames,
-} from './truthChecks';
+import { Checks, activeOptionMarked, overlaps, screen, statusBarNames } from './truthChecks';
 
 const usage = (prompt: number) => ({ prompt, completion: 10 });
 const T1 = 'T1: please write notes/t1.txt and then tell me plainly what you did (screens)';
@@ -187,9 +181,8 @@ async function editAndFork(page: Page, frame: Frame, check: Checks, theme: strin
 	await screen(page, frame, check, theme, '03-fork-parent');
 }
 
-/** A spec draft (with a write refused while drafting), its approval, and a draft without a spec. */
-async function specs(page: Page, frame: Frame, check: Checks, theme: string): Promise<void> {
-	const server = session!.server;
+/** Turns the composer's Plan first on, as a user does; returns the toggle. */
+async function planFirstOn(frame: Frame) {
 	const toggle = frame.locator('.plan-first-toggle');
 	await toggle.click();
 	await waitUntil(
@@ -197,6 +190,13 @@ async function specs(page: Page, frame: Frame, check: Checks, theme: string): Pr
 		10_000,
 		'Plan first on',
 	);
+	return toggle;
+}
+
+/** A spec draft (with a write refused while drafting), its approval, and a draft without a spec. */
+async function specs(page: Page, frame: Frame, check: Checks, theme: string): Promise<void> {
+	const server = session!.server;
+	const toggle = await planFirstOn(frame);
 	script(server, [
 		{ toolCalls: [write('s0', 'spec-probe.txt')], usage: usage(800) },
 		{
@@ -259,13 +259,7 @@ async function specs(page: Page, frame: Frame, check: Checks, theme: string): Pr
 
 	// A draft the model ends in prose.
 	frame = await session!.newChat();
-	const planToggle = frame.locator('.plan-first-toggle');
-	await planToggle.click();
-	await waitUntil(
-		async () => (await planToggle.getAttribute('aria-pressed')) === 'true',
-		10_000,
-		'Plan first on',
-	);
+	await planFirstOn(frame);
 	script(server, [{ text: ['Here is a plan in prose.'], usage: usage(700) }]);
 	const prose = 'Plan something small. (screens prose)';
 	await send(frame, prose);
@@ -583,15 +577,7 @@ export function truthScreensTest(themeName: (typeof THEMES)[number]['name']): vo
 		const check = new Checks(theme.name);
 		await step(current.page, `truth-${theme.name}`, async () => {
 			let frame = await current.chat();
-			await waitUntil(
-				async () =>
-					(await current.chat()).evaluate(
-						(name) => document.body.classList.contains(name),
-						theme.bodyClass,
-					),
-				30_000,
-				`the chat in the ${theme.name} theme`,
-			);
+			await inTheme(current.chat, theme);
 			await setSideBarWidth(current.page, 300);
 			frame = await current.newChat();
 			await editAndFork(current.page, frame, check, theme.name);

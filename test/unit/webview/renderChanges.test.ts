@@ -98,32 +98,38 @@ describe('the change card', () => {
 	});
 });
 
-describe('a change card whose files went back (#36)', () => {
+/** A turn whose write_file created NOTES.md (still there), each file with `resolution`. */
+function createdTurn(resolution?: FileChange['resolution']): Turn {
 	const facts: FileFacts = {
 		before: { kind: 'absent' },
 		now: { kind: 'file', sha256: 'x', size: 2, text: 'n\n' },
 	};
-	function putBackCard(resolution: FileChange['resolution']): HTMLElement {
-		const turn = { id: 't1', changes: undefined } as unknown as Turn;
-		const items = [
-			{
-				kind: 'tool' as const,
-				id: 'w',
-				name: 'write_file',
-				args: { path: 'NOTES.md' },
-				checkpoint: { sequence: 3, tool: 'write_file', files: ['NOTES.md'] },
-				result: { status: 'ok' as const, changedFiles: ['NOTES.md'] },
-			},
-		];
-		const { files } = computeTurnChanges(collectFileTouches(items as never), () => facts);
-		turn.changes = {
-			files: files.map((file) => ({ ...file, resolution })),
+	const items = [
+		{
+			kind: 'tool' as const,
+			id: 'w',
+			name: 'write_file',
+			args: { path: 'NOTES.md' },
+			checkpoint: { sequence: 3, tool: 'write_file', files: ['NOTES.md'] },
+			result: { status: 'ok' as const, changedFiles: ['NOTES.md'] },
+		},
+	];
+	const { files } = computeTurnChanges(collectFileTouches(items as never), () => facts);
+	return {
+		id: 't1',
+		run: { phase: 'ended' },
+		changes: {
+			files: files.map((file) => ({ ...file, ...(resolution ? { resolution } : {}) })),
 			checkpointedUnchanged: [],
 			undo: { kind: 'available' },
 			reviewed: false,
-		};
-		return renderChanges(turn, context);
-	}
+		},
+	} as unknown as Turn;
+}
+
+describe('a change card whose files went back (#36)', () => {
+	const putBackCard = (resolution?: FileChange['resolution']) =>
+		renderChanges(createdTurn(resolution), context);
 
 	it('after Fork Here, Put Files Back: no "unreviewed", no Undo, says every file is back', () => {
 		const card = putBackCard('reverted');
@@ -144,25 +150,7 @@ describe('a change card whose files went back (#36)', () => {
 
 describe('Undo while zero runs (#36, #31 item 14)', () => {
 	it('is disabled, not only dimmed: the host refuses it, and axe skips only real disabled controls', () => {
-		const facts: FileFacts = {
-			before: { kind: 'absent' },
-			now: { kind: 'file', sha256: 'x', size: 2, text: 'n\n' },
-		};
-		const items = [
-			{
-				kind: 'tool' as const,
-				id: 'w',
-				name: 'write_file',
-				args: { path: 'NOTES.md' },
-				checkpoint: { sequence: 3, tool: 'write_file', files: ['NOTES.md'] },
-				result: { status: 'ok' as const, changedFiles: ['NOTES.md'] },
-			},
-		];
-		const { files } = computeTurnChanges(collectFileTouches(items as never), () => facts);
-		const turn = {
-			id: 't1',
-			changes: { files, checkpointedUnchanged: [], undo: { kind: 'available' }, reviewed: false },
-		} as unknown as Turn;
+		const turn = createdTurn();
 		const idle = renderChanges(turn, { ...context, isRunning: () => false });
 		assert.equal(idle.querySelector<HTMLButtonElement>('button.changes-undo')?.disabled, false);
 		const running = renderChanges(turn, { ...context, isRunning: () => true });
@@ -170,11 +158,7 @@ describe('Undo while zero runs (#36, #31 item 14)', () => {
 		assert.equal(undo?.disabled, true);
 		assert.match(undo?.title ?? '', /waits until zero has finished/);
 		// The card is drawn again when a run starts or ends: its row's signature says so.
-		const row = {
-			kind: 'changes' as const,
-			key: 't1:changes',
-			turn: { ...turn, run: { phase: 'ended' } } as unknown as Turn,
-		};
+		const row = { kind: 'changes' as const, key: 't1:changes', turn };
 		assert.notEqual(rowSignature(row, false, 'r'), rowSignature(row, false, ''));
 	});
 });
