@@ -157,7 +157,9 @@ export class PopupList {
 				option.setAttribute('aria-selected', String(index === this.active));
 			}
 		}
-		this.element.setAttribute('aria-activedescendant', `${this.idPrefix}${this.active}`);
+		if (this.kind === 'listbox') {
+			this.element.setAttribute('aria-activedescendant', `${this.idPrefix}${this.active}`);
+		}
 		this.onActiveChange?.();
 		if (this.kind === 'menu') {
 			this.focusActive();

@@ -223,12 +223,14 @@ for (const theme of THEMES) {
 					10_000,
 					'"Waiting for you" in the status row',
 				);
-				// What the composer offers instead: answering the card above, or Stop.
+				// What the composer offers instead: answering the card above, or Stop. The wait is said
+				// once, on the turn next to the card, not again under or in the message box (#36).
 				assert.equal(await live.locator('button.send').isVisible(), false, 'no Send or Queue');
 				assert.equal(await live.locator('button.stop').isVisible(), true, 'Stop');
-				assert.match(
-					await live.locator('.composer .mode-hint').innerText(),
-					/waiting for your answer/,
+				assert.doesNotMatch(await live.locator('.composer').innerText(), /wait/i);
+				assert.doesNotMatch(
+					(await live.locator('textarea.composer-input').getAttribute('placeholder')) ?? '',
+					/wait/i,
 				);
 			}
 			await approval.getByRole('button', { name: 'Allow once' }).click();
