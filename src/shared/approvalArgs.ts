@@ -23,6 +23,20 @@ const MAIN_INPUT_KEYS: Readonly<Record<string, readonly string[]>> = {
 	grep: ['pattern', 'query', 'regex', 'search', 'expression'],
 };
 
+/** What the card calls the argument a tool runs: words, not zero's key (`cmd`, `path`). */
+const MAIN_INPUT_WORDS = new Map<string, string>([
+	['bash', 'Command'],
+	['exec_command', 'Command'],
+	['write_file', 'File'],
+	['edit_file', 'File'],
+	['read_file', 'File'],
+	['apply_patch', 'Patch'],
+	['web_fetch', 'Web address'],
+	['web_search', 'Search'],
+	['glob', 'Files matching'],
+	['grep', 'Text to find'],
+]);
+
 /** Longest argument text a card shows; the rest is counted in a visible marker. */
 export const APPROVAL_VALUE_CHARS = 20_000;
 /** Most arguments a card lists; the rest are counted in a visible marker. */
@@ -31,6 +45,8 @@ export const APPROVAL_MAX_ARGUMENTS = 40;
 export interface ApprovalArgument {
 	/** The argument's key; empty for a `rawInput` that is not an object. */
 	key: string;
+	/** What the card calls it: the tool's words for its main input, else the key. */
+	label: string;
 	text: string;
 	/** Characters of the value left out of `text` (0: shown in full). */
 	cutChars: number;
@@ -58,11 +74,18 @@ function valueText(value: unknown): string {
 	}
 }
 
-function row(key: string, value: unknown, main: boolean, refusal?: string): ApprovalArgument {
+function row(
+	key: string,
+	value: unknown,
+	main: boolean,
+	refusal?: string,
+	label = key,
+): ApprovalArgument {
 	const text = valueText(value);
 	const cut = text.length > APPROVAL_VALUE_CHARS;
 	return {
 		key,
+		label,
 		text: cut ? text.slice(0, APPROVAL_VALUE_CHARS) : text,
 		cutChars: cut ? text.length - APPROVAL_VALUE_CHARS : 0,
 		main,
@@ -75,7 +98,8 @@ function mainInputKey(
 	toolName: string,
 	args: Record<string, unknown>,
 ): { key: string; refusal?: string } | undefined {
-	const keys = MAIN_INPUT_KEYS[toolName];
+	// Own keys only: a model can name a tool `constructor`.
+	const keys = Object.hasOwn(MAIN_INPUT_KEYS, toolName) ? MAIN_INPUT_KEYS[toolName] : undefined;
 	if (!keys) {
 		return undefined;
 	}
@@ -108,7 +132,9 @@ export function approvalArguments(toolName: string, rawInput: unknown): Approval
 	const shown = ordered.slice(0, APPROVAL_MAX_ARGUMENTS);
 	return {
 		rows: shown.map((key) =>
-			key === main?.key ? row(key, args[key], true, main.refusal) : row(key, args[key], false),
+			key === main?.key
+				? row(key, args[key], true, main.refusal, MAIN_INPUT_WORDS.get(toolName) ?? key)
+				: row(key, args[key], false),
 		),
 		hiddenArguments: ordered.length - shown.length,
 	};

@@ -6,7 +6,8 @@
  * fork at an earlier message, made and rewound before the chat opens).
  */
 import { createTranscript } from './transcript';
-import type { ForkOrigin, Transcript, Turn } from './transcriptSchema';
+import type { ForkOrigin } from './forkOrigin';
+import type { Transcript, Turn } from './transcriptSchema';
 
 export interface ForkTranscriptInit {
 	id: string;
@@ -57,13 +58,17 @@ export function forkTranscript(
 	const kept = (init.keep === 'all' ? parent.turns : parent.turns.slice(0, index + 1)).filter(
 		(turn) => !turn.undone,
 	);
-	const title = `${parent.title} (fork)`.slice(0, TITLE_MAX);
+	// Which message it branched at is in the title: two forks of one chat are told apart.
+	const message = parent.turns.slice(0, index + 1).filter((turn) => turn.prompt).length;
+	// First, so a header cut at 300 px still shows it.
+	const title = `Fork at message ${Math.max(1, message)}: ${parent.title}`.slice(0, TITLE_MAX);
 	const origin: ForkOrigin = {
 		chatId: parent.id,
 		title: parent.title.slice(0, TITLE_MAX),
 		turnId: at.id,
 		excerpt: messageExcerpt(at.prompt?.text ?? ''),
 		sessionId: parent.sessionId,
+		message: Math.max(1, message),
 	};
 	const transcript = createTranscript({
 		id: init.id,

@@ -117,7 +117,9 @@ export function permissionNoticeView(
 		facts: notice.tone === 'quiet' ? [] : permissionFacts(notice),
 		...splitActions(actions),
 		noAction:
-			notice.tone === 'block' && settled && actions.length === 0 ? NO_ACTION_HELPS : undefined,
+			notice.tone === 'block' && settled && actions.length === 0
+				? (notice.noAction ?? NO_ACTION_HELPS)
+				: undefined,
 	};
 }
 

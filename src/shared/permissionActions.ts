@@ -19,6 +19,7 @@ import {
 	addDirFor,
 } from './toolFacts';
 import type { PermissionNotice } from './permissionTypes';
+import { allowedNoun } from './toolWords';
 
 const UNSAFE_RISK =
 	'For this re-run zero runs every tool that needs approval without asking. It does not widen where zero may write: paths outside the workspace stay refused unless their directory is added (--add-dir), apply_patch stays inside the workspace, and shell commands that use the network, stored deny grants and hooks still refuse. Shell commands run inside zero\u2019s native sandbox where one is active, and a command the sandbox stops is retried outside it without asking; without a native sandbox they run unsandboxed.';
@@ -34,13 +35,14 @@ function grantAction(item: ToolItem, mode?: RunPermissionMode): PermissionAction
 	const shellLimits = isShellTool(item)
 		? ' It does not cover shell commands that use the network, destructive commands, or commands that ask to leave the sandbox.'
 		: '';
+	// The button says what it allows in words; the confirmation names zero's tool and its grant.
 	return [
 		{
 			id: 'grant-and-rerun',
-			label: `Always allow ${item.name}${mode ? ` and re-run in ${mode} mode` : ''}`,
+			label: `Always allow ${allowedNoun(item)}${mode ? ` and re-run in ${mode} mode` : ''}`,
 			tool: item.name,
 			...(mode ? { mode } : {}),
-			risk: `zero will run ${item.name} without asking in every future run, in every workspace, until you revoke the grant (Zero: Manage Sandbox Grants).${shellLimits}`,
+			risk: `Stores a zero grant for its ${item.name} tool: zero will allow ${allowedNoun(item)} without asking in every future run, in every workspace, until you revoke the grant (Zero: Manage Sandbox Grants).${shellLimits}`,
 		},
 	];
 }

@@ -27,7 +27,7 @@ export type NoticeKind =
 export interface PermissionNotice {
 	kind: NoticeKind;
 	tone: NoticeTone;
-	/** e.g. "Blocked: bash needs approval". */
+	/** e.g. "Blocked: zero needs your approval to run a command". */
 	headline: string;
 	tool: string;
 	argSummary: string;
@@ -43,6 +43,8 @@ export interface PermissionNotice {
 	deniedBy?: GrantRef;
 	/** For blocks: why, and what would have to change when no action can help. */
 	explanation?: string;
+	/** What to do instead when no re-run is offered (default: no re-run from here can help). */
+	noAction?: string;
 }
 
 /** A follow-up the user can take; the host turns it into exact command lines (`actionCommands`). */

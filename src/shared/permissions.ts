@@ -21,6 +21,7 @@ import {
 	allowedIn,
 	addDirFor,
 } from './toolFacts';
+import { allowedNoun, wantedAction } from './toolWords';
 
 function userConfig(context: RunContext): string {
 	if (context.userConfigPath) {
@@ -83,6 +84,7 @@ export function describePermission(
 			: undefined,
 	};
 	const errorText = resultError(item);
+	const action = wantedAction(item);
 
 	if (!permission) {
 		return describeUnaudited(item, context, base, errorText);
@@ -96,7 +98,7 @@ export function describePermission(
 						...base,
 						kind: 'sandbox_disabled',
 						tone: 'block',
-						headline: `Blocked: ${item.name} needs approval (zero\u2019s sandbox is disabled)`,
+						headline: `Blocked: zero needs your approval to ${action} (its sandbox is disabled)`,
 						explanation: `zero\u2019s user config disables its sandbox ("sandbox": {"enabled": false} in ${userConfig(context)}). zero then consults no stored grants and allows nothing automatically: every tool that needs approval is refused unless the run uses unsafe permissions.`,
 					};
 				}
@@ -104,9 +106,9 @@ export function describePermission(
 					...base,
 					kind: 'needs_approval',
 					tone: 'block',
-					headline: `Blocked: ${item.name} needs approval`,
+					headline: `Blocked: zero needs your approval to ${action}`,
 					explanation:
-						'zero allowed the call in its audit record but the tool itself requires approval.',
+						'zero allowed the call in its audit record, but the tool itself asks for approval, and zero cannot stop to ask you during a run.',
 				};
 			}
 			if (permission.grantMatched) {
@@ -149,7 +151,7 @@ export function describePermission(
 					...base,
 					kind: 'needs_approval',
 					tone: 'block',
-					headline: `Blocked: ${item.name} asked to run outside zero\u2019s sandbox`,
+					headline: 'Blocked: zero wanted to run a command outside its sandbox',
 					reason: 'unsandboxed shell command requires approval',
 					justification: permission.reason,
 					explanation:
@@ -160,7 +162,7 @@ export function describePermission(
 				...base,
 				kind: 'needs_approval',
 				tone: 'block',
-				headline: `Blocked: ${item.name} needs approval`,
+				headline: `Blocked: zero needs your approval to ${action}`,
 				explanation: needsApprovalExplanation(item, context),
 			};
 		}
@@ -178,7 +180,7 @@ export function describePermission(
 					kind: 'denied_by_grant',
 					tone: 'block',
 					deniedBy,
-					headline: `Blocked: a stored zero grant denies ${deniedBy.toolName}${deniedBy.scope ? ` for ${deniedBy.scope}` : ''}`,
+					headline: `Blocked: a stored zero grant forbids zero to ${action}${deniedBy.scope ? ` (${deniedBy.scope})` : ''}`,
 					explanation: `zero refuses ${deniedBy.toolName}${deniedBy.scope ? ` for ${deniedBy.scope}` : ''} in every mode, unsafe included, while this deny grant is stored (\`zero sandbox grants list\` shows it). Revoking it is the only way to let zero use it again.`,
 				};
 			}
@@ -191,7 +193,7 @@ export function describePermission(
 					...base,
 					kind: 'hard_block',
 					tone: 'block',
-					headline: `Blocked: ${item.name} (${block.code.replace(/_/g, ' ')})`,
+					headline: `Blocked: zero wanted to ${action} (${block.code.replace(/_/g, ' ')})`,
 					explanation: hardBlockExplanation(block.code, item, context),
 				};
 			}
@@ -199,13 +201,18 @@ export function describePermission(
 				...base,
 				kind: 'denied_while_running',
 				tone: 'block',
-				headline: `Denied: ${item.name} was stopped by the sandbox`,
+				headline: `Denied: zero wanted to ${action}; its sandbox stopped it`,
 				explanation:
 					'zero\u2019s sandbox restricted the command while it ran and there was no one to approve a retry outside the sandbox.',
 			};
 		}
 		case 'cancel':
-			return { ...base, kind: 'cancelled', tone: 'block', headline: `Cancelled: ${item.name}` };
+			return {
+				...base,
+				kind: 'cancelled',
+				tone: 'block',
+				headline: `Cancelled: zero wanted to ${action}`,
+			};
 		default:
 			return {
 				...base,
@@ -225,12 +232,26 @@ function describeUnaudited(
 	base: NoticeBase,
 	errorText: string | undefined,
 ): PermissionNotice | undefined {
-	if (errorText && /is not available in (plan|spec-draft) mode/.test(errorText)) {
+	const action = wantedAction(item);
+	const mode = errorText ? /is not available in (plan|spec-draft) mode/.exec(errorText) : null;
+	if (mode?.[1] === 'spec-draft') {
+		// zero drafts a spec read-only (recorded: p14-mode-spec-draft); approving it is the way on.
 		return {
 			...base,
 			kind: 'mode_refused',
 			tone: 'block',
-			headline: `Blocked: ${item.name} is not available in plan mode`,
+			headline: `Not while drafting a spec: zero wanted to ${action}`,
+			explanation:
+				'While zero drafts a spec it only reads and searches the workspace. It writes files and runs commands when it builds the spec, after you approve it.',
+			noAction: 'Approve the spec when it says what you want: zero builds it then.',
+		};
+	}
+	if (mode) {
+		return {
+			...base,
+			kind: 'mode_refused',
+			tone: 'block',
+			headline: `Blocked: zero wanted to ${action}, and plan mode is read-only`,
 			explanation: planExplanation(item, context),
 		};
 	}
@@ -243,7 +264,7 @@ function describeUnaudited(
 			...base,
 			kind: 'mode_refused',
 			tone: 'block',
-			headline: `Blocked: ${item.name} is not available in plan mode`,
+			headline: `Blocked: zero wanted to ${action}, and plan mode is read-only`,
 			explanation:
 				'zero starts no MCP server in plan mode, so it reports MCP tools as unknown. In member mode MCP tools still need approval: a re-run with unsafe permissions, or a stored grant for the tool plus a re-run in member mode, lets this one run.',
 		};
@@ -253,7 +274,7 @@ function describeUnaudited(
 			...base,
 			kind: 'hard_block',
 			tone: 'block',
-			headline: `Blocked: ${item.name} is disabled for this run`,
+			headline: `Blocked: zero wanted to ${action}, which this run does not allow`,
 			explanation:
 				'An --enabled-tools/--disabled-tools argument excludes this tool; check "zero.extraArgs".',
 		};
@@ -264,7 +285,7 @@ function describeUnaudited(
 			...base,
 			kind: 'hook_blocked',
 			tone: 'block',
-			headline: `Blocked by the beforeTool hook "${hook[1]}"`,
+			headline: `Blocked by the beforeTool hook "${hook[1]}": zero wanted to ${action}`,
 			explanation:
 				'A beforeTool hook in zero\u2019s hooks.json (your user config, or the workspace\u2019s .zero/hooks.json when the folder is trusted) refused this call. zero runs hooks in every mode, unsafe included, so no re-run from here changes that; edit or disable the hook if it should allow this.',
 		};
@@ -295,7 +316,7 @@ function planExplanation(item: ToolItem, context: RunContext): string {
 		return 'Plan mode is read-only. A re-run in member mode lets zero edit files inside the workspace.';
 	}
 	if (isShellTool(item) || isNetworkTool(item)) {
-		return `Plan mode is read-only, and member mode would refuse ${item.name} too (it needs approval${isShellTool(item) ? ' without a native sandbox' : ''}). A re-run with unsafe permissions, or a stored grant for ${item.name} plus a re-run in member mode, lets it run.`;
+		return `Plan mode is read-only, and member mode would refuse this too (it needs your approval${isShellTool(item) ? ' without a native sandbox' : ''}). A re-run with unsafe permissions, or one in member mode after a grant that always allows ${allowedNoun(item)}, lets zero ${wantedAction(item)}.`;
 	}
 	return 'Plan mode is read-only; zero refuses every tool that is not a read.';
 }
@@ -335,7 +356,7 @@ function outsideWorkspaceNotice(
 		...base,
 		kind: 'outside_workspace',
 		tone: 'block',
-		headline: `Blocked: ${item.name} outside the workspace${path ? ` (${path})` : ''}`,
+		headline: `Blocked: zero wanted to ${wantedAction(item)} outside the workspace${path ? ` (${path})` : ''}`,
 		explanation: parts.join(' '),
 	};
 }
@@ -348,10 +369,10 @@ function needsApprovalExplanation(item: ToolItem, context: RunContext): string {
 	if (isShellTool(item)) {
 		return cats.includes('destructive')
 			? 'zero classifies this command as destructive: it runs headlessly only with unsafe permissions (a stored grant does not cover destructive commands).'
-			: 'Shell commands run headlessly only inside zero\u2019s native sandbox, which is not available here, so zero refused the command. exec cannot ask you during the run.';
+			: 'zero runs commands on its own only inside its native sandbox, which is not available here, and it cannot stop to ask you during a run. Re-run the turn to let it: with unsafe permissions for this run, or after a grant that always allows commands.';
 	}
 	if (isNetworkTool(item)) {
-		return `${item.name} reaches the network and needs approval, which zero exec cannot ask for. A re-run with unsafe permissions, or a stored grant for ${item.name}, lets it run (zero\u2019s own checks of the address still apply).`;
+		return `zero needs your approval to ${wantedAction(item)} and cannot stop to ask you during a run. A re-run with unsafe permissions, or after a grant that always allows ${allowedNoun(item)}, lets it (zero\u2019s own checks of the address still apply).`;
 	}
-	return 'This tool needs approval and exec cannot ask you during the run.';
+	return 'zero needs your approval for this and cannot stop to ask you during a run. A re-run with unsafe permissions lets it.';
 }

@@ -20,7 +20,20 @@ export function blockedTools(run: RunState): ToolItem[] {
 }
 
 /** What the user can do next about a run that did not finish: offered as buttons on the status row. */
-export type RunNextStep = 'retry' | 'showLog' | 'checkSetup';
+export type RunNextStep = 'retry' | 'askAgain' | 'showLog' | 'checkSetup';
+
+/** zero's error when a `--use-spec` draft ends without `submit_spec` (recorded: spec/turns/draft-without-submit). */
+const DRAFT_WITHOUT_SPEC = /^spec draft ended without submit_spec$/;
+
+/** zero's own error item that says a spec draft ended without a spec, if this turn has it. */
+export function draftWithoutSpec(turn: Turn): TranscriptItem | undefined {
+	if (turn.command?.kind !== 'spec-draft') {
+		return undefined;
+	}
+	return turn.run.items.find(
+		(item) => item.kind === 'error' && DRAFT_WITHOUT_SPEC.test(item.message.trim()),
+	);
+}
 
 export type RunOutcomeSummary = {
 	tone: 'success' | 'error' | 'warning' | 'info';
@@ -44,6 +57,19 @@ export const TURN_LIMIT_TITLE = 'Stopped at the turn limit';
 export function describeTurnEnd(turn: Turn): RunOutcomeSummary | undefined {
 	if (turn.command?.backend === 'acp' && turn.run.end?.kind === 'no_run_end') {
 		return describeAcpProcessEnd(turn.run.end);
+	}
+	const noSpec = draftWithoutSpec(turn);
+	if (turn.run.end?.kind === 'run_end' && noSpec?.kind === 'error') {
+		// zero exits 3 ("provider or configuration failed"), but nothing failed: the model answered
+		// in prose instead of submitting a spec.
+		return {
+			tone: 'warning',
+			title: 'No spec drafted',
+			detail:
+				'zero’s draft ended without a spec: the model answered instead of submitting one for review. Ask again, perhaps saying what the spec should cover.',
+			facts: [`zero: ${noSpec.message}`, ...endFacts(turn.run.end.status, turn.run.end.exitCode)],
+			next: ['askAgain'],
+		};
 	}
 	const limit = turnLimitOf(turn);
 	if (limit) {

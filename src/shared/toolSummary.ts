@@ -17,6 +17,7 @@ const SUMMARY_KEYS = new Map<string, readonly string[]>(
 		web_fetch: ['url'],
 		web_search: ['query'],
 		apply_patch: ['patch'],
+		submit_spec: ['title'],
 	}),
 );
 
@@ -85,11 +86,18 @@ const SELF_EXPLAINING = new Set([...SUMMARY_KEYS.keys()].filter((name) => name !
  */
 export function toolHeadline(name: string, args: unknown): string {
 	const summary = summarizeToolArgs(name, args);
-	if (summary === '') {
+	if (summary === '' && name !== 'submit_spec') {
 		return oneLine(name);
 	}
 	if (SHELL_TOOLS.has(name)) {
 		return `$ ${summary}`;
+	}
+	if (name === 'submit_spec') {
+		// zero's spec draft hands in its spec: named by its title, never by its Markdown.
+		const title = (args as { title?: unknown } | null)?.title;
+		return typeof title === 'string' && title.trim() !== ''
+			? oneLine(`Spec for review: ${title}`)
+			: 'Spec for review';
 	}
 	return SELF_EXPLAINING.has(name) ? summary : oneLine(`${name} ${summary}`);
 }

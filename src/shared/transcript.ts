@@ -90,12 +90,17 @@ export function turnPermissionMode(turn: Turn): RunPermissionMode {
 	return turn.command?.permissionMode ?? DEFAULT_CHAT_PERMISSION_MODE;
 }
 
-/** Removes a run from the chat's totals (used before a run is rebuilt from its raw output). */
+/**
+ * Removes a run from the chat's totals: before a run is rebuilt from its raw output, and when its
+ * turn leaves the chat (an edit, a retry, a fork's setup turn), so "tokens this chat" counts only
+ * the turns the chat shows.
+ */
 export function forgetRunUsage(transcript: Transcript, run: RunState): void {
-	transcript.usage.promptTokens -= run.usage.promptTokens;
-	transcript.usage.completionTokens -= run.usage.completionTokens;
-	transcript.usage.totalTokens -= run.usage.totalTokens;
-	transcript.usage.requests -= run.usage.requests;
+	const usage = transcript.usage;
+	usage.promptTokens = Math.max(0, usage.promptTokens - run.usage.promptTokens);
+	usage.completionTokens = Math.max(0, usage.completionTokens - run.usage.completionTokens);
+	usage.totalTokens = Math.max(0, usage.totalTokens - run.usage.totalTokens);
+	usage.requests = Math.max(0, usage.requests - run.usage.requests);
 }
 
 /** How many removed turn ids a chat remembers (its saves never bring those turns back). */
@@ -142,6 +147,12 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 			return;
 		case 'turns/removed': {
 			const removed = new Set(action.turnIds);
+			for (const turn of transcript.turns) {
+				// A fork's inherited turns never counted here: their tokens are the parent's.
+				if (removed.has(turn.id) && !turn.inherited) {
+					forgetRunUsage(transcript, turn.run);
+				}
+			}
 			transcript.turns = transcript.turns.filter((turn) => !removed.has(turn.id));
 			transcript.removedTurnIds = [...(transcript.removedTurnIds ?? []), ...removed].slice(
 				-MAX_REMOVED_TURN_IDS,

@@ -12,6 +12,7 @@ import {
 import { ParsedLineSchema, PROTOCOL_DIAGNOSTIC_CODES } from '../zero/protocol/parseLine';
 import { AgentSessionActionSchemas, AgentSessionStateSchema } from './agentSessionSchema';
 import { TurnChangeSummarySchema, TurnUndoneSchema } from './changeSchema';
+import { ForkOriginSchema } from './forkOrigin';
 import { SpecCardSchema, SpecLinkSchema, SpecReviewActionSchema } from './specSchema';
 import { SpecialistProgressSchema } from '../zero/protocol/specialists';
 import { PlanChecklistSchema } from './planChecklist';
@@ -287,18 +288,6 @@ export const TurnSchema = z.object({
 	plan: PlanChecklistSchema.optional(),
 });
 export type Turn = z.infer<typeof TurnSchema>;
-
-/** Where a forked chat came from: its parent chat and the message it branched at. */
-export const ForkOriginSchema = z.object({
-	chatId: z.string().max(200),
-	title: z.string().max(400),
-	turnId: z.string().max(200),
-	/** The start of the message the fork branched at, for the Chats list. */
-	excerpt: z.string().max(400),
-	/** The zero session the fork was made from. */
-	sessionId: z.string().max(200),
-});
-export type ForkOrigin = z.infer<typeof ForkOriginSchema>;
 
 export const TranscriptSchema = z.object({
 	formatVersion: z.literal(TRANSCRIPT_FORMAT_VERSION),

@@ -29,6 +29,12 @@ import type { TranscriptItem } from './transcriptSchema';
 /** zero's tools that change files through a shell, which zero cannot checkpoint. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'exec_command']);
 
+/**
+ * Tools whose written file is not a change of the turn: `submit_spec` saves the draft spec under
+ * `.zero/specs/`, which is the spec card's (reviewed and approved there), never the change card's.
+ */
+const NOT_CHANGES: ReadonlySet<string> = new Set(['submit_spec']);
+
 /** True for a path zero reported as absolute: under `--add-dir` or another write root such as /tmp. */
 export function isAbsolutePath(path: string): boolean {
 	return /^[\\/]/.test(path) || /^[A-Za-z]:[\\/]/.test(path);
@@ -73,7 +79,7 @@ export function collectFileTouches(items: readonly TranscriptItem[]): FileTouch[
 		return entry;
 	};
 	for (const item of items) {
-		if (item.kind !== 'tool') {
+		if (item.kind !== 'tool' || NOT_CHANGES.has(item.name)) {
 			continue;
 		}
 		const checkpoint = item.checkpoint;

@@ -4,7 +4,8 @@
  * changed.
  */
 import { countChangedFiles } from '../shared/changeCounts';
-import type { ForkOrigin, Transcript } from '../shared/transcriptSchema';
+import type { ForkOrigin } from '../shared/forkOrigin';
+import type { Transcript } from '../shared/transcriptSchema';
 import { formatTokens, h, icon } from './dom';
 import { renderReviewAllButton } from './renderChanges';
 import { renderStarterPrompts } from './starterPrompts';
@@ -89,7 +90,7 @@ function renderForkOrigin(origin: ForkOrigin, pending: boolean): HTMLElement {
 			},
 			origin.title,
 		),
-		origin.excerpt ? ` at “${origin.excerpt}”` : '',
+		forkPoint(origin),
 		pending
 			? '. The messages above are that chat’s; your next message makes zero’s fork of it.'
 			: '. The messages above are that chat’s.',
@@ -117,6 +118,26 @@ function renderFolder(transcript: Transcript): HTMLElement {
 		},
 		...label,
 	);
+}
+
+/**
+ * Where the fork branched: "at message 2", and the message's words unless the title already says
+ * them (a chat is titled after its first message: "Forked from hello… at “hello…”" said it twice).
+ */
+function forkPoint(origin: ForkOrigin): string {
+	const plain = (text: string) =>
+		text
+			.replace(/\u2026$/, '')
+			.trim()
+			.toLowerCase();
+	const [title, excerpt] = [plain(origin.title), plain(origin.excerpt)];
+	const repeats = excerpt === '' || title.startsWith(excerpt) || excerpt.startsWith(title);
+	const words = repeats ? '' : ` \u201c${origin.excerpt}\u201d`;
+	return origin.message !== undefined
+		? ` at message ${origin.message}${words ? `,${words}` : ''}`
+		: words
+			? ` at${words}`
+			: '';
 }
 
 /** The last part of a folder path (either separator: the host may be Windows). */

@@ -3,6 +3,7 @@ import type { ChatPermissionMode } from '../zero/protocol/permissionModes';
 import type { ComposerView, ImageAttachment, MentionItem } from '../shared/protocol';
 import {
 	LIVE_APPROVALS_ID,
+	createMeter,
 	modeMenuItems,
 	modeOf,
 	readImageAttachment,
@@ -40,7 +41,6 @@ export class Composer {
 	private readonly addButton: HTMLButtonElement;
 	private readonly queueList: HTMLElement;
 	private readonly addDirList: HTMLElement;
-	private readonly hint: HTMLElement;
 	private view: ComposerView | undefined;
 	private images: ImageAttachment[] = [];
 	private historyIndex = -1;
@@ -88,13 +88,7 @@ export class Composer {
 			'aria-haspopup': 'listbox',
 			title: 'Model for this chat (--model)',
 		});
-		this.meterButton = h('button', { type: 'button', 'aria-expanded': 'false' });
-		this.meterDetails = h('div', {
-			class: 'meter-details',
-			role: 'group',
-			'aria-label': 'Context in use',
-		});
-		this.meterDetails.hidden = true;
+		[this.meterButton, this.meterDetails] = createMeter();
 		// Named groups: a role-less div must not carry an aria-label.
 		this.chipList = h('div', { class: 'chip-list' });
 		this.addButton = h(
@@ -119,7 +113,6 @@ export class Composer {
 			role: 'group',
 			'aria-label': 'Directories added to every run',
 		});
-		this.hint = h('div', { class: 'mode-hint muted', role: 'status' });
 		this.element = h(
 			'div',
 			{ class: 'composer' },
@@ -145,7 +138,6 @@ export class Composer {
 				),
 			),
 			this.meterDetails,
-			this.hint,
 		);
 		this.sendButton.addEventListener('click', () => this.send());
 		this.stopButton.addEventListener('click', () => post({ type: 'chat/stop' }));
@@ -153,10 +145,6 @@ export class Composer {
 		this.modelButton.addEventListener('click', () =>
 			post({ type: 'command/run', command: 'zero.selectModel' }),
 		);
-		this.meterButton.addEventListener('click', () => {
-			this.meterDetails.hidden = !this.meterDetails.hidden;
-			this.meterButton.setAttribute('aria-expanded', String(!this.meterDetails.hidden));
-		});
 		this.addButton.addEventListener('click', () => this.insertAtCursor('@'));
 		this.textarea.addEventListener('keydown', (event) => this.onKey(event));
 		this.textarea.addEventListener('input', () => {
@@ -218,31 +206,27 @@ export class Composer {
 	update(view: ComposerView, waitingForYou = false): void {
 		this.view = view;
 		this.waitingForYou = view.running && waitingForYou;
-		// The mode's explanation lives in its menu and the button's tooltip; the line under the box
-		// says only what needs an answer now.
+		// The mode's explanation lives in its menu and the button's tooltip.
 		const mode = modeOf(view);
 		this.modeButton.dataset.mode = mode.id;
-		this.modeButton.title = `Mode: ${mode.description}`;
-		this.modeButton.setAttribute('aria-label', `Mode: ${mode.label}`);
+		// A short label that fits 300 px; the full one and what it does are in the tooltip.
+		this.modeButton.title = `Mode: ${mode.label}. ${mode.description}`;
+		this.modeButton.setAttribute(
+			'aria-label',
+			mode.short === mode.label ? `Mode: ${mode.label}` : `Mode: ${mode.short} (${mode.label})`,
+		);
 		this.modeButton.replaceChildren(
-			h('span', { class: 'toolbar-label' }, mode.label),
+			h('span', { class: 'toolbar-label' }, mode.short),
 			icon('chevron-down'),
 		);
-		this.hint.textContent = this.waitingForYou
-			? 'zero is waiting for your answer: choose on the card above, or Stop to end the turn.'
-			: '';
-		this.hint.hidden = !this.waitingForYou;
 		const model = view.model || 'default model';
 		this.modelButton.setAttribute('aria-label', `Model: ${model}`);
 		this.modelButton.replaceChildren(
 			h('span', { class: 'toolbar-label' }, model),
 			icon('chevron-down'),
 		);
-		renderMeter(this.meterButton, view.meter);
+		renderMeter(this.meterButton, this.meterDetails, view.meter);
 		this.pickers.setSlashItems(view.slash ?? []);
-		this.meterDetails.replaceChildren(
-			...(view.meter?.tooltip ?? []).map((line) => h('div', {}, line)),
-		);
 		this.stopButton.hidden = !view.running;
 		this.sendButton.hidden = this.waitingForYou;
 		// While zero runs, Stop is the main action and Queue the secondary one.
@@ -254,8 +238,9 @@ export class Composer {
 		this.sendButton.title = view.running ? 'Send when the current run ends' : 'Send';
 		// The accessible name says what the button shows (axe: label-content-name-mismatch).
 		this.sendButton.setAttribute('aria-label', view.running ? 'Queue' : 'Send');
+		// While zero waits on a card, the turn says so once, next to the card (not here too).
 		this.textarea.placeholder = this.waitingForYou
-			? 'zero is waiting for your answer on the card above.'
+			? 'Your next message\u2026'
 			: view.running
 				? 'zero is working; your message will be sent when it finishes\u2026'
 				: view.sendWithEnter

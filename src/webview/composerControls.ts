@@ -16,6 +16,7 @@ export const LIVE_APPROVALS_ID = 'acp';
 
 const LIVE_APPROVALS = {
 	label: 'Ask me before risky actions',
+	short: 'Live approvals',
 	description:
 		'Live approvals (zero acp): zero asks on the tool card and waits for your answer. No token usage or checkpoints in this mode.',
 };
@@ -34,23 +35,55 @@ export function modeMenuItems(view: ComposerView): PopupItem[] {
 		{
 			id: LIVE_APPROVALS_ID,
 			group: 'zero waits for you (zero acp)',
-			...LIVE_APPROVALS,
+			label: LIVE_APPROVALS.label,
+			description: LIVE_APPROVALS.description,
 			checked: acp,
 		},
 	];
 }
 
-/** What the Mode button shows and its longer explanation. */
-export function modeOf(view: ComposerView): { id: string; label: string; description: string } {
+/** The mode's menu label, the short one the button shows at 300 px, and its explanation. */
+export function modeOf(view: ComposerView): {
+	id: string;
+	label: string;
+	short: string;
+	description: string;
+} {
 	if (view.backend === 'acp') {
 		return { id: LIVE_APPROVALS_ID, ...LIVE_APPROVALS };
 	}
 	const info = PERMISSION_MODE_INFO[view.permissionMode];
-	return { id: view.permissionMode, label: info.label, description: info.explanation };
+	return {
+		id: view.permissionMode,
+		label: info.label,
+		short: info.short,
+		description: info.explanation,
+	};
 }
 
-/** The context meter: a small bar and its label; the tooltip lines are its title. */
-export function renderMeter(button: HTMLButtonElement, meter: ComposerMeterView | undefined): void {
+/** The context meter's button and the lines it shows and hides on click. */
+export function createMeter(): [HTMLButtonElement, HTMLElement] {
+	const button = h('button', { type: 'button', 'aria-expanded': 'false' });
+	const details = h('div', {
+		class: 'meter-details',
+		role: 'group',
+		'aria-label': 'Context in use',
+	});
+	details.hidden = true;
+	button.addEventListener('click', () => {
+		details.hidden = !details.hidden;
+		button.setAttribute('aria-expanded', String(!details.hidden));
+	});
+	return [button, details];
+}
+
+/** The context meter: a small bar and its label; the tooltip lines are its title and details. */
+export function renderMeter(
+	button: HTMLButtonElement,
+	details: HTMLElement,
+	meter: ComposerMeterView | undefined,
+): void {
+	details.replaceChildren(...(meter?.tooltip ?? []).map((line) => h('div', {}, line)));
 	const shown = meter ?? { label: 'context unknown', level: 'none' as const, tooltip: [] };
 	button.dataset.level = shown.level;
 	button.className = `context-meter meter-${shown.level}`;

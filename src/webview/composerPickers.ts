@@ -23,6 +23,18 @@ export function slashTokenOf(text: string, cursor: number): string | undefined {
 	return match && cursor === text.length ? match[1].toLowerCase() : undefined;
 }
 
+/**
+ * What stands in the sentence for a picked mention, where the user typed it: the file's or the
+ * symbol's name, else "the selection", "the problems in this file"... The chip carries the content.
+ */
+export function mentionWord(item: Pick<MentionItem, 'kind' | 'label'>): string {
+	const label = item.label.replace(/\s+/g, ' ').trim().slice(0, 200);
+	if (['file', 'folder', 'symbol'].includes(item.kind) || label === '') {
+		return label;
+	}
+	return `the ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+}
+
 const KIND_GROUP: Record<SlashItem['kind'], string> = {
 	action: 'Zero',
 	command: "zero's user commands",
@@ -33,6 +45,8 @@ export class ComposerPickers {
 	readonly element: HTMLElement;
 	private readonly list: PopupList;
 	private mentionQuery: string | undefined;
+	/** The mentions offered now, by id (their kind and label make the word left in the sentence). */
+	private mentionItems = new Map<string, MentionItem>();
 	private slashQuery: string | undefined;
 	private slash: readonly SlashItem[] = [];
 
@@ -42,7 +56,15 @@ export class ComposerPickers {
 		this.element.id = 'composer-picker';
 		this.input.setAttribute('aria-controls', 'composer-picker');
 		this.list.onActiveChange = () => this.pointAtActive();
-		this.input.addEventListener('blur', () => this.list.close());
+		// The list closes when the focus leaves both the box and the list (it can take the focus).
+		const leaving = (event: FocusEvent) => {
+			const next = event.relatedTarget as Node | null;
+			if (next !== this.input && !this.element.contains(next)) {
+				this.list.close();
+			}
+		};
+		this.input.addEventListener('blur', leaving);
+		this.element.addEventListener('focusout', leaving);
 	}
 
 	setSlashItems(items: readonly SlashItem[]): void {
@@ -84,6 +106,7 @@ export class ComposerPickers {
 		if (query !== this.mentionQuery) {
 			return;
 		}
+		this.mentionItems = new Map(items.map((item) => [item.id, item]));
 		this.open(
 			items.map((item) => ({
 				id: item.id,
@@ -143,9 +166,14 @@ export class ComposerPickers {
 
 	private pickMention(item: PopupItem): void {
 		const token = mentionTokenAt(this.input.value, this.input.selectionStart);
+		const mention = this.mentionItems.get(item.id);
 		if (token) {
-			// The typed `@query` goes: the chip above the box stands for it.
-			this.input.setRangeText('', token.start, this.input.selectionStart, 'end');
+			// The typed `@query` becomes the mention's name, so the sentence still reads; the chip
+			// above the box carries the content.
+			const word = mention ? mentionWord(mention) : '';
+			const end = this.input.selectionStart;
+			const spaced = word && !/^\s/.test(this.input.value.slice(end)) ? `${word} ` : word;
+			this.input.setRangeText(spaced, token.start, end, 'end');
 		}
 		this.mentionQuery = undefined;
 		post({ type: 'mention/add', id: item.id });

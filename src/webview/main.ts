@@ -94,6 +94,7 @@ class ChatApp {
 			toolNotice: (turnId, itemId) => this.notices.get(turnId)?.items[itemId],
 			turnNotices: (turnId) => this.notices.get(turnId),
 			isReadOnly: () => this.transcript?.readOnly ?? false,
+			isRunning: () => this.composerView?.running ?? false,
 			messageEdit: (turnId) => this.messageEdits.draftOf(turnId),
 			now: () => Date.now(),
 		};
@@ -107,7 +108,9 @@ class ChatApp {
 						? `n${this.noticeRevision.get(row.turn.id) ?? 0}${this.openNotices(row.key)}${this.details.has(row.key) ? 'd' : ''}`
 						: row.kind === 'prompt' && this.messageEdits.draftOf(row.turn.id) !== undefined
 							? 'e'
-							: '',
+							: row.kind === 'changes' && this.composerView?.running
+								? 'r'
+								: '',
 				),
 			render: (row, previous) => renderRow(row, context, previous),
 		});
@@ -211,10 +214,16 @@ class ChatApp {
 					}
 				}
 				return;
-			case 'composer/update':
+			case 'composer/update': {
+				const wasRunning = this.composerView?.running;
 				this.composerView = message.composer;
 				this.renderChrome();
+				if (message.composer.running !== wasRunning) {
+					// Undo on the change cards is enabled only while nothing runs.
+					this.invalidateRows();
+				}
 				return;
+			}
 			case 'readiness/update':
 				this.readiness = message.readiness;
 				this.renderChrome();

@@ -31,11 +31,13 @@ export class PopupList {
 		label: string,
 		className: string,
 	) {
+		// A listbox scrolls, so it takes the keyboard focus too (axe: scrollable-region-focusable);
+		// the message box points into it with aria-activedescendant while the focus stays there.
 		this.element = h('div', {
 			class: `popup-list ${className}`,
 			role: kind,
 			'aria-label': label,
-			tabindex: -1,
+			tabindex: kind === 'listbox' ? 0 : -1,
 		});
 		this.element.hidden = true;
 		this.element.addEventListener('mousedown', (event) => event.preventDefault());
@@ -45,13 +47,13 @@ export class PopupList {
 				this.choose(Number(option.dataset.popupIndex));
 			}
 		});
+		this.element.addEventListener('keydown', (event) => {
+			if (this.onKey(event)) {
+				event.preventDefault();
+				event.stopPropagation();
+			}
+		});
 		if (kind === 'menu') {
-			this.element.addEventListener('keydown', (event) => {
-				if (this.onKey(event)) {
-					event.preventDefault();
-					event.stopPropagation();
-				}
-			});
 			this.element.addEventListener('focusout', (event) => {
 				if (!this.element.contains(event.relatedTarget as Node | null)) {
 					this.close();
@@ -82,6 +84,11 @@ export class PopupList {
 		this.active = checked >= 0 ? checked : 0;
 		this.render(emptyText);
 		this.element.hidden = false;
+		if (this.kind === 'listbox' && items.length > 0) {
+			this.element.setAttribute('aria-activedescendant', `${this.idPrefix}${this.active}`);
+		} else {
+			this.element.removeAttribute('aria-activedescendant');
+		}
 		if (this.kind === 'menu') {
 			this.focusActive();
 		}
@@ -149,6 +156,9 @@ export class PopupList {
 			if (this.kind === 'listbox') {
 				option.setAttribute('aria-selected', String(index === this.active));
 			}
+		}
+		if (this.kind === 'listbox') {
+			this.element.setAttribute('aria-activedescendant', `${this.idPrefix}${this.active}`);
 		}
 		this.onActiveChange?.();
 		if (this.kind === 'menu') {

@@ -112,8 +112,11 @@ function argumentRow(argument: ApprovalArgument): HTMLElement {
 		argument.key
 			? h(
 					'div',
-					{ class: 'approval-arg-key muted' },
-					argument.main ? `${argument.key} (what zero runs)` : argument.key,
+					{
+						class: 'approval-arg-key muted',
+						title: argument.label === argument.key ? undefined : `zero's argument: ${argument.key}`,
+					},
+					argument.label,
 				)
 			: undefined,
 		h('pre', { class: argument.main ? 'approval-target' : 'approval-value' }, argument.text),

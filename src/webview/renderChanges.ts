@@ -134,7 +134,7 @@ function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElemen
 			? h(
 					'span',
 					{ class: `badge resolution resolution-${file.resolution}` },
-					file.resolution === 'kept' ? 'kept' : 'undone',
+					file.resolution === 'kept' ? 'kept' : 'put back',
 				)
 			: undefined,
 		restoreBadge(file),
@@ -162,8 +162,11 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 	const total = files.length + (changes.omittedFiles ?? 0);
 	const totals = lineTotals(files);
 	const readOnly = context.isReadOnly();
+	const running = context.isRunning?.() ?? false;
 	const undone = turn.undone;
-	const unreviewed = !changes.reviewed && !undone && files.length > 0;
+	// Every file back as it was (undone one by one, or put back by a fork): nothing left to undo.
+	const allPutBack = files.length > 0 && files.every((file) => file.resolution === 'reverted');
+	const unreviewed = !changes.reviewed && !undone && !allPutBack && files.length > 0;
 	const header = h(
 		'div',
 		{ class: 'changes-header' },
@@ -171,7 +174,9 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 		h(
 			'span',
 			{ class: 'changes-title' },
-			total === 0 ? 'No file changed' : `${total} file${total === 1 ? '' : 's'} changed`,
+			total === 0
+				? 'No file changed'
+				: `${total} file${total === 1 ? '' : 's'} ${allPutBack ? 'put back' : 'changed'}`,
 		),
 		totals.added + totals.removed > 0
 			? h(
@@ -191,7 +196,7 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 			: undefined,
 		undone ? h('span', { class: 'badge undone-badge' }, 'undone') : undefined,
 		h('span', { class: 'spacer' }),
-		!readOnly && !undone && files.length > 0
+		!readOnly && !undone && !allPutBack && files.length > 0
 			? h(
 					'button',
 					{
@@ -205,14 +210,18 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 					' Review',
 				)
 			: undefined,
-		!readOnly && !undone && changes.undo.kind === 'available'
+		!readOnly && !undone && !allPutBack && changes.undo.kind === 'available'
 			? h(
 					'button',
 					{
 						type: 'button',
 						class: 'button secondary changes-undo',
 						...actionAttrs({ action: 'changes-undo', turn: turn.id }),
-						title: "Undo this turn and every later one with zero's rewind (you see the plan first)",
+						// Refused while zero runs (the host refuses it too): really disabled, not dimmed.
+						disabled: running,
+						title: running
+							? 'Undo waits until zero has finished running in this chat'
+							: "Undo this turn and every later one with zero's rewind (you see the plan first)",
 					},
 					icon('discard'),
 					' Undo\u2026',
@@ -266,6 +275,15 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 				undone.from === turn.id
 					? ` Undone at ${timeOf(undone.at)}${undone.report ? `: ${describeReport(undone.report)}` : ''}`
 					: ` Undone at ${timeOf(undone.at)} with an earlier turn.`,
+			),
+		);
+	} else if (allPutBack) {
+		card.append(
+			h(
+				'div',
+				{ class: 'changes-note muted' },
+				icon('discard'),
+				' Every file is back as it was before this turn.',
 			),
 		);
 	} else if (changes.undo.kind === 'unavailable') {

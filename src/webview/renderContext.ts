@@ -13,6 +13,8 @@ export interface RenderContext {
 	/** Every notice the host sent for a turn. */
 	turnNotices(turnId: string): TurnNotices | undefined;
 	isReadOnly(): boolean;
+	/** Whether zero runs in this chat now (Undo waits for the run: disabled, not just dimmed). */
+	isRunning?(): boolean;
 	/** The text of the message being edited in place, if `turnId`'s is (absent: none is). */
 	messageEdit?(turnId: string): string | undefined;
 	now(): number;

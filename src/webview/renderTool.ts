@@ -126,7 +126,7 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 	if (item.approval) {
 		card.append(renderApproval(turn, item, item.approval, summary));
 	}
-	const facts = toolFacts(item, quiet);
+	const facts = toolFacts(turn, item, quiet);
 	if (facts) {
 		card.append(facts);
 	}
@@ -140,8 +140,29 @@ export function renderTool(turn: Turn, item: ToolItem, context: RenderContext): 
 	return card;
 }
 
+/**
+ * What became of a checkpointed change: undoable here, undone, put back (alone, or by a fork at an
+ * earlier message), or nothing to say (a fork's copy of its parent's turn is undone there).
+ */
+function undoWord(turn: Turn, changed: readonly string[]): string | undefined {
+	if (turn.undone) {
+		return 'undone';
+	}
+	if (turn.inherited || turn.changes?.undo.kind === 'unavailable') {
+		return undefined;
+	}
+	const reverted = new Set(
+		turn.changes?.files.filter((file) => file.resolution === 'reverted').map((file) => file.path),
+	);
+	return changed.every((file) => reverted.has(file)) ? 'put back' : 'undoable';
+}
+
 /** One quiet line: the files changed, whether zero allowed the call and the checkpoint it saved. */
-function toolFacts(item: ToolItem, quiet: NoticeView | undefined): HTMLElement | undefined {
+function toolFacts(
+	turn: Turn,
+	item: ToolItem,
+	quiet: NoticeView | undefined,
+): HTMLElement | undefined {
 	const changed = item.result?.changedFiles ?? [];
 	// zero saves the checkpoint before it decides; a refused call changed nothing, so say nothing.
 	const checkpoint =
@@ -151,10 +172,11 @@ function toolFacts(item: ToolItem, quiet: NoticeView | undefined): HTMLElement |
 	if (changed.length === 0 && !checkpoint && !quiet) {
 		return undefined;
 	}
+	const undo = checkpoint && changed.length > 0 ? undoWord(turn, changed) : undefined;
 	const tooltip = [
 		quiet ? `${quiet.headline}${quiet.riskLevel ? ` (${quiet.riskLevel} risk)` : ''}.` : '',
 		checkpoint
-			? `zero saved checkpoint #${checkpoint.sequence ?? '?'} of ${(checkpoint.files ?? []).join(', ') || 'the files'} before the change, so it can be undone.`
+			? `zero saved checkpoint #${checkpoint.sequence ?? '?'} of ${(checkpoint.files ?? []).join(', ') || 'the files'} before the change${undo === 'undoable' ? ', so it can be undone' : ''}.`
 			: '',
 	]
 		.filter(Boolean)
@@ -184,8 +206,8 @@ function toolFacts(item: ToolItem, quiet: NoticeView | undefined): HTMLElement |
 			),
 		);
 	}
-	if (checkpoint && changed.length > 0) {
-		parts.push(' \u00b7 undoable');
+	if (undo) {
+		parts.push(` \u00b7 ${undo}`);
 	}
 	return h(
 		'div',

@@ -291,7 +291,7 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 	);
 	// Retry sends the prompt again: only a turn with a prompt of its own can offer it.
 	const next = (outcome?.next ?? []).filter(
-		(step) => step !== 'retry' || Boolean(turn.prompt?.text.trim()),
+		(step) => (step !== 'retry' && step !== 'askAgain') || Boolean(turn.prompt?.text.trim()),
 	);
 	if (next.length > 0 && !context.isReadOnly()) {
 		element.append(
@@ -335,6 +335,11 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 
 const NEXT_STEPS: Record<RunNextStep, { label: string; title: string; icon: string }> = {
 	retry: { label: 'Retry', title: 'Send this prompt again in this chat', icon: 'refresh' },
+	askAgain: {
+		label: 'Ask Again',
+		title: 'Ask zero again to draft a spec for this message',
+		icon: 'refresh',
+	},
 	showLog: { label: 'Show Log', title: 'Open the Zero output log', icon: 'output' },
 	checkSetup: {
 		label: 'Check Setup',

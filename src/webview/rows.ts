@@ -1,6 +1,6 @@
 /** Flattens a transcript into the rows the virtual list shows, each with a cheap change signature. */
 import { itemKey } from '../shared/transcript';
-import { isWaitingForUser } from '../shared/runOutcome';
+import { draftWithoutSpec, isWaitingForUser } from '../shared/runOutcome';
 import type { Transcript, TranscriptItem, Turn } from '../shared/transcriptSchema';
 import { isProtocolNote } from './renderProtocolNotes';
 import { planSignature } from './renderPlan';
@@ -24,8 +24,10 @@ export function buildRows(transcript: Transcript): Row[] {
 		if (turn.specLink) {
 			rows.push({ kind: 'spec-link', key: `${turn.id}:spec-link`, turn });
 		}
-		// Protocol notes are not part of the conversation: the status row counts them.
-		const items = turn.run.items.filter((item) => !isProtocolNote(item));
+		// Protocol notes are not part of the conversation: the status row counts them. zero's error
+		// for a draft without a spec is said by the status row, in words (its text under Details).
+		const noSpec = draftWithoutSpec(turn);
+		const items = turn.run.items.filter((item) => !isProtocolNote(item) && item !== noSpec);
 		for (let i = 0; i < items.length; i++) {
 			rows.push({
 				kind: 'item',
@@ -61,7 +63,7 @@ function contentSignature(row: Row, expanded: boolean, extra: string): string {
 	switch (row.kind) {
 		case 'changes': {
 			const changes = row.turn.changes;
-			return `c${changes?.files.length ?? 0}${changes?.reviewed ? 1 : 0}${changes?.undo.kind ?? ''}${changes?.files.map((file) => file.resolution?.[0] ?? '-').join('') ?? ''}${row.turn.undone?.at ?? ''}`;
+			return `c${changes?.files.length ?? 0}${changes?.reviewed ? 1 : 0}${changes?.undo.kind ?? ''}${changes?.files.map((file) => file.resolution?.[0] ?? '-').join('') ?? ''}${row.turn.undone?.at ?? ''}${extra}`;
 		}
 		case 'prompt':
 			return `p${row.turn.command?.display.length ?? 0}${row.turn.prompt?.text.length ?? 0}`;
@@ -83,7 +85,8 @@ function contentSignature(row: Row, expanded: boolean, extra: string): string {
 				case 'reasoning':
 					return `${item.kind}${item.text.length}${streaming}${expanded ? 1 : 0}`;
 				case 'tool':
-					return `tool${item.permission ? item.permission.action : ''}${item.approval ? `${item.approval.state}${JSON.stringify(item.approval.requestId)}` : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}${item.specialist ? `S${item.specialist.events}${item.specialist.done ? 1 : 0}` : ''}`;
+					// A checkpointed call's "undoable" becomes "put back" when the card's files go back.
+					return `tool${row.turn.changes?.files.filter((file) => file.resolution === 'reverted').length ?? ''}${item.permission ? item.permission.action : ''}${item.approval ? `${item.approval.state}${JSON.stringify(item.approval.requestId)}` : ''}${item.result ? item.result.status : ''}${item.checkpoint ? 1 : 0}${item.endedAt ?? ''}${live ? 1 : 0}${expanded ? 1 : 0}${extra}${item.specialist ? `S${item.specialist.events}${item.specialist.done ? 1 : 0}` : ''}`;
 				default:
 					return `${item.kind}${expanded ? 1 : 0}`;
 			}

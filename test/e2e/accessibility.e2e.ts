@@ -16,7 +16,7 @@ import { after, test } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { mergeSettingsFile } from '../harness/codeServer';
 import { findWebviewFrame, screenshot } from '../harness/workbench';
-import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
+import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
 import {
 	chooseMode,
 	FAKE_ZERO,
@@ -51,15 +51,7 @@ async function startInTheme(theme: (typeof THEMES)[number]): Promise<FakeChatSes
 		{ 'zero.maxTurns': 2, 'workbench.colorTheme': theme.id },
 	);
 	const current = session;
-	await waitUntil(
-		async () =>
-			(await current.chat()).evaluate(
-				(name) => document.body.classList.contains(name),
-				theme.bodyClass,
-			),
-		30_000,
-		`the chat view in the ${theme.name} theme`,
-	);
+	await inTheme(current.chat, theme);
 	return session;
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { testOutputDir } from '../harness/codeServer';
+import { waitUntil } from '../harness/wait';
 
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -11,6 +12,19 @@ export const THEMES = [
 	{ name: 'dark', id: 'Default Dark Modern', bodyClass: 'vscode-dark' },
 	{ name: 'high-contrast', id: 'Default High Contrast', bodyClass: 'vscode-high-contrast' },
 ] as const;
+
+/** Waits until the chat view (as `chat()` finds it) is drawn in `theme`. */
+export async function inTheme(
+	chat: () => Promise<Frame>,
+	theme: (typeof THEMES)[number],
+): Promise<void> {
+	await waitUntil(
+		async () =>
+			(await chat()).evaluate((name) => document.body.classList.contains(name), theme.bodyClass),
+		30_000,
+		`the chat view in the ${theme.name} theme`,
+	);
+}
 
 export interface Violation {
 	id: string;

@@ -140,7 +140,7 @@ test('Fork from the last message: a new chat with the history, zero\u2019s fork 
 		await message.getByRole('button', { name: 'Fork from this message' }).click();
 		const origin = frame.locator('.fork-origin');
 		await origin.waitFor({ state: 'visible', timeout: 15_000 });
-		assert.match(await origin.innerText(), /Forked from .+ at \u201cSay hello again, briefly/);
+		assert.match(await origin.innerText(), /Forked from .+ at message 1\./);
 		assert.deepEqual(await promptTexts(), ['Say hello again, briefly [scenario:answer]']);
 		// Inherited history offers no Edit, Retry or Fork here (its change records are the parent's).
 		assert.equal(await frame.locator('[data-kind="prompt"] .message-actions').count(), 0);
@@ -160,15 +160,15 @@ test('Fork from the last message: a new chat with the history, zero\u2019s fork 
 			open: async () => {
 				await runCommand(session.page, 'Zero: Show Chats');
 			},
-			// The parent, whose title is its label exactly (the fork's has an icon and "(fork)").
+			// The parent, whose title is its label exactly (the fork's has an icon and where it branched).
 			label: 'Say hello again, briefly [scenario:answer]',
 			filter: false,
 			onOffered: async () => {
 				const rows = await session.page
 					.locator('.quick-input-widget .monaco-list-row')
 					.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText));
-				const parent = rows.findIndex((row) => !row.includes('(fork)'));
-				const fork = rows.findIndex((row) => row.includes('(fork)'));
+				const parent = rows.findIndex((row) => !row.includes('Fork at message 1: '));
+				const fork = rows.findIndex((row) => row.includes('Fork at message 1: '));
 				assert.ok(
 					parent !== -1 && fork === parent + 1,
 					`the fork sits under its parent: ${JSON.stringify(rows)}`,

@@ -62,7 +62,7 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 		const notice = card.locator('.permission-notice.block');
 		assert.equal(await notice.getAttribute('data-notice'), 'needs_approval');
 		const noticeText = await notice.innerText();
-		assert.match(noticeText, /Blocked: bash needs approval/);
+		assert.match(noticeText, /Blocked: zero needs your approval to run a command/);
 		assert.match(noticeText, /npm test/);
 		assert.match(noticeText, /native sandbox/);
 		assert.match(await status.innerText(), /1 action was blocked/);

@@ -17,7 +17,15 @@ import {
 	screenshot,
 	setSideBarWidth,
 } from '../harness/workbench';
-import { THEMES, axe, axeScriptless, describeViolations, serious, type Violation } from './axe';
+import {
+	THEMES,
+	axe,
+	axeScriptless,
+	describeViolations,
+	serious,
+	type Violation,
+	inTheme,
+} from './axe';
 import { FAKE_ZERO, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat';
 
 const LABEL = process.env.SCREENS_LABEL ?? 'after';
@@ -51,15 +59,7 @@ for (const theme of THEMES) {
 		const shot = (screen: string) => screenshot(page, `screens-${LABEL}-${theme.name}-${screen}`);
 		await step(page, `screens-${theme.name}`, async () => {
 			let frame = await current.chat();
-			await waitUntil(
-				async () =>
-					(await current.chat()).evaluate(
-						(name) => document.body.classList.contains(name),
-						theme.bodyClass,
-					),
-				30_000,
-				`the chat view in the ${theme.name} theme`,
-			);
+			await inTheme(current.chat, theme);
 			await setSideBarWidth(page, SIDE_BAR_WIDTH);
 			const found: Violation[] = [];
 

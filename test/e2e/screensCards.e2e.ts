@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { screenshot, setSideBarWidth } from '../harness/workbench';
-import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
+import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
 import {
 	chooseMode,
 	send,
@@ -77,15 +77,7 @@ for (const theme of THEMES) {
 		const shot = (screen: string) => screenshot(page, `cards-${LABEL}-${theme.name}-${screen}`);
 		await step(page, `cards-${theme.name}`, async () => {
 			let frame = await current.chat();
-			await waitUntil(
-				async () =>
-					(await current.chat()).evaluate(
-						(name) => document.body.classList.contains(name),
-						theme.bodyClass,
-					),
-				30_000,
-				`the chat view in the ${theme.name} theme`,
-			);
+			await inTheme(current.chat, theme);
 			await setSideBarWidth(page, SIDE_BAR_WIDTH);
 			const found: Violation[] = [];
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { screenshot, setSideBarWidth } from '../harness/workbench';
-import { THEMES, axe, describeViolations, serious, type Violation } from './axe';
+import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
 import {
 	chooseMode,
 	flag,
@@ -102,15 +102,7 @@ for (const theme of THEMES) {
 		const page = current.page;
 		const shot = (screen: string) => screenshot(page, `words-${LABEL}-${theme.name}-${screen}`);
 		await step(page, `words-${theme.name}`, async () => {
-			await waitUntil(
-				async () =>
-					(await current.chat()).evaluate(
-						(name) => document.body.classList.contains(name),
-						theme.bodyClass,
-					),
-				30_000,
-				`the chat view in the ${theme.name} theme`,
-			);
+			await inTheme(current.chat, theme);
 			await setSideBarWidth(page, SIDE_BAR_WIDTH);
 			const found: Violation[] = [];
 
@@ -231,12 +223,14 @@ for (const theme of THEMES) {
 					10_000,
 					'"Waiting for you" in the status row',
 				);
-				// What the composer offers instead: answering the card above, or Stop.
+				// What the composer offers instead: answering the card above, or Stop. The wait is said
+				// once, on the turn next to the card, not again under or in the message box (#36).
 				assert.equal(await live.locator('button.send').isVisible(), false, 'no Send or Queue');
 				assert.equal(await live.locator('button.stop').isVisible(), true, 'Stop');
-				assert.match(
-					await live.locator('.composer .mode-hint').innerText(),
-					/waiting for your answer/,
+				assert.doesNotMatch(await live.locator('.composer').innerText(), /wait/i);
+				assert.doesNotMatch(
+					(await live.locator('textarea.composer-input').getAttribute('placeholder')) ?? '',
+					/wait/i,
 				);
 			}
 			await approval.getByRole('button', { name: 'Allow once' }).click();

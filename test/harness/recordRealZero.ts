@@ -3,7 +3,8 @@
  *
  *   ZERO_BIN=.zero-bin/zero node --import tsx test/harness/recordRealZero.ts [--only a,b] [--no-readiness] [--out dir]
  *
- * `--only` takes scenario ids, `permissions` (the whole refusal matrix of `recordPermissionMatrix.ts`),
+ * `--only` takes scenario ids, `permissions` (the whole refusal matrix of `recordPermissionMatrix.ts`
+ * and the mode matrix of `recordModeMatrix.ts`), `modes` (the mode matrix alone),
  * `readiness` or `readiness/<variant>`; a partial run merges its entries into the existing indexes.
  *
  * Every exec scenario runs against the scripted model server (`modelServer.ts`) inside a hermetic
@@ -20,6 +21,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 
 import { startModelServer, type ScriptedResponse } from './modelServer';
+import { modeScenarios } from './recordModeMatrix';
 import { permissionScenarios } from './recordPermissionMatrix';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
 import {
@@ -960,9 +962,14 @@ async function closedPortBaseUrl(): Promise<string> {
 	return `http://127.0.0.1:${port}/v1`;
 }
 
-/** `--only` names scenario ids; `permissions` selects the whole refusal matrix. */
+/** `--only` names scenario ids; `permissions` selects the whole refusal matrix, `modes` the modes. */
 function selected(only: Set<string>, id: string): boolean {
-	return only.has(id) || (only.has('permissions') && permissionScenarios.some((s) => s.id === id));
+	const isMode = modeScenarios.some((s) => s.id === id);
+	return (
+		only.has(id) ||
+		(only.has('modes') && isMode) ||
+		(only.has('permissions') && (isMode || permissionScenarios.some((s) => s.id === id)))
+	);
 }
 
 async function readJsonArray<T>(file: string): Promise<T[]> {
@@ -996,7 +1003,7 @@ async function main(): Promise<void> {
 	const recorder = new Recorder(options, server, fake);
 	recorder.otherRoots.push([none.root, '$ROOT_NO_PROVIDER'], [down.root, '$ROOT_SERVER_DOWN']);
 	try {
-		for (const scenario of [...scenarios, ...permissionScenarios]) {
+		for (const scenario of [...scenarios, ...permissionScenarios, ...modeScenarios]) {
 			if (options.only && !selected(options.only, scenario.id)) {
 				continue;
 			}

@@ -330,7 +330,10 @@ test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file'
 		assert.equal(await card.getAttribute('data-status'), 'blocked');
 		const notice = card.locator('.permission-notice');
 		assert.equal(await notice.getAttribute('data-notice'), 'mode_refused');
-		assert.match(await notice.innerText(), /Blocked: write_file is not available in plan mode/);
+		assert.match(
+			await notice.innerText(),
+			/Blocked: zero wanted to write a file, and plan mode is read-only/,
+		);
 		const rerun = notice.locator(
 			'.notice-actions [data-action="notice"][data-action-id="rerun-mode"]',
 		);

@@ -60,7 +60,7 @@ test('4. bash without a native sandbox is refused; "Re-run with unsafe permissio
 		assert.equal(await card.getAttribute('data-status'), 'blocked');
 		const notice = card.locator('.permission-notice');
 		assert.equal(await notice.getAttribute('data-notice'), 'needs_approval');
-		assert.match(await notice.innerText(), /Blocked: bash needs approval/);
+		assert.match(await notice.innerText(), /Blocked: zero needs your approval to run a command/);
 		// Unsafe is in sight as a warning-styled secondary, never the primary; its exact command is
 		// in the details ("Copy command" beside the buttons copies the primary's).
 		const rerun = notice.locator(
@@ -208,7 +208,7 @@ test('5. a write outside the workspace is blocked (outside_workspace); "Re-run w
 			assert.match(
 				await notice.innerText(),
 				new RegExp(
-					`Blocked: write_file outside the workspace \\(${target.replace(/[.]/g, '\\.')}\\)`,
+					`Blocked: zero wanted to write a file outside the workspace \\(${target.replace(/[.]/g, '\\.')}\\)`,
 				),
 			);
 			await notice.locator('.notice-toggle').click();
@@ -303,7 +303,7 @@ test('4b. "Always allow bash" stores a zero grant (after a confirmation) and the
 		const grant = notice.locator(
 			'.notice-actions [data-action="notice"][data-action-id="grant-and-rerun"]',
 		);
-		assert.match(await grant.innerText(), /Always allow bash/);
+		assert.match(await grant.innerText(), /Always allow commands/);
 		assert.match((await grant.getAttribute('class')) ?? '', /primary/);
 		await grant.click();
 		const dialog = session.page.locator('.monaco-dialog-box');

@@ -11,11 +11,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { SpecReview, specRunnerFor } from '../../src/host/spec/specReview';
 import type { RecordedRequest } from '../harness/modelServer';
-import { editorTab, parkMouse, quickInputWidget, screenshot } from '../harness/workbench';
+import { editorTab, parkMouse, screenshot } from '../harness/workbench';
 import {
+	answerInputBox,
 	savedChat,
 	script,
 	send,
@@ -54,16 +55,6 @@ after(async () => {
 
 function requestText(request: RecordedRequest | undefined): string {
 	return JSON.stringify(request?.body?.messages ?? []);
-}
-
-/** Types `text` into the input box a review action opened, and confirms it. */
-async function answerInputBox(page: Page, text: string): Promise<void> {
-	const widget = quickInputWidget(page);
-	await widget.waitFor({ state: 'visible', timeout: 15_000 });
-	const input = widget.locator('.quick-input-box input');
-	await input.fill(text);
-	await input.press('Enter');
-	await widget.waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
 async function draft(title: string, prompt: string): Promise<{ specId: string; turnId: string }> {

@@ -28,7 +28,12 @@ import {
 	type RecordedRequest,
 	type ScriptedResponse,
 } from '../harness/modelServer';
-import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
+import {
+	executeCommand,
+	findWebviewFrame,
+	openZeroView,
+	quickInputWidget,
+} from '../harness/workbench';
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
 import { chooseMode, pickMention, send, step, timer } from '../harness/chatSteps';
 import { waitUntil } from '../harness/wait';
@@ -312,4 +317,14 @@ export function zeroProcesses(): { pid: number; argv: string[] }[] {
 		}
 	}
 	return out;
+}
+
+/** The input box a command opened (a spec comment, a model id): types `text` and confirms it. */
+export async function answerInputBox(page: Page, text: string): Promise<void> {
+	const widget = quickInputWidget(page);
+	await widget.waitFor({ state: 'visible', timeout: 15_000 });
+	const input = widget.locator('.quick-input-box input');
+	await input.fill(text);
+	await input.press('Enter');
+	await widget.waitFor({ state: 'hidden', timeout: 15_000 });
 }

@@ -3,6 +3,7 @@ import type { HostToWebview } from '../../shared/protocol';
 import { countChangedFiles } from '../../shared/changeCounts';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { Event } from '../platform/emitter';
+import { statusBarLabel } from '../platform/statusBarWords';
 
 export interface ActiveChatSource {
 	readonly active: { readonly transcript: Transcript };
@@ -47,6 +48,7 @@ export class ChangesStatusBar implements vscode.Disposable {
 			return;
 		}
 		this.item.text = `$(diff) ${files} file${files === 1 ? '' : 's'} changed`;
+		this.item.accessibilityInformation = { label: statusBarLabel(this.item.text) };
 		this.item.tooltip = `zero changed ${files} file${files === 1 ? '' : 's'} in this chat${unreviewedTurns > 0 ? ` (${unreviewedTurns} turn${unreviewedTurns === 1 ? '' : 's'} not reviewed)` : ''}. Click to review them.`;
 		this.item.show();
 	}

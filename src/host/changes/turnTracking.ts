@@ -233,7 +233,9 @@ export class TurnTracking {
 			},
 			{ checkpointMaxBytes: checkpointMaxBytes(this.start.env) },
 		);
-		if (computed.touches.length === 0) {
+		// A spec draft only reads (zero refuses every write while drafting: recorded p14-mode-spec-
+		// draft), and its session is the draft's: nothing of it is a change of this chat.
+		if (computed.touches.length === 0 || turn.command?.kind === 'spec-draft') {
 			// Nothing on disk, but its place in zero's session: what Edit and Retry rewind to.
 			await this.records.write(record);
 			return undefined;

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { RewindPlanAnswer } from '../../zero/protocol/checkpointSchemas';
 import type { CliResult } from '../../zero/process/cli';
 import type { UndoReport } from '../../shared/changeSchema';
+import { filePathKey } from '../../shared/turnChanges';
 import type { Transcript, TranscriptAction, Turn } from '../../shared/transcriptSchema';
 import type { Logger } from '../platform/log';
 import type { ChangeRecords } from './changeRecords';
@@ -261,7 +262,9 @@ export async function undoTurn(
 		};
 		const turnIds = turns.map((turn) => turn.id);
 		if (rewindInstead) {
-			// The chat's own session still holds these turns: nothing of it is undone.
+			// The chat's own session still holds these turns: nothing of it is undone, but their
+			// files went back (the workspace is shared), and the cards must not say otherwise.
+			markPutBack(chat, turns, report);
 			return { kind: 'undone', turnIds, report };
 		}
 		for (const source of sources) {
@@ -283,6 +286,27 @@ export async function undoTurn(
 		}
 		return { kind: 'undone', turnIds, report };
 	});
+}
+
+/**
+ * The files zero's rewind of a fork put back, marked on the cards of the turns they came from:
+ * what zero restores (its checkpoints), except what it skipped and the edits the user kept.
+ */
+function markPutBack(chat: ChangeChat, turns: readonly Turn[], report: UndoReport): void {
+	const stayed = new Set([...report.skipped, ...report.keptEdits].map(filePathKey));
+	for (const turn of turns) {
+		const summary = turn.changes;
+		if (!summary) {
+			continue;
+		}
+		const files = summary.files.map((file) =>
+			!stayed.has(file.path) &&
+			(file.restore.status === 'restorable' || file.restore.status === 'partial')
+				? { ...file, resolution: 'reverted' as const }
+				: file,
+		);
+		chat.apply({ type: 'turn/changes', turnId: turn.id, changes: { ...summary, files } });
+	}
 }
 
 /** One line for the user about an undo that was done. */

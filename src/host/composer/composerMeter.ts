@@ -177,9 +177,15 @@ export function composerMeter(
 	backend: ChatBackend,
 	facts: ComposerZeroFacts,
 ): ComposerMeterView {
-	const lastRun = transcript.turns.at(-1)?.run;
+	const last = transcript.turns.at(-1);
+	const lastRun = last?.run;
 	const fixed = facts.context ? fixedContextTokens(facts.context) : undefined;
-	const { window } = contextWindowFor(facts, lastRun?.model || chatModel || undefined);
+	// The model zero reported for the last run, unless another was chosen since: then the window
+	// is the next run's at once, not after it.
+	const chosenSince =
+		last?.command !== undefined && (last.command.model ?? '') !== chatModel.trim();
+	const model = chosenSince ? chatModel.trim() : lastRun?.model || chatModel;
+	const { window } = contextWindowFor(facts, model || undefined);
 	const usage = lastRun?.usage;
 	const meter = contextMeter({
 		transport: backend,

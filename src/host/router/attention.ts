@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatRegistry, RunFinished } from '../chat/chatRegistry';
 import type { ChatViewProvider } from '../views/chatWebviews';
 import { describeCounts } from '../chat/liveChatState';
+import { statusBarLabel } from '../platform/statusBarWords';
 
 type AttentionState = 'idle' | 'working' | 'approval' | 'blocked' | 'done' | 'failed';
 
@@ -113,6 +114,12 @@ export class AttentionController implements vscode.Disposable {
 
 	private set(state: AttentionState, blocked: string[] = []): void {
 		this.state = state;
+		this.show(state, blocked);
+		// Read out as its words, not its icon codes.
+		this.item.accessibilityInformation = { label: statusBarLabel(this.item.text) };
+	}
+
+	private show(state: AttentionState, blocked: string[]): void {
 		const badge = (tooltip: string): vscode.ViewBadge => ({ value: 1, tooltip });
 		switch (state) {
 			case 'idle':

@@ -113,9 +113,12 @@ export async function handleChatRequest(
 			});
 			return;
 		case 'chat/retry': {
-			// The same words in the same chat: an exec chat resumes zero's session, as any message.
-			const prompt = session.transcript.turns.find((turn) => turn.id === message.turnId)?.prompt;
-			if (prompt && session.send(prompt.text)) {
+			// The same words in the same chat: an exec chat resumes zero's session, as any message;
+			// a spec draft is asked for again (Ask Again after a draft that ended without a spec).
+			const turn = session.transcript.turns.find((candidate) => candidate.id === message.turnId);
+			const prompt = turn?.prompt;
+			const planFirst = turn?.command?.kind === 'spec-draft';
+			if (prompt && session.send(prompt.text, [], planFirst ? { planFirst } : {})) {
 				host.remember(prompt.text);
 			}
 			return;

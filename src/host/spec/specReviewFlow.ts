@@ -101,6 +101,8 @@ export async function runSpecDecision(
 				deps.show('error', `The spec was not approved: ${approved.problem}`);
 				return false;
 			}
+			// The spec is decided: the next message is an ordinary one, not another draft.
+			chat.setPlanFirst(false);
 			const nextTurnId = chat.startTurn({
 				kind: 'spec-impl',
 				message: approved.value.implementationPrompt,

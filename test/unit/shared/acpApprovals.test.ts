@@ -225,6 +225,13 @@ describe('ACP approvals: what the card shows', () => {
 		assert.match(main('bash', { command: '', cmd: 'b' })?.refusal ?? '', /must not be empty/);
 		assert.equal(main('write_file', { file_path: 'b', path: 'a' })?.key, 'path');
 		assert.equal(main('unknown_tool', { cmd: 'x' }), undefined);
+		// A tool named like a member of every object reads no main input (and does not throw).
+		assert.equal(main('constructor', { cmd: 'x' }), undefined);
+		// The card's words for what each tool runs (#36): never "cmd (what zero runs)".
+		assert.equal(main('exec_command', { cmd: 'a' })?.label, 'Command');
+		assert.equal(main('bash', { command: 'a' })?.label, 'Command');
+		assert.equal(main('write_file', { path: 'a' })?.label, 'File');
+		assert.equal(main('web_fetch', { url: 'a' })?.label, 'Web address');
 		assert.deepEqual(
 			approvalArguments('unknown_tool', { a: 1, b: 'two' }).rows.map((row) => row.text),
 			['1', 'two'],

@@ -64,3 +64,15 @@ describe("a fork's transcript", () => {
 		assert.equal(forkTranscript(source, { id: 'f', now: 0, turnId: 'zz', keep: 'all' }).ok, false);
 	});
 });
+
+describe("a fork's title (#36)", () => {
+	it('says where it branched, so two forks of one chat differ', () => {
+		const source = parent('Say hello');
+		const first = forkTranscript(source, { id: 'f1', now: 0, turnId: 't1', keep: 'up-to-turn' });
+		const second = forkTranscript(source, { id: 'f2', now: 0, turnId: 't2', keep: 'up-to-turn' });
+		assert.ok(first.ok && second.ok);
+		assert.equal(first.transcript.title, 'Fork at message 1: Say hello');
+		assert.equal(second.transcript.title, 'Fork at message 2: Say hello');
+		assert.equal(second.transcript.forkedFrom?.message, 2);
+	});
+});

@@ -6,9 +6,10 @@
  * offered before issue #13 that zero refuses again are recorded too and must not be offered.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { permissionNoticeView } from '../../../src/shared/notices';
 import { describePermission } from '../../../src/shared/permissions';
 import { describeTurnLimit, turnLimitActions } from '../../../src/shared/turnLimit';
 import { permissionActions, rerunPrompt } from '../../../src/shared/permissionActions';
@@ -584,7 +585,7 @@ describe('refusal matrix: refusals without a permission event', () => {
 			assert.deepEqual(ids(result), []);
 			assert.equal(
 				describePermission(item, contextFor(fx, mode))?.headline,
-				'Blocked by the beforeTool hook "freeze-writes"',
+				'Blocked by the beforeTool hook "freeze-writes": zero wanted to write a file',
 			);
 		});
 	}
@@ -708,5 +709,64 @@ describe('refusal matrix: the turn limit', () => {
 		for (const name of ['p10e-blocker-report-no-gate', 'p10f-action-cue-no-gate', '02-read-file']) {
 			assert.equal(stopped(name, 2), undefined, name);
 		}
+	});
+});
+
+describe("refusals in the user's words (#36)", () => {
+	/** The mode a recorded run used, as its argv says (a spec draft runs in the chat's mode). */
+	function modeOf(meta: Meta): RunPermissionMode {
+		if (meta.argv.includes('--skip-permissions-unsafe')) {
+			return 'unsafe';
+		}
+		const flag = meta.argv.findIndex((arg) => arg.startsWith('--permission-mode'));
+		if (flag === -1) {
+			return meta.argv.includes('--use-spec') ? 'member' : 'auto';
+		}
+		const arg = meta.argv[flag];
+		return (arg.includes('=') ? arg.split('=')[1] : meta.argv[flag + 1]) as RunPermissionMode;
+	}
+	const names = readdirSync(RECORDED)
+		.filter((file) => /^(p\d|04|05|09).*\.jsonl$/.test(file))
+		.map((file) => file.slice(0, -'.jsonl'.length));
+
+	it("every recorded refusal says what zero wanted to do, never its tool's name", () => {
+		let refusals = 0;
+		for (const name of names) {
+			const fx = fixture(name);
+			const context = contextFor(fx, modeOf(fx.meta));
+			for (const item of fx.run.items) {
+				if (item.kind !== 'tool') {
+					continue;
+				}
+				const notice = describePermission(item, context);
+				if (notice?.tone !== 'block') {
+					continue;
+				}
+				refusals++;
+				const labels = permissionActions(item, notice, context).map((spec) => spec.label);
+				for (const words of [notice.headline, ...labels]) {
+					assert.ok(
+						!words.includes(item.name) || item.name === 'request_permissions',
+						`${name}: "${words}" names zero's tool ${item.name}`,
+					);
+				}
+				assert.doesNotMatch(notice.explanation ?? '', /\bexec cannot ask\b/, name);
+			}
+		}
+		assert.ok(refusals >= 40, `${refusals} refusals checked`);
+	});
+
+	it('a write refused while zero drafts a spec: approve the spec, no re-run in member mode', () => {
+		const fx = fixture('p14-mode-spec-draft');
+		const item = toolIn(fx, 'write_file');
+		const context = contextFor(fx, 'member');
+		const notice = describePermission(item, context);
+		assert.equal(notice?.kind, 'mode_refused');
+		assert.equal(notice?.headline, 'Not while drafting a spec: zero wanted to write a file');
+		assert.doesNotMatch(notice?.explanation ?? '', /member mode|re-run/i);
+		assert.deepEqual(notice ? permissionActions(item, notice, context) : undefined, []);
+		const view = notice ? permissionNoticeView(notice, [], true) : undefined;
+		assert.match(view?.noAction ?? '', /Approve the spec/);
+		assert.doesNotMatch(view?.noAction ?? '', /No re-run from here/);
 	});
 });

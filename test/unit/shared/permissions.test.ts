@@ -117,7 +117,7 @@ describe('permission notices and actions (reference section 4.3)', () => {
 			actions: ['rerun-unsafe', 'grant-and-rerun'],
 		});
 		const notice = describePermission(item, { permissionMode: 'member' });
-		assert.equal(notice?.headline, 'Blocked: bash needs approval');
+		assert.equal(notice?.headline, 'Blocked: zero needs your approval to run a command');
 		assert.equal(notice?.argSummary, 'npm test');
 		assert.equal(notice?.riskLevel, 'high');
 		assert.match(notice?.explanation ?? '', /native sandbox/);

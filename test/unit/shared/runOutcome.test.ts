@@ -101,3 +101,38 @@ describe('run outcomes', () => {
 		assert.equal(describeTurnEnd(normal)?.title, 'Finished');
 	});
 });
+
+describe('a spec draft that ended without a spec (#36)', () => {
+	const draft = () => {
+		const turn = replay(
+			path.join(RECORDED, 'spec', 'turns', 'draft-without-submit.jsonl'),
+			exited(3),
+		).turns[0];
+		turn.command = {
+			kind: 'spec-draft',
+			display: 'zero exec --use-spec',
+			permissionMode: 'member',
+		};
+		return turn;
+	};
+
+	it('says zero drafted no spec and offers to ask again, not a setup failure', () => {
+		const outcome = describeTurnEnd(draft());
+		assert.equal(outcome?.title, 'No spec drafted');
+		assert.equal(outcome?.tone, 'warning');
+		assert.match(outcome?.detail ?? '', /zero\u2019s draft ended without a spec/);
+		assert.doesNotMatch(
+			`${outcome?.title} ${outcome?.detail}`,
+			/model provider|configuration|sandbox|MCP/,
+		);
+		assert.deepEqual(outcome?.next, ['askAgain']);
+	});
+
+	it('the same exit of an ordinary turn is still a failure with Check Setup', () => {
+		const turn = draft();
+		turn.command = { ...turn.command!, kind: 'chat' };
+		const outcome = describeTurnEnd(turn);
+		assert.equal(outcome?.title, 'Failed');
+		assert.ok(outcome?.next?.includes('checkSetup'));
+	});
+});

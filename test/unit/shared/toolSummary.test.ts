@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { readFileDisplayText, summarizeToolArgs } from '../../../src/shared/toolSummary';
+import {
+	readFileDisplayText,
+	summarizeToolArgs,
+	toolHeadline,
+} from '../../../src/shared/toolSummary';
 import { RECORDED } from '../helpers';
 
 /** Every read_file result the real zero v0.8.0 wrote in the recorded fixtures. */
@@ -108,4 +112,18 @@ describe('tool summaries of hostile tool names', () => {
 			assert.equal(summarizeToolArgs(name, { [name]: 'value' }), 'value');
 		});
 	}
+});
+
+describe("the spec draft's tool card (#36)", () => {
+	it("is titled with the spec's title, never submit_spec and its Markdown", () => {
+		const call = readFileSync(path.join(RECORDED, 'spec', 'turns', 'draft-use-spec.jsonl'), 'utf8')
+			.split('\n')
+			.filter((line) => line.includes('"type":"tool_call"') && line.includes('submit_spec'))
+			.map((line) => JSON.parse(line) as { name: string; args: unknown })[0];
+		assert.ok(call, 'the recorded submit_spec call');
+		const headline = toolHeadline(call.name, call.args);
+		assert.equal(headline, 'Spec for review: Add farewell helper');
+		assert.doesNotMatch(headline, /submit_spec|#/);
+		assert.equal(toolHeadline('submit_spec', { plan: '# Goal\nx' }), 'Spec for review');
+	});
 });

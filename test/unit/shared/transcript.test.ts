@@ -122,6 +122,34 @@ describe('transcript reducer', () => {
 		assert.equal(transcript.turns[1].run.end?.kind, 'run_end');
 	});
 
+	it('counts only the turns the chat shows: an edited or retried turn leaves its tokens with it (#36)', () => {
+		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
+		for (const turnId of ['a', 'b', 'c']) {
+			applyAction(transcript, { type: 'turn/start', turnId });
+			for (const text of readLines(path.join(SCENARIOS, 'answer.jsonl'))) {
+				applyAction(transcript, { type: 'run/line', turnId, parsed: parseLine(text) });
+			}
+			applyAction(transcript, { type: 'run/exit', turnId, outcome: exited(0) });
+		}
+		// A fork's inherited turn carries the parent's usage, never added to this chat's.
+		transcript.turns[0].inherited = true;
+		transcript.usage.totalTokens -= 1285;
+		transcript.usage.promptTokens -= 1200;
+		transcript.usage.completionTokens -= 85;
+		transcript.usage.requests -= 1;
+		applyAction(transcript, { type: 'turns/removed', turnIds: ['a', 'c'] });
+		const { promptTokens, completionTokens, totalTokens, requests } = transcript.usage;
+		assert.deepEqual(
+			{ promptTokens, completionTokens, totalTokens, requests },
+			{
+				promptTokens: 1200,
+				completionTokens: 85,
+				totalTokens: 1285,
+				requests: 1,
+			},
+		);
+	});
+
 	it('is deterministic: replaying the same actions gives the same transcript', () => {
 		const a = replay(path.join(SCENARIOS, 'tools.jsonl'), exited(0));
 		const b = replay(path.join(SCENARIOS, 'tools.jsonl'), exited(0));

@@ -16,6 +16,7 @@ import {
 	type NowFact,
 } from '../../../src/shared/turnChanges';
 import { expectedStamps, findConflicts, type FileStamp } from '../../../src/shared/undoConflicts';
+import { RECORDED, replay } from '../helpers';
 import { readCheckpointBefore } from '../../../src/zero/process/checkpointStore';
 import {
 	SESSION,
@@ -505,5 +506,19 @@ describe('conflicts before an undo', () => {
 			findConflicts(['x.txt'], expected, () => undefined).map((conflict) => conflict.reason),
 			['it cannot be read now'],
 		);
+	});
+});
+
+describe('a spec draft is not a file change (#36)', () => {
+	it("the spec file zero saves with submit_spec is the spec card's: no touch, no change card", () => {
+		const run = replay(path.join(RECORDED, 'spec', 'turns', 'draft-use-spec.jsonl')).turns[0].run;
+		const submit = run.items.find(
+			(item): item is ToolItem => item.kind === 'tool' && item.name === 'submit_spec',
+		);
+		assert.deepEqual(submit?.result?.changedFiles, [
+			'.zero/specs/2026-12-02-add-farewell-helper.md',
+		]);
+		assert.deepEqual(collectFileTouches(run.items), []);
+		assert.deepEqual(touchedPaths(run.items), []);
 	});
 });

@@ -56,11 +56,11 @@ describe('composer layout (VS Code Chat view)', () => {
 			'stop',
 		]);
 		assert.equal(composer.element.querySelector('select'), null, 'no select left');
-		// The permanent hint is gone; the mode's explanation is in its menu and tooltip.
-		assert.equal(composer.element.querySelector<HTMLElement>('.mode-hint')?.hidden, true);
+		// No hint line under the box; the mode's explanation is in its menu and tooltip.
+		assert.equal(composer.element.querySelector('.mode-hint'), null);
 		assert.match(
 			composer.element.querySelector('button.mode-button')?.getAttribute('title') ?? '',
-			/sandboxed commands/,
+			/native sandbox/,
 		);
 	});
 
@@ -94,7 +94,10 @@ describe('composer layout (VS Code Chat view)', () => {
 
 		composer.update(view({ backend: 'acp' }));
 		assert.equal(button.dataset.mode, 'acp');
-		assert.equal(button.getAttribute('aria-label'), 'Mode: Ask me before risky actions');
+		assert.equal(
+			button.getAttribute('aria-label'),
+			'Mode: Live approvals (Ask me before risky actions)',
+		);
 		button.click();
 		posted.length = 0;
 		menu.querySelector<HTMLElement>('[data-popup-id="plan"]')!.click();
@@ -102,6 +105,45 @@ describe('composer layout (VS Code Chat view)', () => {
 			{ type: 'composer/setBackend', backend: 'exec' },
 			{ type: 'composer/setMode', mode: 'plan' },
 		]);
+	});
+
+	it('the Mode button shows a short label that fits 300 px, the full one in its tooltip (#36)', () => {
+		const shown: Record<string, string> = {};
+		for (const state of [
+			...(['plan', 'auto', 'member', 'ask'] as const).map((mode) => view({ permissionMode: mode })),
+			view({ backend: 'acp' }),
+		]) {
+			const composer = composerWith(state);
+			const button = composer.element.querySelector<HTMLButtonElement>('button.mode-button')!;
+			const label = button.querySelector('.toolbar-label')?.textContent ?? '';
+			shown[button.dataset.mode ?? ''] = label;
+			assert.ok(label.length <= 14, `"${label}" fits the button`);
+			// The accessible name contains what the button shows (axe: label-content-name-mismatch).
+			assert.ok(button.getAttribute('aria-label')?.includes(label));
+		}
+		assert.deepEqual(shown, {
+			plan: 'Plan',
+			auto: 'Auto',
+			member: 'Member',
+			ask: 'Ask',
+			acp: 'Live approvals',
+		});
+		const acp = composerWith(view({ backend: 'acp' }));
+		assert.match(
+			acp.element.querySelector('button.mode-button')?.getAttribute('title') ?? '',
+			/^Mode: Ask me before risky actions\. Live approvals \(zero acp\)/,
+		);
+	});
+
+	it('while zero waits on an approval card the composer does not say so again (#36)', () => {
+		const composer = composerWith(view({ running: true }));
+		composer.update(view({ running: true }), true);
+		const text = [
+			composer.element.textContent ?? '',
+			composer.element.querySelector('textarea')?.placeholder ?? '',
+		].join(' ');
+		assert.doesNotMatch(text, /wait/i);
+		assert.equal(composer.element.querySelector<HTMLElement>('button.send')?.hidden, true);
 	});
 
 	it('Escape closes the Mode menu without a change', () => {

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 
 import type { ComposerView } from '../../../src/shared/protocol';
 import { Composer } from '../../../src/webview/composer';
-import { mentionTokenAt, slashTokenOf } from '../../../src/webview/composerPickers';
+import { mentionTokenAt, mentionWord, slashTokenOf } from '../../../src/webview/composerPickers';
 import { webviewWindow } from './domEnv';
 
 function view(overrides: Partial<ComposerView> = {}): ComposerView {
@@ -74,9 +74,27 @@ describe('composer pickers', () => {
 		assert.deepEqual(posted.slice(0, 1), [
 			{ type: 'mention/add', id: 'symbol:12-15:src/stats.js#average' },
 		]);
-		assert.equal(input.value, 'Explain ', 'the typed @word is gone, nothing was sent');
+		assert.equal(input.value, 'Explain average ', "the @word is the mention's name; nothing sent");
 		assert.equal(picker.hidden, true);
 		assert.ok(!posted.some((message) => (message as { type: string }).type === 'chat/send'));
+	});
+
+	it('a mention keeps a readable word where the user put it in the sentence (#36)', () => {
+		const { composer, input, key } = setup();
+		input.value = 'look at @mat and tell me what it does';
+		input.setSelectionRange(12, 12);
+		input.dispatchEvent(new webviewWindow.Event('input'));
+		composer.showMentionItems('mat', [
+			{ id: 'file:src/math.js', kind: 'file', label: 'math.js', description: 'src/math.js' },
+		]);
+		key('Enter');
+		assert.equal(input.value, 'look at math.js and tell me what it does');
+		assert.equal(mentionWord({ kind: 'selection', label: 'Selection' }), 'the selection');
+		assert.equal(
+			mentionWord({ kind: 'problems', label: 'Problems in this file' }),
+			'the problems in this file',
+		);
+		assert.equal(mentionWord({ kind: 'symbol', label: 'average' }), 'average');
 	});
 
 	it('Escape closes the picker and keeps the text; Enter then sends it', () => {

@@ -75,6 +75,10 @@ describe('the live approval on a tool card', () => {
 			'rm -rf junk <img src=x onerror=alert(1)>',
 		);
 		assert.equal(approval.querySelector('img'), null);
+		// The argument zero runs is named in words; zero's key is in its tooltip (#36).
+		const label = approval.querySelector<HTMLElement>('.approval-arg.main .approval-arg-key');
+		assert.equal(label?.textContent, 'Command');
+		assert.equal(label?.title, "zero's argument: cmd");
 		// Two buttons in view: Allow once and Deny; zero's other options under "More".
 		const buttons = [...approval.querySelectorAll<HTMLElement>('.approval-options > button')];
 		assert.deepEqual(

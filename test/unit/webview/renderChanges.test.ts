@@ -10,6 +10,7 @@ import {
 } from '../../../src/shared/turnChanges';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderChanges } from '../../../src/webview/renderChanges';
+import { rowSignature } from '../../../src/webview/rows';
 
 const context: RenderContext = {
 	isExpanded: () => false,
@@ -94,5 +95,70 @@ describe('the change card', () => {
 		assert.equal(kind?.title, 'by write_file');
 		assert.equal(kind?.querySelector('.visually-hidden')?.textContent, ' by write_file');
 		assert.equal(card.querySelector('.change-file > .change-tools'), null);
+	});
+});
+
+/** A turn whose write_file created NOTES.md (still there), each file with `resolution`. */
+function createdTurn(resolution?: FileChange['resolution']): Turn {
+	const facts: FileFacts = {
+		before: { kind: 'absent' },
+		now: { kind: 'file', sha256: 'x', size: 2, text: 'n\n' },
+	};
+	const items = [
+		{
+			kind: 'tool' as const,
+			id: 'w',
+			name: 'write_file',
+			args: { path: 'NOTES.md' },
+			checkpoint: { sequence: 3, tool: 'write_file', files: ['NOTES.md'] },
+			result: { status: 'ok' as const, changedFiles: ['NOTES.md'] },
+		},
+	];
+	const { files } = computeTurnChanges(collectFileTouches(items as never), () => facts);
+	return {
+		id: 't1',
+		run: { phase: 'ended' },
+		changes: {
+			files: files.map((file) => ({ ...file, ...(resolution ? { resolution } : {}) })),
+			checkpointedUnchanged: [],
+			undo: { kind: 'available' },
+			reviewed: false,
+		},
+	} as unknown as Turn;
+}
+
+describe('a change card whose files went back (#36)', () => {
+	const putBackCard = (resolution?: FileChange['resolution']) =>
+		renderChanges(createdTurn(resolution), context);
+
+	it('after Fork Here, Put Files Back: no "unreviewed", no Undo, says every file is back', () => {
+		const card = putBackCard('reverted');
+		assert.equal(card.querySelector('.badge.unreviewed'), null);
+		assert.equal(card.querySelector('button.changes-undo'), null);
+		assert.equal(card.querySelector('.badge.resolution')?.textContent, 'put back');
+		assert.match(card.textContent ?? '', /Every file is back as it was before this turn\./);
+		assert.equal(card.querySelector('.changes-title')?.textContent, '1 file put back');
+		assert.equal(card.querySelector('button.changes-review'), null);
+	});
+
+	it('a card with its files still changed keeps Undo and "unreviewed"', () => {
+		const card = putBackCard(undefined);
+		assert.ok(card.querySelector('.badge.unreviewed'));
+		assert.ok(card.querySelector('button.changes-undo'));
+	});
+});
+
+describe('Undo while zero runs (#36, #31 item 14)', () => {
+	it('is disabled, not only dimmed: the host refuses it, and axe skips only real disabled controls', () => {
+		const turn = createdTurn();
+		const idle = renderChanges(turn, { ...context, isRunning: () => false });
+		assert.equal(idle.querySelector<HTMLButtonElement>('button.changes-undo')?.disabled, false);
+		const running = renderChanges(turn, { ...context, isRunning: () => true });
+		const undo = running.querySelector<HTMLButtonElement>('button.changes-undo');
+		assert.equal(undo?.disabled, true);
+		assert.match(undo?.title ?? '', /waits until zero has finished/);
+		// The card is drawn again when a run starts or ends: its row's signature says so.
+		const row = { kind: 'changes' as const, key: 't1:changes', turn };
+		assert.notEqual(rowSignature(row, false, 'r'), rowSignature(row, false, ''));
 	});
 });

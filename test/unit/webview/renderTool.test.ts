@@ -210,3 +210,50 @@ describe('zero\u2019s markers on a result', () => {
 		assert.doesNotMatch(card.getAttribute('aria-label') ?? '', /truncated|redacted/);
 	});
 });
+
+describe('a checkpointed change on a tool card (#36)', () => {
+	function writeTurn() {
+		const { turn, item } = toolTurn('write_file', 'write', { changedFiles: ['a.ts'] });
+		const tool = item as Extract<typeof item, { kind: 'tool' }>;
+		tool.checkpoint = { sequence: 3, tool: 'write_file', files: ['a.ts'] };
+		return { turn, tool };
+	}
+	const factsOf = (
+		turn: Parameters<typeof renderTool>[0],
+		tool: Parameters<typeof renderTool>[1],
+	) =>
+		renderTool(turn, tool, { ...context, isExpanded: () => false }).querySelector('.tool-facts')
+			?.textContent ?? '';
+
+	it('says "undoable" only where Undo can act on it', () => {
+		const { turn, tool } = writeTurn();
+		assert.match(factsOf(turn, tool), /Changed a\.ts · undoable/);
+		turn.undone = { at: 1, from: turn.id };
+		assert.match(
+			factsOf(turn, tool),
+			/· undone \(zero saved checkpoint #3 of a\.ts before the change\.\)$/,
+		);
+		delete turn.undone;
+		turn.inherited = true;
+		assert.doesNotMatch(factsOf(turn, tool), /undoable|undone/);
+		delete turn.inherited;
+		turn.changes = {
+			files: [
+				{
+					path: 'a.ts',
+					outside: false,
+					kind: 'created',
+					tools: ['write_file'],
+					restore: { status: 'restorable' },
+					lines: { kind: 'text', added: 1, removed: 0, exact: true },
+					before: { kind: 'available', empty: true },
+					resolution: 'reverted',
+				},
+			],
+			checkpointedUnchanged: [],
+			undo: { kind: 'available' },
+			reviewed: false,
+		};
+		assert.match(factsOf(turn, tool), /· put back \(/);
+	});
+});

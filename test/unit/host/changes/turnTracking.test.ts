@@ -346,3 +346,58 @@ describe("a fork's first turn (zero exec --fork), over the real zero's recorded 
 		assert.match(record?.undoProblem ?? '', /fork's first message is not in zero's session/);
 	});
 });
+
+describe('a spec draft (#36)', () => {
+	let home: string;
+	beforeEach(async () => {
+		home = await mkdtemp(path.join(os.tmpdir(), 'zero-spec-tracking-'));
+	});
+	afterEach(async () => {
+		await rm(home, { recursive: true, force: true });
+	});
+
+	/** The recorded spec-draft run (a write refused after zero's checkpoint), finished as `kind`. */
+	async function finishAs(kind: 'spec-draft' | 'chat') {
+		const records = new ChangeRecords(path.join(home, 'changes'), silent);
+		const tracking = await TurnTracking.begin(
+			records,
+			new SerialQueue(),
+			{
+				turnId: 't1',
+				sessionId: 'mode-matrix-spec-draft',
+				newSession: true,
+				env: { XDG_DATA_HOME: home },
+				cwd: home,
+				addDirs: [],
+			},
+			silent,
+		);
+		const turn = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
+			{
+				type: 'turn/start',
+				turnId: 't1',
+				at: 1,
+				prompt: { text: 'Plan it', context: [] },
+				command: { kind, display: 'zero exec', permissionMode: 'member' },
+			},
+			...readLines(path.join(RECORDED, 'p14-mode-spec-draft.jsonl')).map((text) => ({
+				type: 'run/line' as const,
+				turnId: 't1',
+				parsed: parseLine(text),
+			})),
+		]).turns[0];
+		return tracking.finish(turn);
+	}
+
+	it('gets no change card: zero refused its write after saving a checkpoint, and it changes nothing', async () => {
+		assert.equal(await finishAs('spec-draft'), undefined);
+		// The same events in an ordinary turn: the checkpoint would make Undo rewrite the file.
+		const chat = await finishAs('chat');
+		assert.ok(
+			[
+				...(chat?.files.map((file) => file.path) ?? []),
+				...(chat?.checkpointedUnchanged ?? []),
+			].includes('created-in-spec-draft.txt'),
+		);
+	});
+});

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { undoSingleFile, resolveInSummaries } from '../../../../src/host/changes/fileActions';
 import { UNDO_CHOICES, rewindChoices } from '../../../../src/host/changes/undoPlan';
 import { describeUndoReport, undoTurn } from '../../../../src/host/changes/undoTurns';
+import { countChangedFiles } from '../../../../src/shared/changeCounts';
 import { ChangeWorld } from './changeWorld';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -115,6 +116,17 @@ describe('undoing a turn', () => {
 		]);
 		assert.equal(world.chat.transcript.turns[0].undone, undefined);
 		assert.equal((await world.records.read(turn.id))?.undone, undefined);
+		// But zero's rewind put the files back in the shared workspace: the card says so (#36).
+		const summary = world.chat.transcript.turns[0].changes;
+		assert.ok(summary && summary.files.length === 2);
+		assert.deepEqual(
+			summary.files.map((file) => [file.path, file.resolution]),
+			[
+				['notes/todo.md', 'reverted'],
+				['src/stats.js', 'reverted'],
+			],
+		);
+		assert.deepEqual(countChangedFiles(world.chat.transcript), { files: 0, unreviewedTurns: 0 });
 	});
 
 	it('finds a file edited after the turn; keeping it leaves the edit while the rest is undone', async () => {

@@ -110,6 +110,30 @@ describe('composer meter (host)', () => {
 		);
 	});
 
+	it('another model chosen after a run: its window at once, not after the next turn (#36)', async () => {
+		const { facts } = await factsFrom('context-unknown-model');
+		const known = (await factsFrom('context-known-model')).facts;
+		const transcript = replay(path.join(COMPOSER, 'turns', 'usage-two-requests.jsonl'), exited(0));
+		transcript.turns[0].command = {
+			kind: 'chat',
+			display: 'zero exec',
+			permissionMode: 'member',
+			model: 'fake-model',
+		};
+		// The run's fake-model is not listed: window unknown while it is still the chat's model.
+		assert.equal(
+			composerMeter(transcript, 'fake-model', 'exec', facts).label,
+			'5.2k, window unknown',
+		);
+		// Chosen since: the chosen model's window, with the context the chat has now.
+		assert.equal(
+			composerMeter(transcript, 'claude-haiku-4.5', 'exec', known).label,
+			'5.2k / 200k (3%)',
+		);
+		// Back to zero's configured model: its window from zero context.
+		assert.equal(composerMeter(transcript, '', 'exec', known).label, '5.2k / 1.05M (0%)');
+	});
+
 	it('before any request, and in an ACP chat', async () => {
 		const { facts } = await factsFrom('context-known-model');
 		const empty = replay(path.join(COMPOSER, 'turns', 'usage-none.jsonl'), exited(0));

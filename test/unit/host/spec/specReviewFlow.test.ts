@@ -115,6 +115,9 @@ describe('spec review actions', () => {
 			run.request.args.join(' '),
 		);
 		const [draft, impl] = chat.transcript.turns;
+		// Plan first is off once the spec is approved (#36): the next message builds on it.
+		assert.equal(chat.planFirst, false);
+		assert.equal(chat.composerView([]).planFirst, false);
 		assert.equal(draft.spec?.state, 'approved');
 		assert.equal(draft.spec?.note, 'ship it');
 		assert.equal(draft.spec?.implementationSessionId, 'impl-1');
