@@ -2,6 +2,44 @@
 // only the layers below it. src/zero is the bottom (src/zero/protocol, pure, under
 // src/zero/process, which spawns and reads files), then src/shared
 // (used by the host and the webview), then the host's feature folders, then src/extension.ts.
+/**
+ * The host's feature folders, lowest first. A folder imports only folders of lower layers (never a
+ * folder of its own layer: features of one layer stay independent); a new folder must be given a
+ * layer here, or every import it makes is an error.
+ */
+const HOST_LAYERS = [
+	['platform'],
+	['storage', 'changes', 'setup', 'mentions', 'turns', 'views', 'notices', 'spec'],
+	['acp', 'inspection', 'composer'],
+	['chat'],
+	['conversation'],
+	['router'],
+	['commands'],
+	['testing'],
+];
+
+function hostLayerRules() {
+	const all = HOST_LAYERS.flat();
+	const rules = HOST_LAYERS.flatMap((layer, index) => {
+		const below = HOST_LAYERS.slice(0, index).flat();
+		return layer.map((folder) => ({
+			name: `host-${folder}-imports-lower-layers-only`,
+			severity: 'error',
+			comment: `host/${folder} may import ${below.length ? below.join(', ') : 'no other host folder'}.`,
+			from: { path: `^src/host/${folder}/` },
+			to: { path: `^src/host/(?!(${[folder, ...below].join('|')})/)` },
+		}));
+	});
+	rules.push({
+		name: 'host-folder-has-a-layer',
+		severity: 'error',
+		comment: 'Every host folder has its place in HOST_LAYERS (.dependency-cruiser.cjs).',
+		from: { path: `^src/host/(?!(${all.join('|')})/)` },
+		to: {},
+	});
+	return rules;
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
 	forbidden: [
@@ -70,39 +108,14 @@ module.exports = {
 			from: { path: '^src/', pathNot: '^src/extension\\.ts$' },
 			to: { path: '^src/extension\\.ts$' },
 		},
+		...hostLayerRules(),
 		{
-			name: 'host-platform-is-below-features',
-			severity: 'error',
-			comment: 'Host plumbing (log, settings, processes, context keys) serves every feature.',
-			from: { path: '^src/host/platform/' },
-			to: { path: '^src/host/(?!platform/)' },
-		},
-		{
-			name: 'host-views-know-no-features',
-			severity: 'error',
-			comment: 'Webview hosts bind to a ChatSource; they do not know the chat, setup or commands.',
-			from: { path: '^src/host/views/' },
-			to: { path: '^src/host/(chat|changes|commands|inspection|setup|testing)/' },
-		},
-		{
-			name: 'host-setup-and-inspection-are-independent',
-			severity: 'error',
-			from: { path: '^src/host/(setup|inspection)/' },
-			to: { path: '^src/host/(chat|changes|commands|views|testing)/' },
-		},
-		{
-			name: 'host-changes-below-chat',
+			name: 'shared-is-what-both-sides-use',
 			severity: 'error',
 			comment:
-				'Review and undo know a chat only as a ChangeChat: chats and commands use them, never the other way.',
-			from: { path: '^src/host/changes/' },
-			to: { path: '^src/host/(chat|commands|views|inspection|setup|testing)/' },
-		},
-		{
-			name: 'host-chat-below-commands',
-			severity: 'error',
-			from: { path: '^src/host/chat/' },
-			to: { path: '^src/host/(commands|testing|inspection)/' },
+				'src/shared is the wire contract and what the host and the webview both compute: a module the webview never reaches belongs in the host folder that uses it.',
+			from: { path: '^src/webview/main\\.ts$' },
+			to: { path: '^src/shared/', reachable: false },
 		},
 		{
 			name: 'only-the-root-uses-the-test-api',

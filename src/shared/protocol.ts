@@ -179,7 +179,7 @@ export const SlashItemSchema = z.object({
 });
 export type SlashItem = z.infer<typeof SlashItemSchema>;
 
-/** The composer's context meter as the host measured it (src/shared/contextMeter.ts). */
+/** The composer's context meter as the host measured it (src/host/composer/contextMeter.ts). */
 export const ComposerMeterView = z.object({
 	label: z.string(),
 	level: z.enum(['none', 'normal', 'half', 'compaction']),

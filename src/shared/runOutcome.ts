@@ -1,4 +1,5 @@
 /** How a run ended, in words a user reads, and which of its tool calls were refused. */
+import { traitsOf } from './backendTraits';
 import { turnLimitOf } from './turnLimit';
 import type { PermissionInfo, RunState, ToolItem, TranscriptItem, Turn } from './transcriptSchema';
 
@@ -55,7 +56,7 @@ export const TURN_LIMIT_TITLE = 'Stopped at the turn limit';
  * the turn is told in ACP's words (ACP has no `run_end` and no SIGINT stop).
  */
 export function describeTurnEnd(turn: Turn): RunOutcomeSummary | undefined {
-	if (turn.command?.backend === 'acp' && turn.run.end?.kind === 'no_run_end') {
+	if (!traitsOf(turn.command?.backend).runEnd && turn.run.end?.kind === 'no_run_end') {
 		return describeAcpProcessEnd(turn.run.end);
 	}
 	const noSpec = draftWithoutSpec(turn);

@@ -1,4 +1,5 @@
 /** The message composer: text, attachments, queue, mode and model, send and stop. */
+import { DEFAULT_BACKEND, traitsOf } from '../shared/backendTraits';
 import type { ChatPermissionMode } from '../zero/protocol/permissionModes';
 import type { ComposerView, ImageAttachment, MentionItem } from '../shared/protocol';
 import {
@@ -268,8 +269,9 @@ export class Composer {
 					post({ type: 'composer/setBackend', backend: 'acp' });
 					return;
 				}
-				if (this.view?.backend === 'acp') {
-					post({ type: 'composer/setBackend', backend: 'exec' });
+				// The modes are zero exec's: a chat on a backend without them goes back to it.
+				if (!traitsOf(this.view?.backend).permissionModes) {
+					post({ type: 'composer/setBackend', backend: DEFAULT_BACKEND });
 				}
 				post({ type: 'composer/setMode', mode: item.id as ChatPermissionMode });
 			},

@@ -2,6 +2,7 @@
  * The composer's controls that need no state of the composer: the Mode menu's items, the context
  * meter, and reading a pasted or dropped image.
  */
+import { traitsOf } from '../shared/backendTraits';
 import { CHAT_PERMISSION_MODES } from '../zero/protocol/permissionModes';
 import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
 import type { ComposerMeterView, ComposerView, ImageAttachment } from '../shared/protocol';
@@ -23,7 +24,7 @@ const LIVE_APPROVALS = {
 
 /** The Mode menu: the exec permission modes, then live approvals (the backend choice). */
 export function modeMenuItems(view: ComposerView): PopupItem[] {
-	const acp = view.backend === 'acp';
+	const acp = traitsOf(view.backend).liveApprovals;
 	return [
 		...CHAT_PERMISSION_MODES.map((mode) => ({
 			id: mode,
@@ -49,7 +50,7 @@ export function modeOf(view: ComposerView): {
 	short: string;
 	description: string;
 } {
-	if (view.backend === 'acp') {
+	if (!traitsOf(view.backend).permissionModes) {
 		return { id: LIVE_APPROVALS_ID, ...LIVE_APPROVALS };
 	}
 	const info = PERMISSION_MODE_INFO[view.permissionMode];

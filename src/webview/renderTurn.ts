@@ -1,4 +1,5 @@
 /** The rows that frame a turn: the prompt with its command line, and the run's status line. */
+import { refusalOf, traitsOf } from '../shared/backendTraits';
 import { blockedCount } from '../shared/notices';
 import { PERMISSION_MODE_INFO } from '../shared/permissionModes';
 import { describeTurnEnd, isWaitingForUser, type RunNextStep } from '../shared/runOutcome';
@@ -26,7 +27,8 @@ function messageActions(turn: Turn): HTMLElement | undefined {
 			{ type: 'button', class: 'icon-button', title, 'aria-label': label, ...attrs },
 			icon(codicon),
 		);
-	if (turn.command?.backend === 'acp') {
+	const noRewind = refusalOf(turn.command?.backend, 'rewind');
+	if (noRewind) {
 		return h(
 			'div',
 			{ class: 'message-actions', role: 'group', 'aria-label': 'Message actions' },
@@ -34,13 +36,13 @@ function messageActions(turn: Turn): HTMLElement | undefined {
 				'Copy message',
 				'copy',
 				actionAttrs({ action: 'copy-text', text: prompt.text }),
-				'Copy the message (Live approvals cannot go back to or fork from a message: zero acp has no rewind and no fork)',
+				`Copy the message (${noRewind})`,
 			),
 			button(
 				'New chat with this message',
 				'comment-discussion',
 				actionAttrs({ action: 'message-new-chat', text: prompt.text }),
-				'Start a new chat with this message in the box (zero acp cannot fork a chat)',
+				`Start a new chat with this message in the box (${traitsOf(turn.command?.backend).label} cannot go back to it)`,
 			),
 		);
 	}
@@ -146,10 +148,12 @@ export function renderPrompt(
 						{},
 						h(
 							'span',
-							{ class: `mode-badge mode-${command.backend === 'acp' ? 'acp' : mode}` },
-							// ACP turns have no permission mode: zero asks on the tool card instead.
-							command.backend === 'acp'
-								? 'Live approvals'
+							{
+								class: `mode-badge mode-${traitsOf(command.backend).permissionModes ? mode : command.backend}`,
+							},
+							// A backend without permission modes asks on the tool card instead.
+							!traitsOf(command.backend).permissionModes
+								? traitsOf(command.backend).label
 								: mode
 									? PERMISSION_MODE_INFO[mode].label
 									: '',
@@ -281,12 +285,8 @@ export function renderStatus(turn: Turn, context: RenderContext): HTMLElement {
 					{ class: 'usage muted' },
 					`Tokens: ${formatTokens(run.usage.promptTokens)} in, ${formatTokens(run.usage.completionTokens)} out, ${formatTokens(run.usage.totalTokens)} total over ${run.usage.requests} request${run.usage.requests === 1 ? '' : 's'}`,
 				)
-			: turn.command?.backend === 'acp'
-				? h(
-						'div',
-						{ class: 'usage muted acp-gaps' },
-						'Live approvals (zero acp): zero reports no token usage here and saves no checkpoints, so this turn cannot be undone through zero.',
-					)
+			: !traitsOf(turn.command?.backend).usage
+				? h('div', { class: 'usage muted acp-gaps' }, traitsOf(turn.command?.backend).noUsage ?? '')
 				: undefined,
 	);
 	// Retry sends the prompt again: only a turn with a prompt of its own can offer it.

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CliResult } from '../../src/zero/process/cli';
-import type { ShapeContext } from '../../src/shared/conversationShaping';
+import type { ShapeContext } from '../../src/host/conversation/conversationShaping';
 import { reduceTranscript } from '../../src/shared/transcript';
 import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/protocol/parseLine';

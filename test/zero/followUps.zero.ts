@@ -20,7 +20,7 @@ import {
 } from '../../src/host/notices/permissionFollowUps';
 import type { ZeroSettings } from '../../src/host/platform/settings';
 import type { ZeroCliResult } from '../../src/host/platform/zeroCli';
-import { actionCommands } from '../../src/shared/actionCommands';
+import { actionCommands } from '../../src/host/notices/actionCommands';
 import type { NoticeAction, NoticeView } from '../../src/shared/notices';
 import { reduceTranscript } from '../../src/shared/transcript';
 import type {

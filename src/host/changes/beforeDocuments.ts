@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { isSha256Hex } from '../../zero/protocol/checkpointSchemas';
 import { readCachedContent } from '../../zero/process/checkpointStore';
-import { decodeText } from '../../shared/lineDiff';
-import { formatBytes } from '../../shared/turnChanges';
+import { decodeText } from './lineDiff';
+import { formatBytes } from './turnChanges';
 import type { ReviewScope } from './fileActions';
 
 export const BEFORE_SCHEME = 'zero-before';

@@ -4,7 +4,7 @@
  */
 import type { CopiedBefore } from '../../zero/protocol/checkpointSchemas';
 import { readCachedContent } from '../../zero/process/checkpointStore';
-import { decodeText } from '../../shared/lineDiff';
+import { decodeText } from './lineDiff';
 import type { ToolItem, TranscriptItem, Turn } from '../../shared/transcriptSchema';
 import {
 	collectFileTouches,
@@ -13,7 +13,7 @@ import {
 	type ChangeOptions,
 	type FileTouch,
 	type TurnChanges,
-} from '../../shared/turnChanges';
+} from './turnChanges';
 import type { TurnChangeRecord } from './changeRecords';
 import {
 	TEXT_COMPARE_LIMIT,

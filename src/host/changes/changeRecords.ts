@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { CopiedBeforeSchema } from '../../zero/protocol/checkpointSchemas';
-import { TurnEndStampsSchema } from '../../shared/undoConflicts';
+import { TurnEndStampsSchema } from './undoConflicts';
 import type { Logger } from '../platform/log';
 
 /** One checkpoint zero announced during the turn, with its files' before-content copied. */

@@ -5,12 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { checkpointMaxBytes } from '../../zero/protocol/checkpointSchemas';
-import type { ParsedLine } from '../../zero/protocol/parseLine';
 import type { SessionsRoot } from '../../zero/process/sessionStore';
-import type { TurnChangeSummary } from '../../shared/changeSchema';
 import { findTurn } from '../../shared/transcript';
 import type { Turn } from '../../shared/transcriptSchema';
-import { filePathKey } from '../../shared/turnChanges';
+import { filePathKey } from './turnChanges';
 import { setContext } from '../platform/contextKeys';
 import type { Logger } from '../platform/log';
 import { ChangeRecords } from './changeRecords';
@@ -38,23 +36,14 @@ import {
 } from './undoTurns';
 
 export type { ChangeChat } from './undoTurns';
+import type { ChangeTracker, TrackedTurn } from './changeTracker';
+export type { ChangeTracker, TrackedTurn } from './changeTracker';
 
 /** Files open in an editor with changes not saved yet (an undo must not pull them from under it). */
 function unsavedFiles(): string[] {
 	return vscode.workspace.textDocuments
 		.filter((document) => document.isDirty && document.uri.scheme === 'file')
 		.map((document) => document.uri.fsPath);
-}
-
-/** A run being followed; `finish` never rejects. */
-export interface TrackedTurn {
-	onLine(parsed: ParsedLine): void;
-	finish(turn: Turn): Promise<TurnChangeSummary | undefined>;
-}
-
-/** What a chat asks of the changes feature while it runs zero. */
-export interface ChangeTracker {
-	beginTurn(chat: ChangeChat, start: TurnStart): Promise<TrackedTurn>;
 }
 
 export interface ChangeServiceDeps {

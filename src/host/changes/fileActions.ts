@@ -7,8 +7,8 @@
 import { readCachedContent } from '../../zero/process/checkpointStore';
 import type { FileChange, TurnChangeSummary } from '../../shared/changeSchema';
 import type { Turn } from '../../shared/transcriptSchema';
-import { collectFileTouches, filePathKey } from '../../shared/turnChanges';
-import { expectedStamps, type FileStamp, type TurnEndStamps } from '../../shared/undoConflicts';
+import { collectFileTouches, filePathKey } from './turnChanges';
+import { expectedStamps, type FileStamp, type TurnEndStamps } from './undoConflicts';
 import type { ChangeRecords, TurnChangeRecord } from './changeRecords';
 import { effectiveItems, firstCopies, readTouchedState, type ChangeSource } from './changeFacts';
 import { sameStamp } from './undoPlan';

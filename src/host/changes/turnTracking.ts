@@ -23,8 +23,8 @@ import {
 import type { ParsedLine } from '../../zero/protocol/parseLine';
 import { MAX_SUMMARY_FILES, type TurnChangeSummary } from '../../shared/changeSchema';
 import type { Turn } from '../../shared/transcriptSchema';
-import type { TurnChanges } from '../../shared/turnChanges';
-import type { FileStamp } from '../../shared/undoConflicts';
+import type { TurnChanges } from './turnChanges';
+import type { FileStamp } from './undoConflicts';
 import type { Logger } from '../platform/log';
 import type { ChangeRecords, CheckpointCopy, TurnChangeRecord } from './changeRecords';
 import { computeChanges } from './changeFacts';

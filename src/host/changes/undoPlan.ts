@@ -4,14 +4,14 @@
  * overwrite them without asking). Also the words of the confirmation that shows it.
  */
 import type { Turn } from '../../shared/transcriptSchema';
-import { collectFileTouches, SHELL_TOOLS } from '../../shared/turnChanges';
+import { collectFileTouches, SHELL_TOOLS } from './turnChanges';
 import {
 	expectedStamps,
 	findConflicts,
 	type Conflict,
 	type FileStamp,
 	type TurnEndStamps,
-} from '../../shared/undoConflicts';
+} from './undoConflicts';
 import { effectiveItems, firstCopies, readTouchedState, type ChangeSource } from './changeFacts';
 import { stampOf } from './workspaceFiles';
 

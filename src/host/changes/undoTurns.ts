@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import type { RewindPlanAnswer } from '../../zero/protocol/checkpointSchemas';
 import type { CliResult } from '../../zero/process/cli';
 import type { UndoReport } from '../../shared/changeSchema';
-import { filePathKey } from '../../shared/turnChanges';
+import { filePathKey } from './turnChanges';
 import type { Transcript, TranscriptAction, Turn } from '../../shared/transcriptSchema';
 import type { Logger } from '../platform/log';
 import type { ChangeRecords } from './changeRecords';

@@ -20,9 +20,9 @@ import {
 } from 'node:fs/promises';
 import * as path from 'node:path';
 import { safeWorkspaceRelativePath } from '../../zero/protocol/checkpointSchemas';
-import { decodeText } from '../../shared/lineDiff';
-import type { NowFact } from '../../shared/turnChanges';
-import type { FileStamp } from '../../shared/undoConflicts';
+import { decodeText } from './lineDiff';
+import type { NowFact } from './turnChanges';
+import type { FileStamp } from './undoConflicts';
 
 /** Largest file kept in memory as text for +/- line counts. */
 export const TEXT_COMPARE_LIMIT = 1024 * 1024;

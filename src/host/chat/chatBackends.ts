@@ -23,23 +23,38 @@ export function chatMaxTurns(deps: Pick<ChatDeps, 'settings' | 'facts'>): number
 	return deps.settings().maxTurns ?? deps.facts.current().maxTurns ?? ZERO_DEFAULT_MAX_TURNS;
 }
 
-/** The backend for a chat's turns of `kind` (exec when the window has no `zero acp`). */
-export function createChatBackend(
-	kind: ChatBackend,
+/** What a backend's factory is given: the chat's deps, the chat, and where its lines go. */
+export type ChatBackendFactory = (
 	deps: ChatDeps,
 	chat: ChangeChat & TurnHost,
 	notices: { lineApplied(turnId: string, parsed: ParsedLine): void },
-): TurnBackend {
-	if (kind === 'acp' && deps.acp) {
-		return new AcpChat(deps.acp, {
+) => TurnBackend | undefined;
+
+/**
+ * One line per backend (its traits are in shared/backendTraits.ts). A factory that cannot make its
+ * backend in this window answers undefined, and the turn runs on zero exec.
+ */
+export const CHAT_BACKEND_FACTORIES: { readonly [K in ChatBackend]: ChatBackendFactory } = {
+	exec: (deps, chat, notices) =>
+		chatExecBackend(deps, chat, (turnId, parsed) => notices.lineApplied(turnId, parsed)),
+	acp: (deps, chat) =>
+		deps.acp &&
+		new AcpChat(deps.acp, {
 			transcript: chat.transcript,
 			apply: (action) => chat.apply(action),
 			now: () => chat.now(),
 			approvals: deps.approvals,
 			log: deps.log,
-		});
-	}
-	return chatExecBackend(deps, chat, (turnId, parsed) => notices.lineApplied(turnId, parsed));
+		}),
+};
+
+/** The backend for a chat's turns of `kind` (exec when the window cannot make that one). */
+export function createChatBackend(
+	kind: ChatBackend,
+	...args: Parameters<ChatBackendFactory>
+): TurnBackend {
+	const made = CHAT_BACKEND_FACTORIES[kind](...args);
+	return made ?? chatExecBackend(args[0], args[1], (t, p) => args[2].lineApplied(t, p));
 }
 
 export function chatExecBackend(

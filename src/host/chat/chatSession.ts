@@ -4,10 +4,9 @@
  * checks (trust, folder, binary) run here, once, for both. No VS Code in here: it is unit-tested
  * under node (test/unit/host/chat/chatSession.test.ts).
  */
-import type { ChatPermissionMode } from '../../zero/protocol/permissionModes';
 import { validateImage, type InputError, type InputImage } from '../../zero/protocol/streamInput';
-import type { ComposerView, ImageAttachment } from '../../shared/protocol';
-import { newId } from '../../shared/ids';
+import type { ImageAttachment } from '../../shared/protocol';
+import { newId } from '../platform/ids';
 import { applyAction, createTranscript, findTurn } from '../../shared/transcript';
 import type {
 	ChatBackend,
@@ -17,52 +16,22 @@ import type {
 	Turn,
 } from '../../shared/transcriptSchema';
 import type { ChangeChat } from '../changes/changeService';
-import { zeroProcessEnv } from '../platform/zeroBinary';
 import { Emitter } from '../platform/emitter';
-import { preflight } from '../turns/preflight';
+import { DEFAULT_BACKEND, traitsOf } from '../../shared/backendTraits';
 import type { TurnBackend, TurnRequest } from '../turns/turnBackend';
 import { createChatBackend } from './chatBackends';
 import type { ChatDeps } from './chatDeps';
-import { ChatNotices } from '../notices/chatNotices';
-import { composerMeter } from '../composer/composerMeter';
-import { slashItems } from '../composer/slashCommands';
-import {
-	boundMentionEntries,
-	composePrompt,
-	titleFrom,
-	type ContextEntry,
-} from '../composer/promptContext';
-import { specDraftMessage } from '../spec/specPrompts';
+import { ChatComposerState } from './chatComposerState';
+import { ChatNotices } from './chatNotices';
+import { boundMentionEntries, titleFrom } from '../composer/promptContext';
+import { runOutside, type OutsideRunRequest, type OutsideRunResult } from './outsideRun';
+import { RunSlotClaim } from './runSlotClaim';
+import { runChatTurn, type TurnRunHost } from './turnRun';
+import { messageTurnRequest, type Queued } from './chatQueue';
 
 export type { ChatDeps } from './chatDeps';
 export type { TurnRequest } from '../turns/turnBackend';
-
-/** What waits in a chat's queue: a message as sent, or a turn made elsewhere (a spec's implementation, a re-run). */
-type Queued =
-	| {
-			kind: 'message';
-			text: string;
-			images: ImageAttachment[];
-			context: ContextEntry[];
-			/** A zero user command's expansion, and the command line it came from. */
-			expanded?: { prompt: string; command: string };
-			planFirst: boolean;
-	  }
-	| { kind: 'turn'; turnId: string; request: TurnRequest };
-
-/** A zero process of the chat that is not one of its turns (the fork's placeholder turn). */
-export interface OutsideRunRequest {
-	args: string[];
-	/** What zero reads on stdin. */
-	input: string;
-	label: string;
-	/** Stopped after this long (a provider that never answers would hold a run slot). */
-	timeoutMs: number;
-}
-
-export type OutsideRunResult =
-	| { kind: 'exited'; exitCode: number | null; stderr: string }
-	| { kind: 'not-run'; message: string };
+export type { OutsideRunRequest, OutsideRunResult } from './outsideRun';
 
 /** The chat's folder: its own while it is a folder of the workspace, else the window's. */
 export function chatFolder(own: string | undefined, deps: ChatDeps): string | undefined {
@@ -83,20 +52,13 @@ interface ActiveRun {
 export const SAVE_INTERVAL_MS = 750;
 
 /** Turns run one at a time; messages sent meanwhile wait in a queue. */
-export class ChatSession implements ChangeChat {
+export class ChatSession extends ChatComposerState implements ChangeChat {
 	readonly transcript: Transcript;
-	permissionMode: ChatPermissionMode;
-	model: string;
-	/** Plan first: the next message drafts a spec for review (`zero exec --use-spec`). */
-	planFirst = false;
-	private queue: Queued[] = [];
-	private context: ContextEntry[] = [];
 	private active: ActiveRun | undefined;
 	/** A process of the chat outside its turns (see runOutsideTurn). */
 	private outside: { stop(): void } | undefined;
-	/** Gives up waiting for a run slot (Stop while an outside run waits). */
-	private cancelSlotWait: (() => void) | undefined;
-	private readonly deps: ChatDeps;
+	private readonly slot: RunSlotClaim;
+	protected readonly deps: ChatDeps;
 	/** Work (an undo) during which no run may start; messages sent meanwhile are queued. */
 	private holds = 0;
 	private saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -105,23 +67,22 @@ export class ChatSession implements ChangeChat {
 	private readonly backends = new Map<ChatBackend, TurnBackend>();
 	readonly notices: ChatNotices;
 	private readonly actionsEmitter = new Emitter<TranscriptAction>();
-	private readonly composerEmitter = new Emitter<void>();
 	private readonly runStateEmitter = new Emitter<{ running: boolean; turn?: Turn }>();
 	/** Every transcript action, in order, as it is applied. */
 	readonly onAction = this.actionsEmitter.event;
-	readonly onComposerChange = this.composerEmitter.event;
 	readonly onRunStateChange = this.runStateEmitter.event;
 
 	constructor(deps: ChatDeps, transcript?: Transcript) {
-		const settings = deps.settings();
+		super(deps.settings());
 		this.transcript =
 			transcript ??
 			createTranscript({ id: newId('c', deps.now()), title: 'New chat', createdAt: deps.now() });
 		// Everything this chat runs works in the chat's own folder, never in the window's first.
 		this.deps = { ...deps, workspaceFolder: () => chatFolder(this.transcript.folder, deps) };
-		this.permissionMode = settings.permissionMode;
-		this.model = settings.model;
 		this.notices = new ChatNotices(deps, this);
+		this.slot = new RunSlotClaim(this.id, deps.runSlots, deps.messages, () =>
+			this.composerEmitter.fire(),
+		);
 	}
 
 	get id(): string {
@@ -169,57 +130,13 @@ export class ChatSession implements ChangeChat {
 		return this.deps.now();
 	}
 
-	composerView(history: string[]): ComposerView {
-		return {
-			permissionMode: this.permissionMode,
-			model: this.model,
-			sendWithEnter: this.deps.settings().sendWithEnter,
-			backend: this.backend,
-			running: this.running,
-			queue: this.queue.map((item) =>
-				item.kind === 'message' ? item.text : item.request.displayText,
-			),
-			context: this.context.map((entry) => entry.chip),
-			addDirs: [...this.addDirs],
-			history,
-			...this.composerFactsView(),
-			planFirst: this.planFirst,
-		};
-	}
-
-	/** The meter and the / menu, from zero's facts about the chat's folder. */
-	private composerFactsView(): Pick<ComposerView, 'meter' | 'slash'> {
-		const facts = this.deps.composerFacts?.current(this.folder);
-		return facts
-			? {
-					meter: composerMeter(this.transcript, this.model, this.backend, facts),
-					slash: slashItems(facts.commands ?? [], facts.skills ?? [], facts.skippedCommands ?? []),
-				}
-			: {};
-	}
-
-	setPlanFirst(on: boolean): void {
-		this.planFirst = on;
-		this.composerEmitter.fire();
-	}
-
-	/** Re-sends the composer state (after a setting such as `zero.sendWithEnter` changed). */
-	refreshComposer(): void {
-		this.composerEmitter.fire();
-	}
-
-	setPermissionMode(mode: ChatPermissionMode): void {
-		this.permissionMode = mode;
-		this.composerEmitter.fire();
-	}
-
 	get backend(): ChatBackend {
-		return this.transcript.backend ?? 'exec';
+		return this.transcript.backend ?? DEFAULT_BACKEND;
 	}
 
 	/** Chooses how the next turn runs; zero's session id carries the history across. */
 	setBackend(backend: ChatBackend): void {
-		this.transcript.backend = backend === 'exec' ? undefined : backend;
+		this.transcript.backend = backend === DEFAULT_BACKEND ? undefined : backend;
 		this.composerEmitter.fire();
 		this.scheduleSave();
 	}
@@ -235,46 +152,6 @@ export class ChatSession implements ChangeChat {
 		if (problem !== undefined) {
 			this.deps.messages.show('error', problem);
 		}
-	}
-
-	setModel(model: string): void {
-		this.model = model.trim();
-		this.composerEmitter.fire();
-	}
-
-	addContext(entry: ContextEntry): void {
-		this.context = [
-			...this.context.filter((existing) => existing.chip.id !== entry.chip.id),
-			entry,
-		];
-		this.composerEmitter.fire();
-	}
-
-	removeContext(chipId: string): void {
-		this.context = this.context.filter((entry) => entry.chip.id !== chipId);
-		this.composerEmitter.fire();
-	}
-
-	/** Directories outside the workspace the user chose to keep adding to this chat's runs. */
-	get addDirs(): readonly string[] {
-		return this.transcript.addDirs ?? [];
-	}
-
-	setAddDirs(dirs: readonly string[]): void {
-		this.apply({ type: 'chat/addDirs', dirs: [...new Set(dirs)] });
-		this.composerEmitter.fire();
-	}
-
-	/** Stops adding a directory to this chat's runs. */
-	removeAddDir(dir: string): void {
-		if (this.addDirs.includes(dir)) {
-			this.setAddDirs(this.addDirs.filter((kept) => kept !== dir));
-		}
-	}
-
-	removeQueued(index: number): void {
-		this.queue.splice(index, 1);
-		this.composerEmitter.fire();
 	}
 
 	/** Sends a message now, or queues it while a run is active. Returns false if it was rejected. */
@@ -310,70 +187,15 @@ export class ChatSession implements ChangeChat {
 			this.composerEmitter.fire();
 			return true;
 		}
-		if (!this.takeRunSlot('this message')) {
+		if (!this.slot.take('this message', () => this.sendQueued())) {
 			// Next in line: it was sent before anything still in the queue.
 			this.queue.unshift(queued);
 			this.composerEmitter.fire();
 			return true;
 		}
 		this.composerEmitter.fire();
-		const message = composePrompt(expanded?.prompt ?? text, context);
-		this.startTurn({
-			kind: planFirst ? 'spec-draft' : 'chat',
-			message: planFirst ? specDraftMessage(message, this.transcript) : message,
-			displayText: expanded?.prompt ?? text,
-			...(expanded ? { command: expanded.command } : {}),
-			context: [
-				...context.map((entry) => entry.chip),
-				...images.map((image, index) => ({
-					id: `img${index}`,
-					kind: 'image' as const,
-					label: image.name,
-				})),
-			],
-			images: checkedImages,
-			permissionMode: this.permissionMode,
-			addDirs: [...this.addDirs],
-		});
+		this.startTurn(messageTurnRequest(queued, checkedImages, this));
 		return true;
-	}
-
-	/**
-	 * A slot under `zero.maxConcurrentRuns`, or false after saying so: the chat then runs its queue
-	 * once another chat's run ends.
-	 */
-	private takeRunSlot(what: string, wake: () => void = () => this.sendQueued()): boolean {
-		const slots = this.deps.runSlots;
-		if (!slots || slots.tryAcquire(this.id, wake)) {
-			return true;
-		}
-		this.deps.messages.show(
-			'info',
-			`${slots.running} chats are running zero (zero.maxConcurrentRuns is ${slots.max}): ${what} waits in the queue and starts when one of them ends.`,
-		);
-		return false;
-	}
-
-	/** Resolves once the chat holds a run slot (true), or with false when Stop gave up the wait. */
-	private acquireRunSlot(what: string): Promise<boolean> {
-		return new Promise((resolve) => {
-			const attempt = (): void => {
-				if (this.deps.runSlots?.tryAcquire(this.id, attempt) ?? true) {
-					this.cancelSlotWait = undefined;
-					resolve(true);
-				}
-			};
-			if (this.takeRunSlot(what, attempt)) {
-				resolve(true);
-				return;
-			}
-			this.cancelSlotWait = () => {
-				this.cancelSlotWait = undefined;
-				this.deps.runSlots?.cancel(this.id);
-				resolve(false);
-			};
-			this.composerEmitter.fire();
-		});
 	}
 
 	/**
@@ -385,58 +207,31 @@ export class ChatSession implements ChangeChat {
 		if (this.running) {
 			return { kind: 'not-run', message: 'zero is running in this chat' };
 		}
-		const located = await this.deps.locator.locate();
-		const checked = preflight(this.deps.isTrusted(), this.folder, located);
-		if (!checked.ok) {
-			return { kind: 'not-run', message: checked.outcome.message };
-		}
-		if (!(await this.acquireRunSlot('the fork'))) {
-			return { kind: 'not-run', message: 'it was stopped before it started' };
-		}
-		const stderr: string[] = [];
-		try {
-			const launched = this.deps.launcher.launch({
-				binary: checked.binary,
-				args: request.args,
-				cwd: checked.cwd,
-				env: zeroProcessEnv(this.deps.settings()),
-				input: request.input,
-				onLine: () => undefined,
-				onStderrLine: (line) => {
-					stderr.push(line);
-					stderr.splice(0, stderr.length - 20);
+		return runOutside(
+			{
+				deps: this.deps,
+				folder: this.folder,
+				slot: this.slot,
+				setRunning: (run) => {
+					this.outside = run;
+					this.composerEmitter.fire();
 				},
-				label: request.label,
-			});
-			this.outside = launched.run;
-			this.composerEmitter.fire();
-			const timer = setTimeout(() => launched.run.stop(), request.timeoutMs);
-			const outcome = await launched.done.finally(() => clearTimeout(timer));
-			if (outcome.kind !== 'exited') {
-				return { kind: 'not-run', message: outcome.message };
-			}
-			if (outcome.stopRequested) {
-				return { kind: 'not-run', message: 'it was stopped' };
-			}
-			return { kind: 'exited', exitCode: outcome.exitCode, stderr: stderr.join('\n') };
-		} finally {
-			this.outside = undefined;
-			this.deps.runSlots?.release(this.id);
-			this.composerEmitter.fire();
-		}
+			},
+			request,
+		);
 	}
 
 	/** True while the chat's next message waits for another chat's run to end. */
 	get waitingForRunSlot(): boolean {
-		return this.deps.runSlots?.isWaiting(this.id) ?? false;
+		return this.slot.waiting;
 	}
 
 	/** Stop: the queue is dropped and the turn ends as soon as zero lets it. */
 	stop(): void {
-		if (this.outside || this.cancelSlotWait) {
+		if (this.outside || this.slot.acquiring) {
 			this.queue = [];
 			this.outside?.stop();
-			this.cancelSlotWait?.();
+			this.slot.cancel();
 			this.composerEmitter.fire();
 			return;
 		}
@@ -444,7 +239,7 @@ export class ChatSession implements ChangeChat {
 			if (this.waitingForRunSlot) {
 				// Nothing runs yet: the waiting messages are what Stop drops.
 				this.queue = [];
-				this.deps.runSlots?.cancel(this.id);
+				this.slot.cancel();
 				this.composerEmitter.fire();
 			}
 			return;
@@ -464,7 +259,8 @@ export class ChatSession implements ChangeChat {
 		if (this.busy) {
 			throw new Error('A run is already active in this chat.');
 		}
-		if (!this.takeRunSlot(`\u201c${request.displayText.split('\n')[0].slice(0, 80)}\u201d`)) {
+		const what = `\u201c${request.displayText.split('\n')[0].slice(0, 80)}\u201d`;
+		if (!this.slot.take(what, () => this.sendQueued())) {
 			this.queue.unshift({ kind: 'turn', turnId, request });
 			this.composerEmitter.fire();
 			return turnId;
@@ -473,69 +269,31 @@ export class ChatSession implements ChangeChat {
 		if (this.transcript.turns.length === 0 && request.displayText.trim() !== '') {
 			this.apply({ type: 'chat/rename', title: titleFrom(request.displayText) });
 		}
-		// Spec review is exec-only: `zero acp` has no spec mode (docs/spec-review.md).
+		// Spec turns run where the backend can (zero acp has no spec mode: docs/spec-review.md).
 		const specTurn = request.kind === 'spec-draft' || request.kind === 'spec-impl';
-		const backend = this.backendFor(
-			this.backend === 'acp' && this.deps.acp && !specTurn ? 'acp' : 'exec',
-		);
+		const kind = specTurn && !traitsOf(this.backend).specTurns ? DEFAULT_BACKEND : this.backend;
+		const backend = this.backendFor(kind);
 		this.active = { turnId, backend };
 		this.composerEmitter.fire();
-		void this.runTurn(turnId, request, backend, now).finally(() => this.afterRun(turnId));
+		void runChatTurn(this.turnRunHost(), turnId, request, backend, now).finally(() =>
+			this.afterRun(turnId),
+		);
 		return turnId;
 	}
 
-	/** The checks every turn passes, then the backend's run; never rejects. */
-	private async runTurn(
-		turnId: string,
-		request: TurnRequest,
-		backend: TurnBackend,
-		now: number,
-	): Promise<void> {
-		const cwd = this.folder;
-		const model = this.model || undefined;
-		try {
-			const [located] = await Promise.all([
-				this.deps.locator.locate(),
-				backend.prepare(this.deps.isTrusted()),
-			]);
-			this.apply({
-				type: 'turn/start',
-				turnId,
-				at: now,
-				prompt: {
-					text: request.displayText,
-					context: request.context,
-					...(request.command ? { command: request.command } : {}),
-				},
-				command: backend.command(turnId, request, located.found ? located.path : 'zero', model),
-				...(request.specLink ? { specLink: request.specLink } : {}),
-			});
-			this.runStateEmitter.fire({ running: true, turn: this.lastTurn });
-			const checked = preflight(this.deps.isTrusted(), cwd, located);
-			if (!checked.ok) {
-				this.apply({ type: 'run/exit', turnId, at: this.deps.now(), outcome: checked.outcome });
-				return;
-			}
-			this.notices.binaryForDisplay = checked.binary;
-			await backend.run({ turnId, request, binary: checked.binary, cwd: checked.cwd, model });
-		} catch (error) {
-			// Never leave the chat stuck "running": end the turn with what went wrong.
-			const failure = error as Error;
-			this.deps.log.error(`Starting zero failed: ${failure.stack ?? failure.message}`);
-			const turn = findTurn(this.transcript, turnId);
-			if (turn && turn.run.phase !== 'ended') {
-				this.apply({
-					type: 'run/exit',
-					turnId,
-					at: this.deps.now(),
-					outcome: {
-						kind: 'spawn_failed',
-						reason: 'other',
-						message: `zero could not be started: ${failure.message}`,
-					},
-				});
-			}
-		}
+	/** What a turn's run reads and tells of this chat (its folder and model as the turn starts). */
+	private turnRunHost(): TurnRunHost {
+		return {
+			deps: this.deps,
+			folder: this.folder,
+			model: this.model,
+			transcript: this.transcript,
+			apply: (action) => this.apply(action),
+			started: (turn) => this.runStateEmitter.fire({ running: true, turn }),
+			ranWith: (binary) => {
+				this.notices.binaryForDisplay = binary;
+			},
+		};
 	}
 
 	private backendFor(kind: ChatBackend): TurnBackend {
@@ -549,7 +307,7 @@ export class ChatSession implements ChangeChat {
 
 	private afterRun(turnId: string): void {
 		this.active = undefined;
-		this.deps.runSlots?.release(this.id);
+		this.slot.release();
 		void this.flushSave().then(() => this.deps.store.prune(new Set([this.id])));
 		const turn = findTurn(this.transcript, turnId);
 		if (turn) {
@@ -613,8 +371,7 @@ export class ChatSession implements ChangeChat {
 		}
 		this.disposed = true;
 		this.queue = [];
-		this.cancelSlotWait?.();
-		this.deps.runSlots?.cancel(this.id);
+		this.slot.cancel();
 		for (const backend of this.backends.values()) {
 			backend.dispose();
 		}

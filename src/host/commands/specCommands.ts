@@ -21,7 +21,7 @@ import {
 	turnOfSpecFile,
 	type SpecDecisionKind,
 	type SpecFlowDeps,
-} from '../spec/specReviewFlow';
+} from './specReviewFlow';
 import { focusChat, type CommandDeps, type Handlers } from './commandDeps';
 
 type SpecCommand =

@@ -21,7 +21,7 @@ import {
 } from '../../zero/process/zeroCommandsLoader';
 import { readCliJson } from '../../zero/protocol/cliAnswers';
 import type { CliResult } from '../../zero/protocol/cliResult';
-import { contextMeter, formatTokens } from '../../shared/contextMeter';
+import { contextMeter, formatTokens } from './contextMeter';
 import type { ComposerMeterView } from '../../shared/protocol';
 import type { ChatBackend, Transcript } from '../../shared/transcriptSchema';
 
@@ -207,7 +207,7 @@ export function composerMeter(
 			? `Fixed part of every request (zero context --json: system prompt, workspace map, tools): ${formatTokens(fixed)}.`
 			: undefined;
 	if (meter.kind === 'no-usage') {
-		if (meter.reason === 'acp') {
+		if (meter.reason === 'not-reported') {
 			return {
 				label: 'no token usage',
 				level: 'none',

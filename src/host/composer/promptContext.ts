@@ -1,13 +1,7 @@
-import type { ContextChip } from '../../shared/transcriptSchema';
-import { boundMentions, type ResolvedMention } from '../mentions/mentionText';
+import { boundMentions, type ContextEntry, type ResolvedMention } from '../mentions/mentionText';
 
 /** A chip plus the text it contributes to the prompt (kept on the host, never sent to the webview). */
-export interface ContextEntry {
-	chip: ContextChip;
-	content: string;
-	/** An @-mention's block: the mentions of one message are bounded again in total. */
-	mention?: ResolvedMention;
-}
+export type { ContextEntry } from '../mentions/mentionText';
 
 /**
  * The entries of one message with their @-mentions bounded in total (`boundMentions`): a mention

@@ -1,5 +1,5 @@
 /** What "Fork from here" needs, taken from a chat's own deps (see forkChat.ts). */
-import { newId } from '../../shared/ids';
+import { newId } from '../platform/ids';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { ChatDeps } from '../chat/chatDeps';
 import type { ChatSession } from '../chat/chatSession';

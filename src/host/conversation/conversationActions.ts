@@ -6,6 +6,7 @@
  * (`--resume`). zero v0.8.0 has no rewind for `zero acp`, so an ACP chat is refused with what it
  * can do instead. See docs/conversation-shaping.md.
  */
+import { refusalOf } from '../../shared/backendTraits';
 import type { ChatBackend, Transcript, TranscriptAction } from '../../shared/transcriptSchema';
 import type { RewindPurpose } from '../changes/undoPlan';
 import type { UndoOutcome } from '../changes/undoTurns';
@@ -39,9 +40,6 @@ export type RerunOutcome =
 /** Longest edited message accepted (the composer's own bound). */
 export const MAX_EDITED_MESSAGE_CHARS = 100_000;
 
-const ACP_REFUSAL =
-	'Live approvals (zero acp) cannot go back to a message: zero acp has no rewind. Copy the message into a new chat, or switch this chat to zero exec (its next message resumes the same zero session) and edit from there.';
-
 function refuse(message: string): RerunOutcome {
 	return { kind: 'refused', message };
 }
@@ -52,8 +50,9 @@ export function rerunRefusal(chat: RerunChat, turnId: string): string | undefine
 	if (transcript.readOnly) {
 		return 'This transcript is open for reading only.';
 	}
-	if (chat.backend === 'acp') {
-		return ACP_REFUSAL;
+	const chatRefusal = refusalOf(chat.backend, 'rewind');
+	if (chatRefusal) {
+		return chatRefusal;
 	}
 	const turn = transcript.turns.find((candidate) => candidate.id === turnId);
 	if (!turn) {
@@ -65,8 +64,9 @@ export function rerunRefusal(chat: RerunChat, turnId: string): string | undefine
 	if (turn.undone) {
 		return 'That turn was undone.';
 	}
-	if (turn.command?.backend === 'acp') {
-		return ACP_REFUSAL;
+	const turnRefusal = refusalOf(turn.command?.backend, 'rewind');
+	if (turnRefusal) {
+		return turnRefusal;
 	}
 	if (!turn.prompt || turn.prompt.text.trim() === '') {
 		return 'That turn has no message to send again.';

@@ -9,8 +9,9 @@
  *   the session and so puts the files of the later turns back (the shared workspace), after the
  *   undo's own confirmation. See docs/conversation-shaping.md.
  */
-import { checkFirstDropped, planFork, type ShapeStep } from '../../shared/conversationShaping';
-import { forkTranscript, messageExcerpt } from '../../shared/forkTranscript';
+import { refusalOf } from '../../shared/backendTraits';
+import { checkFirstDropped, planFork, type ShapeStep } from './conversationShaping';
+import { forkTranscript, messageExcerpt } from './forkTranscript';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { ExecOptions } from '../../zero/protocol/execArgs';
 import { parseRewindPlanAnswer } from '../../zero/protocol/rewindCommands';
@@ -72,9 +73,6 @@ export const FORK_CHOICES = {
 /** The placeholder turn makes one model request; a slow provider may take a while. */
 const CREATE_FORK_TIMEOUT_MS = 5 * 60_000;
 
-const ACP_REFUSAL =
-	'Live approvals (zero acp) cannot fork a chat: zero acp has no fork. Copy the message into a new chat, or switch this chat to zero exec (its next message resumes the same zero session) and fork from there.';
-
 /** Why `turnId` cannot be forked from in `chat`, or undefined when it can. */
 export function forkRefusal(chat: ForkSourceChat, turnId: string): string | undefined {
 	const transcript = chat.transcript;
@@ -82,8 +80,9 @@ export function forkRefusal(chat: ForkSourceChat, turnId: string): string | unde
 		return 'This transcript is open for reading only.';
 	}
 	const turn = transcript.turns.find((candidate) => candidate.id === turnId);
-	if (chat.backend === 'acp' || turn?.command?.backend === 'acp') {
-		return ACP_REFUSAL;
+	const cannot = refusalOf(chat.backend, 'fork') ?? refusalOf(turn?.command?.backend, 'fork');
+	if (cannot) {
+		return cannot;
 	}
 	if (!turn) {
 		return 'That message is not in this chat any more.';

@@ -1,7 +1,7 @@
 /** Inspection findings in the Problems panel, each with an "Ask Zero to fix" quick fix. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Finding } from '../../shared/findings';
+import type { Finding } from './findings';
 
 export const DIAGNOSTIC_SOURCE = 'zero';
 

@@ -1,14 +1,9 @@
 import * as vscode from 'vscode';
-import {
-	FINDINGS_INSTRUCTIONS,
-	parseFindings,
-	type Finding,
-	type FindingsParse,
-} from '../../shared/findings';
+import { FINDINGS_INSTRUCTIONS, parseFindings, type Finding, type FindingsParse } from './findings';
 import { applyAction, createTranscript } from '../../shared/transcript';
 import type { Transcript, TranscriptAction } from '../../shared/transcriptSchema';
 import { buildExecArgs, formatCommandLine } from '../../zero/protocol/execArgs';
-import { newId } from '../../shared/ids';
+import { newId } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import { publishFindings } from './findingDiagnostics';
 import { findingsInside, inspectionReportMarkdown, inspectionStep } from './inspectionReport';

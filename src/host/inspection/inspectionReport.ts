@@ -1,6 +1,6 @@
 /** The saved report of an inspection and the step shown while it runs (no VS Code API: unit-tested). */
 import * as path from 'node:path';
-import type { Finding, FindingsParse } from '../../shared/findings';
+import type { Finding, FindingsParse } from './findings';
 import { describeRunEnd } from '../../shared/runOutcome';
 import type { Transcript } from '../../shared/transcriptSchema';
 import { summarizeToolArgs } from '../../shared/toolSummary';

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 
 import type { MentionItem } from '../../shared/protocol';
-import type { ContextEntry } from '../composer/promptContext';
+import type { ContextEntry } from './mentionText';
 import {
 	resolveOpenEditorsMention,
 	resolveProblemsMention,

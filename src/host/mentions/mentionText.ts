@@ -5,6 +5,7 @@
  * terminal or a linter may be hostile: it is fenced so it cannot close its block, and control
  * characters that would rewrite a terminal or hide text are removed.
  */
+import type { ContextChip } from '../../shared/transcriptSchema';
 import * as path from 'node:path';
 
 /** Most characters one mention contributes. */
@@ -273,4 +274,12 @@ export function diffUnder(diff: string, prefix: string): { diff: string; dropped
 		return inside;
 	});
 	return { diff: kept.map((section) => section.text).join(''), dropped };
+}
+
+/** What the composer holds for a chip until the message is sent: its words for zero. */
+export interface ContextEntry {
+	chip: ContextChip;
+	content: string;
+	/** An @-mention's block: the mentions of one message are bounded again in total. */
+	mention?: ResolvedMention;
 }

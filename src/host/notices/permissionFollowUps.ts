@@ -4,8 +4,8 @@
  * exact command lines they run, and preparing one (confirmation, a stored or revoked grant) before
  * its re-run.
  */
-import { describePermission } from '../../shared/permissions';
-import { permissionActions, rerunPrompt } from '../../shared/permissionActions';
+import { describePermission } from './permissions';
+import { permissionActions, rerunPrompt } from './permissionActions';
 import { turnLimitActions, turnLimitOf } from '../../shared/turnLimit';
 import { type PermissionActionSpec, type RunContext } from '../../shared/permissionTypes';
 import {
@@ -17,7 +17,7 @@ import {
 } from '../../shared/notices';
 import { turnPermissionMode } from '../../shared/transcript';
 import type { ToolItem, Transcript, Turn } from '../../shared/transcriptSchema';
-import { actionCommands, type ActionCommands } from '../../shared/actionCommands';
+import { actionCommands, type ActionCommands } from './actionCommands';
 import { formatCommandLine } from '../../zero/protocol/execArgs';
 import {
 	parseGrantList,

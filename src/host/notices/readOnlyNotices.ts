@@ -2,7 +2,7 @@
  * A turn's context for zero's permission rules, and the notices of a transcript file shown
  * read-only (what happened, never a follow-up).
  */
-import { describePermission } from '../../shared/permissions';
+import { describePermission } from './permissions';
 import type { RunContext } from '../../shared/permissionTypes';
 import {
 	permissionNoticeView,

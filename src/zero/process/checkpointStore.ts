@@ -32,7 +32,8 @@ import {
 	type StoreFailureCode,
 	type StoreResult,
 } from './storeFiles';
-import { CHUNK_BYTES, findSessionEvent, type EventScanOptions } from './sessionStore';
+import { CHUNK_BYTES } from './sessionLines';
+import { findSessionEvent, type EventScanOptions } from './sessionStore';
 
 // ---------------------------------------------------------------------------------------------
 // Checkpoints

@@ -26,7 +26,7 @@ import type { TurnNotices } from '../../../src/shared/notices';
 import { HostToWebviewSchema, type HostToWebview } from '../../../src/shared/protocol';
 import { blockedTools, describeRunEnd } from '../../../src/shared/runOutcome';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
-import { collectFileTouches, touchedPaths } from '../../../src/shared/turnChanges';
+import { collectFileTouches, touchedPaths } from '../../../src/host/changes/turnChanges';
 import type { Transcript, TranscriptAction } from '../../../src/shared/transcriptSchema';
 import { findToolDetails, toolDetails, toViewTranscript } from '../../../src/shared/viewTranscript';
 import type { RenderContext } from '../../../src/webview/renderContext';

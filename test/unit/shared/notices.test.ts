@@ -8,7 +8,7 @@ import {
 	permissionNoticeView,
 	turnLimitNoticeView,
 } from '../../../src/shared/notices';
-import { describePermission } from '../../../src/shared/permissions';
+import { describePermission } from '../../../src/host/notices/permissions';
 import { turnLimitOf } from '../../../src/shared/turnLimit';
 import type { ToolItem } from '../../../src/shared/transcriptSchema';
 import { RECORDED, exited, replay } from '../helpers';

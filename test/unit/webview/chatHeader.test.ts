@@ -2,7 +2,7 @@
 import './domEnv';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forkTranscript } from '../../../src/shared/forkTranscript';
+import { forkTranscript } from '../../../src/host/conversation/forkTranscript';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import { ChatHeader } from '../../../src/webview/chatHeader';
 

@@ -7,7 +7,7 @@ import {
 	collectFileTouches,
 	computeTurnChanges,
 	type FileFacts,
-} from '../../../src/shared/turnChanges';
+} from '../../../src/host/changes/turnChanges';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderChanges } from '../../../src/webview/renderChanges';
 import { rowSignature } from '../../../src/webview/rows';

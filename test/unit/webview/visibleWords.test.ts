@@ -18,7 +18,7 @@ import {
 	type NoticeAction,
 	type TurnNotices,
 } from '../../../src/shared/notices';
-import { describePermission } from '../../../src/shared/permissions';
+import { describePermission } from '../../../src/host/notices/permissions';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { ToolItem, Transcript, Turn } from '../../../src/shared/transcriptSchema';
 import { turnLimitOf } from '../../../src/shared/turnLimit';

@@ -14,7 +14,7 @@ import type {
 	TranscriptItem,
 } from '../../../../src/shared/transcriptSchema';
 import { TranscriptActionSchema, TranscriptSchema } from '../../../../src/shared/transcriptSchema';
-import { describePermission } from '../../../../src/shared/permissions';
+import { describePermission } from '../../../../src/host/notices/permissions';
 import {
 	RequestPermissionParamsSchema,
 	SESSION_UPDATE_SCHEMAS,

@@ -17,7 +17,7 @@ import type {
 	UndoOutcome,
 	ZeroCommandResult,
 } from '../../../../src/host/changes/undoTurns';
-import { FORK_PLACEHOLDER_PROMPT } from '../../../../src/shared/conversationShaping';
+import { FORK_PLACEHOLDER_PROMPT } from '../../../../src/host/conversation/conversationShaping';
 import type { ChatBackend, Transcript } from '../../../../src/shared/transcriptSchema';
 import { parseRewindPlanAnswer } from '../../../../src/zero/protocol/rewindCommands';
 import { SHAPING, recordedChat, shapingCli, shapingTurn } from '../../shapingFixtures';

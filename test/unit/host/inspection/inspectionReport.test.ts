@@ -13,7 +13,7 @@ import {
 	ANSWER_START_FOLDED,
 	renderReportHtml,
 } from '../../../../src/host/inspection/reportHtml';
-import { parseFindings } from '../../../../src/shared/findings';
+import { parseFindings } from '../../../../src/host/inspection/findings';
 import { SCENARIOS, exited, replay } from '../../helpers';
 
 const preset = { label: 'Find bugs', prompt: 'Review.' };

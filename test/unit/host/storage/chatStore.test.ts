@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { lineageRows } from '../../../../src/host/conversation/chatLineage';
 import { ChatStore } from '../../../../src/host/storage/chatStore';
-import { forkTranscript } from '../../../../src/shared/forkTranscript';
+import { forkTranscript } from '../../../../src/host/conversation/forkTranscript';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { SCENARIOS, exited, readLines } from '../../helpers';

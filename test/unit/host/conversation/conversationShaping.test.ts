@@ -7,10 +7,10 @@ import {
 	planFork,
 	planRerunTurn,
 	type ShapePlan,
-} from '../../../src/shared/conversationShaping';
-import type { RewindPlanAnswer } from '../../../src/zero/protocol/checkpointSchemas';
-import { parseRewindPlanAnswer } from '../../../src/zero/protocol/rewindCommands';
-import { recordedChat, shapingCli, shapingTurn } from '../shapingFixtures';
+} from '../../../../src/host/conversation/conversationShaping';
+import type { RewindPlanAnswer } from '../../../../src/zero/protocol/checkpointSchemas';
+import { parseRewindPlanAnswer } from '../../../../src/zero/protocol/rewindCommands';
+import { recordedChat, shapingCli, shapingTurn } from '../../shapingFixtures';
 
 function recordedPlan(name: string): RewindPlanAnswer {
 	const parsed = parseRewindPlanAnswer(shapingCli(name));
@@ -142,7 +142,7 @@ describe('edit, retry and fork as zero command lines', () => {
 		const fork = { sessionId: 'f', firstMessage: { text: 'x', context: [] } };
 		assert.match(
 			reason(planRerunTurn({ ...transcript, backend: 'acp' }, 1, context)),
-			/exec chats/,
+			/zero acp has no rewind/,
 		);
 		assert.match(reason(planRerunTurn({ ...transcript, readOnly: true }, 1, context)), /reading/);
 		assert.match(

@@ -9,7 +9,7 @@ import {
 	contextMeter,
 	formatTokens,
 	zeroCompactionPoint,
-} from '../../../src/shared/contextMeter';
+} from '../../../../src/host/composer/contextMeter';
 
 const zeroSource = '/tmp/zerosrc/zero';
 
@@ -44,7 +44,7 @@ describe('context meter: zero facts', () => {
 
 describe('zero acp and usage (recorded)', () => {
 	it('no recorded zero acp session/update is about usage', () => {
-		const dir = path.join(__dirname, '..', '..', 'fixtures', 'recorded', 'acp');
+		const dir = path.join(__dirname, '..', '..', '..', 'fixtures', 'recorded', 'acp');
 		const kinds = new Set<string>();
 		for (const file of readdirSync(dir).filter((name) => name.endsWith('.acp.txt'))) {
 			for (const match of readFileSync(path.join(dir, file), 'utf8').matchAll(

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { parseFindings, type Finding } from '../../../src/shared/findings';
-import { parseLine } from '../../../src/zero/protocol/parseLine';
-import { SCENARIOS, readLines } from '../helpers';
+import { parseFindings, type Finding } from '../../../../src/host/inspection/findings';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
+import { SCENARIOS, readLines } from '../../helpers';
 
 function finalText(scenario: string): string {
 	for (const line of readLines(path.join(SCENARIOS, `${scenario}.jsonl`))) {

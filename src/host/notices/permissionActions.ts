@@ -2,12 +2,12 @@
  * The follow-ups a permission notice offers: exact re-runs (with a mode, a kept directory, the
  * unsafe flag) and stored or revoked grants, only where zero's own rules let them succeed.
  */
-import { chooseAddDir, type AddDirChoice } from '../zero/protocol/addDir';
-import { isGrantableToolName, revokeRemovesWholeTool } from '../zero/protocol/grants';
-import type { RunPermissionMode } from '../zero/protocol/permissionModes';
-import { summarizeToolArgs } from './toolSummary';
-import type { ToolItem } from './transcriptSchema';
-import type { PermissionActionSpec, RunContext } from './permissionTypes';
+import { chooseAddDir, type AddDirChoice } from '../../zero/protocol/addDir';
+import { isGrantableToolName, revokeRemovesWholeTool } from '../../zero/protocol/grants';
+import type { RunPermissionMode } from '../../zero/protocol/permissionModes';
+import { summarizeToolArgs } from '../../shared/toolSummary';
+import type { ToolItem } from '../../shared/transcriptSchema';
+import type { PermissionActionSpec, RunContext } from '../../shared/permissionTypes';
 import {
 	isShellTool,
 	isNetworkTool,
@@ -18,7 +18,7 @@ import {
 	modeThatAllows,
 	addDirFor,
 } from './toolFacts';
-import type { PermissionNotice } from './permissionTypes';
+import type { PermissionNotice } from '../../shared/permissionTypes';
 import { allowedNoun } from './toolWords';
 
 const UNSAFE_RISK =

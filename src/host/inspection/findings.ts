@@ -3,7 +3,7 @@
  * A missing or malformed block never loses the report: the caller keeps the text and says so.
  */
 import { z } from 'zod';
-import { safeParseUntrusted } from '../zero/protocol/untrustedParse';
+import { safeParseUntrusted } from '../../zero/protocol/untrustedParse';
 
 export const FINDINGS_FENCE = 'zero-findings';
 

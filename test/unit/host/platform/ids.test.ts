@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { newId } from '../../../src/shared/ids';
+import { newId } from '../../../../src/host/platform/ids';
 
 describe('ids', () => {
 	it('are unique, carry their prefix and fit chat-id and session-id rules', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { decodeText } from '../../../src/shared/lineDiff';
-import type { ToolItem, TranscriptItem } from '../../../src/shared/transcriptSchema';
+import { decodeText } from '../../../../src/host/changes/lineDiff';
+import type { ToolItem, TranscriptItem } from '../../../../src/shared/transcriptSchema';
 import {
 	checkpointedPaths,
 	collectFileTouches,
@@ -14,17 +14,21 @@ import {
 	type FileChange,
 	type FileTouch,
 	type NowFact,
-} from '../../../src/shared/turnChanges';
-import { expectedStamps, findConflicts, type FileStamp } from '../../../src/shared/undoConflicts';
-import { RECORDED, replay } from '../helpers';
-import { readCheckpointBefore } from '../../../src/zero/process/checkpointStore';
+} from '../../../../src/host/changes/turnChanges';
+import {
+	expectedStamps,
+	findConflicts,
+	type FileStamp,
+} from '../../../../src/host/changes/undoConflicts';
+import { RECORDED, replay } from '../../helpers';
+import { readCheckpointBefore } from '../../../../src/zero/process/checkpointStore';
 import {
 	SESSION,
 	copyRecordedStore,
 	turnItems,
 	workspaceSnapshot,
 	type RecordedFile,
-} from '../checkpointFixtures';
+} from '../../checkpointFixtures';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 

@@ -9,22 +9,22 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { permissionNoticeView } from '../../../src/shared/notices';
-import { describePermission } from '../../../src/shared/permissions';
-import { describeTurnLimit, turnLimitActions } from '../../../src/shared/turnLimit';
-import { permissionActions, rerunPrompt } from '../../../src/shared/permissionActions';
+import { permissionNoticeView } from '../../../../src/shared/notices';
+import { describePermission } from '../../../../src/host/notices/permissions';
+import { describeTurnLimit, turnLimitActions } from '../../../../src/shared/turnLimit';
+import { permissionActions, rerunPrompt } from '../../../../src/host/notices/permissionActions';
 import {
 	type NoticeKind,
 	type PermissionActionSpec,
 	type RunContext,
-} from '../../../src/shared/permissionTypes';
-import { actionCommands, type ActionCommands } from '../../../src/shared/actionCommands';
-import { reduceTranscript } from '../../../src/shared/transcript';
-import type { RunState, ToolItem, TranscriptAction } from '../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../src/zero/protocol/parseLine';
-import type { RunPermissionMode } from '../../../src/zero/protocol/permissionModes';
-import { parseTraceCounters } from '../../../src/zero/protocol/trace';
-import { RECORDED, readLines } from '../helpers';
+} from '../../../../src/shared/permissionTypes';
+import { actionCommands, type ActionCommands } from '../../../../src/host/notices/actionCommands';
+import { reduceTranscript } from '../../../../src/shared/transcript';
+import type { RunState, ToolItem, TranscriptAction } from '../../../../src/shared/transcriptSchema';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
+import type { RunPermissionMode } from '../../../../src/zero/protocol/permissionModes';
+import { parseTraceCounters } from '../../../../src/zero/protocol/trace';
+import { RECORDED, readLines } from '../../helpers';
 
 interface Meta {
 	argv: string[];

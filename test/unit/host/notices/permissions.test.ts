@@ -1,21 +1,21 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { describePermission } from '../../../src/shared/permissions';
-import { permissionActions, rerunPrompt } from '../../../src/shared/permissionActions';
-import { type NoticeKind } from '../../../src/shared/permissionTypes';
-import type { RunPermissionMode } from '../../../src/zero/protocol/permissionModes';
-import { providerSetupProblem } from '../../../src/shared/runOutcome';
-import { reduceTranscript } from '../../../src/shared/transcript';
+import { describePermission } from '../../../../src/host/notices/permissions';
+import { permissionActions, rerunPrompt } from '../../../../src/host/notices/permissionActions';
+import { type NoticeKind } from '../../../../src/shared/permissionTypes';
+import type { RunPermissionMode } from '../../../../src/zero/protocol/permissionModes';
+import { providerSetupProblem } from '../../../../src/shared/runOutcome';
+import { reduceTranscript } from '../../../../src/shared/transcript';
 import type {
 	PermissionInfo,
 	RunState,
 	ToolItem,
 	TranscriptAction,
-} from '../../../src/shared/transcriptSchema';
-import { actionCommands, grantArgs } from '../../../src/shared/actionCommands';
-import { parseLine } from '../../../src/zero/protocol/parseLine';
-import { RECORDED, SCENARIOS, readLines } from '../helpers';
+} from '../../../../src/shared/transcriptSchema';
+import { actionCommands, grantArgs } from '../../../../src/host/notices/actionCommands';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
+import { RECORDED, SCENARIOS, readLines } from '../../helpers';
 
 function tool(
 	name: string,

@@ -5,9 +5,9 @@
  * its first run (`--fork`, when zero forks from the parent's latest event), or already made (a
  * fork at an earlier message, made and rewound before the chat opens).
  */
-import { createTranscript } from './transcript';
-import type { ForkOrigin } from './forkOrigin';
-import type { Transcript, Turn } from './transcriptSchema';
+import { createTranscript } from '../../shared/transcript';
+import type { ForkOrigin } from '../../shared/forkOrigin';
+import type { Transcript, Turn } from '../../shared/transcriptSchema';
 
 export interface ForkTranscriptInit {
 	id: string;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allowedIn, modeThatAllows, writeTargets } from '../../../src/shared/toolFacts';
-import type { RunContext } from '../../../src/shared/permissionTypes';
-import type { ToolItem } from '../../../src/shared/transcriptSchema';
+import { allowedIn, modeThatAllows, writeTargets } from '../../../../src/host/notices/toolFacts';
+import type { RunContext } from '../../../../src/shared/permissionTypes';
+import type { ToolItem } from '../../../../src/shared/transcriptSchema';
 
 const tool = (name: string, args: unknown, extra: Partial<ToolItem> = {}): ToolItem =>
 	({ kind: 'tool', id: 'c1', name, args, status: 'error', ...extra }) as ToolItem;

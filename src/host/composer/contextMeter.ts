@@ -13,6 +13,8 @@
  * - `zero acp` passes no window and no usage callback to its agent (acp/agent.go:252-274): it
  *   reports no usage and never compacts proactively.
  */
+import { traitsOf } from '../../shared/backendTraits';
+import type { ChatBackend } from '../../shared/transcriptSchema';
 
 /** zero's `compactionTriggerRatio` (internal/agent/compaction.go:35). */
 export const ZERO_COMPACTION_RATIO = 0.7;
@@ -29,7 +31,7 @@ export interface RequestUsage {
 }
 
 export interface MeterInput {
-	transport: 'exec' | 'acp';
+	transport: ChatBackend;
 	/** Every `usage` of the chat's last turn, in order (the last is the latest request). */
 	turnUsage: readonly RequestUsage[];
 	/** The model's window from zero; 0 or undefined: zero does not list the model. */
@@ -46,7 +48,7 @@ export interface MeterInput {
 export type MeterLevel = 'normal' | 'half' | 'compaction';
 
 export type ContextMeter =
-	| { kind: 'no-usage'; reason: 'acp' | 'no-request-yet'; tooltip: string[] }
+	| { kind: 'no-usage'; reason: 'not-reported' | 'no-request-yet'; tooltip: string[] }
 	| {
 			kind: 'measured';
 			/** The last request's prompt tokens. */
@@ -98,10 +100,10 @@ function levelOf(used: number, window: number): MeterLevel {
 }
 
 export function contextMeter(input: MeterInput): ContextMeter {
-	if (input.transport === 'acp') {
+	if (!traitsOf(input.transport).usage) {
 		return {
 			kind: 'no-usage',
-			reason: 'acp',
+			reason: 'not-reported',
 			tooltip: ['zero acp reports no usage, so the context in use is not known.'],
 		};
 	}

@@ -7,11 +7,11 @@
  * zero v0.8.0; `docs/permissions.md` is the table, `test/fixtures/recorded/p*` the recordings.
  * Where nothing we can do would help, the notice says what the user would have to change instead.
  */
-import { type AddDirChoice } from '../zero/protocol/addDir';
-import { type GrantRef } from '../zero/protocol/grants';
-import { summarizeToolArgs } from './toolSummary';
-import type { ToolItem } from './transcriptSchema';
-import type { PermissionNotice, RunContext } from './permissionTypes';
+import { type AddDirChoice } from '../../zero/protocol/addDir';
+import { type GrantRef } from '../../zero/protocol/grants';
+import { summarizeToolArgs } from '../../shared/toolSummary';
+import type { ToolItem } from '../../shared/transcriptSchema';
+import type { PermissionNotice, RunContext } from '../../shared/permissionTypes';
 import {
 	isShellTool,
 	isNetworkTool,

@@ -16,10 +16,11 @@
  *
  * Pure: the caller runs the steps in order, feeding each `rewind-plan` answer to the check given.
  */
-import type { RewindPlanAnswer } from '../zero/protocol/checkpointSchemas';
-import { buildExecArgs, type ExecOptions } from '../zero/protocol/execArgs';
-import { rewindArgs, rewindPlanArgs } from '../zero/protocol/rewindArgs';
-import type { Transcript, Turn, TurnPrompt } from './transcriptSchema';
+import { refusalOf } from '../../shared/backendTraits';
+import type { RewindPlanAnswer } from '../../zero/protocol/checkpointSchemas';
+import { buildExecArgs, type ExecOptions } from '../../zero/protocol/execArgs';
+import { rewindArgs, rewindPlanArgs } from '../../zero/protocol/rewindArgs';
+import type { Transcript, Turn, TurnPrompt } from '../../shared/transcriptSchema';
 
 export type ShapeAction = 'edit' | 'retry' | 'fork';
 
@@ -80,8 +81,9 @@ function findTarget(
 	if (transcript.readOnly) {
 		return fail('This transcript is open for reading only.');
 	}
-	if (transcript.backend === 'acp') {
-		return fail('Edit, retry and fork are planned for zero exec chats only.');
+	const noRewind = refusalOf(transcript.backend, 'rewind');
+	if (noRewind) {
+		return fail(noRewind);
 	}
 	const sessionId = transcript.sessionId;
 	if (sessionId === undefined) {

@@ -1,7 +1,7 @@
-import type { PermissionActionSpec } from './permissionTypes';
-import type { RunPermissionMode } from '../zero/protocol/permissionModes';
-import { buildExecArgs, type ExecOptions } from '../zero/protocol/execArgs';
-import { isGrantableToolName, revokeGrantArgs } from '../zero/protocol/grants';
+import type { PermissionActionSpec } from '../../shared/permissionTypes';
+import type { RunPermissionMode } from '../../zero/protocol/permissionModes';
+import { buildExecArgs, type ExecOptions } from '../../zero/protocol/execArgs';
+import { isGrantableToolName, revokeGrantArgs } from '../../zero/protocol/grants';
 
 /**
  * The command lines a follow-up runs: an optional `zero sandbox grants …` command (store or revoke

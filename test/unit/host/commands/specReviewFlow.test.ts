@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { ChatSession } from '../../../../src/host/chat/chatSession';
 import type { SpecReview } from '../../../../src/host/spec/specReview';
-import { runSpecDecision, type SpecFlowDeps } from '../../../../src/host/spec/specReviewFlow';
+import { runSpecDecision, type SpecFlowDeps } from '../../../../src/host/commands/specReviewFlow';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { waitUntil } from '../../../harness/wait';
 import { ChatWorld } from '../chat/chatSessionWorld';

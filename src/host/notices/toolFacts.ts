@@ -1,8 +1,8 @@
 /** What a refused tool call asked for, read from its name and arguments, and which mode allows it. */
-import { chooseAddDir, isInsideWorkspace, type AddDirChoice } from '../zero/protocol/addDir';
-import type { RunPermissionMode } from '../zero/protocol/permissionModes';
-import type { ToolItem } from './transcriptSchema';
-import type { RunContext } from './permissionTypes';
+import { chooseAddDir, isInsideWorkspace, type AddDirChoice } from '../../zero/protocol/addDir';
+import type { RunPermissionMode } from '../../zero/protocol/permissionModes';
+import type { ToolItem } from '../../shared/transcriptSchema';
+import type { RunContext } from '../../shared/permissionTypes';
 
 export function toolSideEffect(item: ToolItem): string | undefined {
 	return item.permission?.sideEffect ?? item.sideEffect;

@@ -2,6 +2,7 @@
  * A chat's notices: what each turn's tool cards and run say about permissions and limits, the
  * follow-ups offered on them (re-run with a grant, another mode, Continue), and running one.
  */
+import { traitsOf } from '../../shared/backendTraits';
 import type { ParsedLine } from '../../zero/protocol/parseLine';
 import type { ChatPermissionMode } from '../../zero/protocol/permissionModes';
 import type { NoticeView, TurnNotices } from '../../shared/notices';
@@ -9,9 +10,9 @@ import { findToolItem, findTurn } from '../../shared/transcript';
 import type { Transcript, Turn } from '../../shared/transcriptSchema';
 import { Emitter } from '../platform/emitter';
 import type { TurnRequest } from '../turns/turnBackend';
-import { chatMaxTurns } from '../chat/chatBackends';
-import type { ChatDeps } from '../chat/chatDeps';
-import { PermissionFollowUps, type ChatRunContext } from './permissionFollowUps';
+import { chatMaxTurns } from './chatBackends';
+import type { ChatDeps } from './chatDeps';
+import { PermissionFollowUps, type ChatRunContext } from '../notices/permissionFollowUps';
 
 /** The stream-json events after which a tool call's notice may change. */
 const NOTICE_EVENTS = new Set([
@@ -50,8 +51,8 @@ export class ChatNotices {
 
 	/** Every notice of a turn, with the follow-ups offered now. */
 	turnNotices(turn: Turn): TurnNotices {
-		if (turn.command?.backend === 'acp') {
-			// zero asked while it waited; an exec re-run would not apply.
+		if (!traitsOf(turn.command?.backend).rerunFollowUps) {
+			// zero asked while it waited (live approvals); a re-run would not apply.
 			return { turnId: turn.id, items: {}, run: [] };
 		}
 		return this.followUps.turnNotices(this.chat.transcript, turn, this.runContext());

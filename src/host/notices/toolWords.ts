@@ -3,7 +3,7 @@
  * and buttons; zero's tool names stay in tooltips, details and the confirmations that store a grant.
  */
 import { isShellTool, toolSideEffect } from './toolFacts';
-import type { ToolItem } from './transcriptSchema';
+import type { ToolItem } from '../../shared/transcriptSchema';
 
 // Maps, not object literals: a model can name a tool `constructor` or `__proto__`.
 const ACTIONS = new Map<string, { action: string; allowed: string }>([

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countLineChanges, decodeText, splitLines } from '../../../src/shared/lineDiff';
-import { prng } from '../helpers';
+import { countLineChanges, decodeText, splitLines } from '../../../../src/host/changes/lineDiff';
+import { prng } from '../../helpers';
 
 /** Reference: insertions and deletions of a longest-common-subsequence diff. */
 function lcsCounts(before: string[], after: string[]): { added: number; removed: number } {

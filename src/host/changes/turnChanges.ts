@@ -15,16 +15,16 @@
 import {
 	DEFAULT_CHECKPOINT_MAX_BYTES,
 	safeWorkspaceRelativePath,
-} from '../zero/protocol/checkpointSchemas';
+} from '../../zero/protocol/checkpointSchemas';
 import type {
 	ChangeKind,
 	FileChange,
 	LineChange,
 	RestoreVerdict,
 	ReviewSide,
-} from './changeSchema';
+} from '../../shared/changeSchema';
 import { countLineChanges } from './lineDiff';
-import type { TranscriptItem } from './transcriptSchema';
+import type { TranscriptItem } from '../../shared/transcriptSchema';
 
 /** zero's tools that change files through a shell, which zero cannot checkpoint. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['bash', 'exec_command']);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forkTranscript, messageExcerpt } from '../../../src/shared/forkTranscript';
-import { applyAction, createTranscript } from '../../../src/shared/transcript';
-import { TranscriptSchema } from '../../../src/shared/transcriptSchema';
+import { forkTranscript, messageExcerpt } from '../../../../src/host/conversation/forkTranscript';
+import { applyAction, createTranscript } from '../../../../src/shared/transcript';
+import { TranscriptSchema } from '../../../../src/shared/transcriptSchema';
 
 function parent(title = 'Parent') {
 	const transcript = createTranscript({ id: 'p', title, createdAt: 0, sessionId: 's-parent' });

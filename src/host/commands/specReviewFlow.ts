@@ -14,8 +14,8 @@ import type { SpecCard } from '../../shared/specSchema';
 import type { Turn } from '../../shared/transcriptSchema';
 import { MAX_NOTE } from '../../zero/protocol/specProtocol';
 import type { ChatSession } from '../chat/chatSession';
-import type { SpecReview } from './specReview';
-import { specRedraftMessage } from './specPrompts';
+import type { SpecReview } from '../spec/specReview';
+import { specRedraftMessage } from '../spec/specPrompts';
 
 export type SpecDecisionKind = 'approve' | 'request-changes' | 'reject';
 
