@@ -145,8 +145,3 @@ export function renderSpecLink(turn: Turn): HTMLElement {
 		h('span', { class: 'muted' }, ` (${link.relativePath})`),
 	);
 }
-
-export function specSignature(turn: Turn): string {
-	const spec = turn.spec;
-	return spec ? `${spec.state}${spec.note?.length ?? 0}${spec.nextTurnId ?? ''}` : '';
-}

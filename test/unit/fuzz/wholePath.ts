@@ -30,7 +30,7 @@ import { collectFileTouches, touchedPaths } from '../../../src/host/changes/turn
 import type { Transcript, TranscriptAction } from '../../../src/shared/transcriptSchema';
 import { findToolDetails, toolDetails, toViewTranscript } from '../../../src/shared/viewTranscript';
 import type { RenderContext } from '../../../src/webview/renderContext';
-import { renderRow } from '../../../src/webview/renderRow';
+import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import type { ParsedLine } from '../../../src/zero/protocol/parseLine';
 import { parsedLineDecoder } from '../../../src/zero/protocol/lineDecoder';

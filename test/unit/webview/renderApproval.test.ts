@@ -6,7 +6,8 @@ import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { approvalKeyAnswer } from '../../../src/webview/renderApproval';
-import { buildRows, rowSignature } from '../../../src/webview/rows';
+import { buildRows } from '../../../src/webview/rows';
+import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { renderTool } from '../../../src/webview/renderTool';
 
 const context: RenderContext = {

@@ -10,7 +10,7 @@ import {
 } from '../../../src/host/changes/turnChanges';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderChanges } from '../../../src/webview/renderChanges';
-import { rowSignature } from '../../../src/webview/rows';
+import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 
 const context: RenderContext = {
 	isExpanded: () => false,

@@ -11,7 +11,7 @@ import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { Transcript, Turn } from '../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { PinnedPlan } from '../../../src/webview/pinnedPlan';
-import { renderRow } from '../../../src/webview/renderRow';
+import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import type { RenderContext } from '../../../src/webview/renderContext';
 

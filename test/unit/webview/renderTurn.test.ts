@@ -8,7 +8,7 @@ import type { Turn } from '../../../src/shared/transcriptSchema';
 import type { AcpExit } from '../../../src/zero/protocol/acp/outcomes';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderPrompt, renderStatus } from '../../../src/webview/renderTurn';
-import { rowSignature } from '../../../src/webview/rows';
+import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { SCENARIOS, exited, replay } from '../helpers';
 
 const context: RenderContext = {

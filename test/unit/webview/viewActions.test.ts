@@ -22,7 +22,7 @@ import { Banner } from '../../../src/webview/banner';
 import { ChatHeader } from '../../../src/webview/chatHeader';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderChanges, renderReviewAllButton } from '../../../src/webview/renderChanges';
-import { renderRow } from '../../../src/webview/renderRow';
+import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import { renderSetupState } from '../../../src/webview/setupState';
 import { renderStarterPrompts } from '../../../src/webview/starterPrompts';

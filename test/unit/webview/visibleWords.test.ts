@@ -25,7 +25,7 @@ import { turnLimitOf } from '../../../src/shared/turnLimit';
 import type { PromptOutcome } from '../../../src/zero/protocol/acp/outcomes';
 import { parseLine } from '../../../src/zero/protocol/parseLine';
 import type { RenderContext } from '../../../src/webview/renderContext';
-import { renderRow } from '../../../src/webview/renderRow';
+import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
 
