@@ -162,41 +162,16 @@ export class Composer {
 			event.preventDefault();
 			void this.addFiles(event.dataTransfer?.files);
 		});
-		this.chips.addEventListener('click', (event) => {
-			const open = (event.target as HTMLElement).closest<HTMLElement>('[data-open-path]');
-			if (open) {
-				const line = Number(open.dataset.openLine);
-				post({
-					type: 'open/file',
-					path: open.dataset.openPath ?? '',
-					...(line > 0 ? { line } : {}),
-				});
-				return;
-			}
-			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-chip]');
-			if (!button) {
-				return;
-			}
-			const id = button.dataset.chip ?? '';
-			if (id.startsWith('image:')) {
-				this.images.splice(Number(id.slice(6)), 1);
-				this.renderChips();
-			} else {
-				post({ type: 'context/remove', chipId: id });
-			}
-		});
-		this.addDirList.addEventListener('click', (event) => {
-			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-add-dir]');
-			if (button) {
-				post({ type: 'addDir/remove', dir: button.dataset.addDir ?? '' });
-			}
-		});
-		this.queueList.addEventListener('click', (event) => {
-			const button = (event.target as HTMLElement).closest<HTMLElement>('[data-queue]');
-			if (button) {
-				post({ type: 'queue/remove', index: Number(button.dataset.queue) });
-			}
-		});
+	}
+
+	/** Removes a context chip (the host keeps them) or a pasted image (the composer keeps those). */
+	removeChip(chipId: string): void {
+		if (chipId.startsWith('image:')) {
+			this.images.splice(Number(chipId.slice(6)), 1);
+			this.renderChips();
+		} else {
+			post({ type: 'context/remove', chipId });
+		}
 	}
 
 	/**

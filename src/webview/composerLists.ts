@@ -5,6 +5,7 @@
 import type { ImageAttachment } from '../shared/protocol';
 import type { ContextChip } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
+import { actionAttrs } from './viewActions';
 
 export function renderQueue(queue: readonly string[]): HTMLElement[] {
 	return queue.map((text, index) =>
@@ -20,7 +21,7 @@ export function renderQueue(queue: readonly string[]): HTMLElement[] {
 					class: 'icon-button',
 					title: 'Remove from queue',
 					'aria-label': 'Remove from queue',
-					'data-queue': index,
+					...actionAttrs({ action: 'queue-remove', index: String(index) }),
 				},
 				icon('close'),
 			),
@@ -46,7 +47,7 @@ export function renderAddDirs(addDirs: readonly string[]): HTMLElement[] {
 						class: 'chip-remove',
 						title: 'Stop adding this directory',
 						'aria-label': `Stop adding ${dir}`,
-						'data-add-dir': dir,
+						...actionAttrs({ action: 'add-dir-remove', dir }),
 					},
 					icon('close'),
 				),
@@ -74,8 +75,11 @@ export function renderContextChips(
 								type: 'button',
 								class: 'chip-open link-button',
 								title: `Open ${chip.label}`,
-								'data-open-path': chip.path,
-								'data-open-line': chip.line,
+								...actionAttrs({
+									action: 'open-file',
+									path: chip.path,
+									line: chip.line === undefined ? undefined : String(chip.line),
+								}),
 							},
 							chip.label,
 						)
@@ -88,7 +92,7 @@ export function renderContextChips(
 						class: 'chip-remove',
 						title: 'Remove',
 						'aria-label': `Remove ${chip.label}`,
-						'data-chip': chip.id,
+						...actionAttrs({ action: 'chip-remove', chip: chip.id }),
 					},
 					icon('close'),
 				),
@@ -107,7 +111,7 @@ export function renderContextChips(
 						class: 'chip-remove',
 						title: 'Remove',
 						'aria-label': `Remove ${image.name}`,
-						'data-chip': `image:${index}`,
+						...actionAttrs({ action: 'chip-remove', chip: `image:${index}` }),
 					},
 					icon('close'),
 				),

@@ -21,7 +21,7 @@ import { ChatHeader } from './chatHeader';
 import { renderFooter } from './chatFooter';
 import { Composer } from './composer';
 import { h } from './dom';
-import { approvalKeyAnswer } from './renderApproval';
+import { approvalKeyAction, waitingRequestId } from './renderApproval';
 import type { RenderContext } from './renderContext';
 import { estimateRowHeight, renderRow, rowSignature } from './rowKinds/rowTable';
 import { buildRows, type Row } from './rows';
@@ -29,7 +29,7 @@ import { MessageEdits } from './messageEdits';
 import { PinnedPlan } from './pinnedPlan';
 import { ToolDetailsCache } from './toolDetailsCache';
 import { loadUiState, saveUiState } from './uiState';
-import { onViewClick, viewActionHandlers } from './viewActionHandlers';
+import { dispatchViewAction, onViewClick, viewActionHandlers } from './viewActionHandlers';
 import { VirtualList } from './virtualList';
 import { post } from './vscodeApi';
 
@@ -130,6 +130,8 @@ class ChatApp {
 				post({ type: 'chat/new' });
 			},
 			isRunning: () => this.composerView?.running ?? false,
+			approvalRequest: (turnId, itemId) => waitingRequestId(this.transcript, turnId, itemId),
+			removeChip: (chipId) => this.composer.removeChip(chipId),
 			showBanner: (message) => this.banner.show(message),
 			hideBanner: () => this.banner.hide(),
 			editMessage: (turnId) => this.messageEdits.start(turnId),
@@ -143,10 +145,10 @@ class ChatApp {
 				return;
 			}
 			// Enter allows once, Escape denies, while a waiting approval card has the focus.
-			const answer = approvalKeyAnswer(event);
+			const answer = approvalKeyAction(event);
 			if (answer) {
 				event.preventDefault();
-				post({ type: 'approval/answer', ...answer });
+				dispatchViewAction(handlers, answer, event, event.target as HTMLElement);
 			}
 		});
 		window.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));

@@ -7,9 +7,9 @@ import {
 	approvalArguments,
 	type ApprovalArgument,
 } from '../shared/approvalArgs';
-import type { ToolApproval, ToolItem, Turn } from '../shared/transcriptSchema';
+import type { ToolApproval, ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
-import { actionAttrs } from './viewActions';
+import { actionAttrs, type ViewActionOf } from './viewActions';
 
 type PermissionOption = ToolApproval['options'][number];
 
@@ -196,8 +196,6 @@ export function renderApproval(
 		);
 	}
 	const { element: target, headline } = requestArguments(item, approval, summary);
-	// The id of the request this card shows: the answer names it, and the host answers that one.
-	const requestId = JSON.stringify(approval.requestId);
 	const allow = allowOnceOption(approval.options);
 	const deny = denyOption(approval.options);
 	const button = (option: PermissionOption | undefined, primary: boolean, label: string) =>
@@ -210,7 +208,6 @@ export function renderApproval(
 					action: 'approval',
 					turn: turn.id,
 					item: item.id,
-					requestId,
 					optionId: option?.optionId,
 				}),
 				title: option ? option.name : undefined,
@@ -239,7 +236,6 @@ export function renderApproval(
 			'data-approval': 'waiting',
 			'data-turn': turn.id,
 			'data-item': item.id,
-			'data-request-id': requestId,
 			'data-allow': allow?.optionId,
 			'data-deny': deny?.optionId,
 			'aria-label': `zero waits for your approval to run ${item.name}: ${headline.length > 500 ? `${headline.slice(0, 500)}\u2026` : headline}. Enter allows once, Escape denies.`,
@@ -286,10 +282,11 @@ export function renderApproval(
 	);
 }
 
-/** The answer a key press gives while a waiting approval has the focus, if any. */
-export function approvalKeyAnswer(
-	event: KeyboardEvent,
-): { requestId: ApprovalRequestId; optionId?: string } | undefined {
+/**
+ * The answer a key press gives while a waiting approval has the focus, if any: the same view
+ * action its buttons carry, so a key and a click are handled in one place.
+ */
+export function approvalKeyAction(event: KeyboardEvent): ViewActionOf<'approval'> | undefined {
 	if (event.key !== 'Enter' && event.key !== 'Escape') {
 		return undefined;
 	}
@@ -305,19 +302,23 @@ export function approvalKeyAnswer(
 		return undefined;
 	}
 	return {
-		requestId: requestIdOf(data.requestId),
+		action: 'approval',
+		turn: data.turn ?? '',
+		item: data.item ?? '',
 		...(optionId ? { optionId } : {}),
 	};
 }
 
-type ApprovalRequestId = ToolApproval['requestId'];
-
-/** The request id a card was rendered for (its `data-request-id`, JSON of the transcript's id). */
-export function requestIdOf(text: string | undefined): ApprovalRequestId {
-	try {
-		const value: unknown = JSON.parse(text ?? '');
-		return typeof value === 'number' || typeof value === 'string' ? value : '';
-	} catch {
-		return '';
-	}
+/** zero's id of the request a waiting tool card shows, from the transcript as zero sent it. */
+export function waitingRequestId(
+	transcript: Transcript | undefined,
+	turnId: string,
+	itemId: string,
+): ToolApproval['requestId'] | undefined {
+	const item = transcript?.turns
+		.find((turn) => turn.id === turnId)
+		?.run.items.find((candidate) => candidate.id === itemId);
+	return item?.kind === 'tool' && item.approval?.state === 'waiting'
+		? item.approval.requestId
+		: undefined;
 }

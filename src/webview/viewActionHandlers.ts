@@ -3,7 +3,6 @@
  * {@link ViewAction}, so a kind a renderer can set but nothing handles is a type error.
  */
 import type { WebviewToHost } from '../shared/protocol';
-import { requestIdOf } from './renderApproval';
 import { starterPrompt } from './starterPrompts';
 import {
 	readViewAction,
@@ -13,7 +12,7 @@ import {
 } from './viewActions';
 
 export type ViewActionHandlers = {
-	[K in ViewActionKind]: (action: ViewActionOf<K>, event: MouseEvent, element: HTMLElement) => void;
+	[K in ViewActionKind]: (action: ViewActionOf<K>, event: Event, element: HTMLElement) => void;
 };
 
 /** What the handlers act on: the host, and the parts of the chat view a click changes. */
@@ -25,6 +24,10 @@ export interface ViewActionTarget {
 	/** Starts a new chat and puts `text` in its composer once it shows. */
 	newChatWith(text: string): void;
 	isRunning(): boolean;
+	/** zero's id of the request a tool card waits on, as zero sent it (absent: it waits no more). */
+	approvalRequest(turnId: string, itemId: string): string | number | undefined;
+	/** Removes a context chip (or a pasted image) from the composer. */
+	removeChip(chipId: string): void;
 	showBanner(message: string): void;
 	hideBanner(): void;
 	/** Turns a message into an editable box (its row re-renders), or back. */
@@ -49,12 +52,19 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 		},
 		'open-output': (action) =>
 			post({ type: 'open/toolOutput', turnId: action.turn, itemId: action.item }),
-		approval: (action) =>
-			post({
-				type: 'approval/answer',
-				requestId: requestIdOf(action.requestId),
-				...(action.optionId ? { optionId: action.optionId } : {}),
-			}),
+		approval: (action) => {
+			const requestId = view.approvalRequest(action.turn, action.item);
+			if (requestId !== undefined) {
+				post({
+					type: 'approval/answer',
+					requestId,
+					...(action.optionId ? { optionId: action.optionId } : {}),
+				});
+			}
+		},
+		'chip-remove': (action) => view.removeChip(action.chip),
+		'add-dir-remove': (action) => post({ type: 'addDir/remove', dir: action.dir }),
+		'queue-remove': (action) => post({ type: 'queue/remove', index: Number(action.index) }),
 		notice: (action) =>
 			post({
 				type: 'notice/action',
@@ -112,12 +122,12 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 export function dispatchViewAction(
 	handlers: ViewActionHandlers,
 	action: ViewAction,
-	event: MouseEvent,
+	event: Event,
 	element: HTMLElement,
 ): void {
 	const handler = handlers[action.action] as (
 		action: ViewAction,
-		event: MouseEvent,
+		event: Event,
 		element: HTMLElement,
 	) => void;
 	handler(action, event, element);
@@ -125,7 +135,7 @@ export function dispatchViewAction(
 
 /** A click in the chat view: a link opens, an element with a view action runs it. */
 export function onViewClick(
-	event: MouseEvent,
+	event: Event,
 	handlers: ViewActionHandlers,
 	post: ViewActionTarget['post'],
 ): void {

@@ -18,12 +18,14 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 	z.object({ action: z.literal('toggle-notice'), key: z.string(), row: z.string() }),
 	z.object({ action: z.literal('open-file'), path: z.string(), line: z.string().optional() }),
 	z.object({ action: z.literal('open-output'), turn, item: z.string() }),
-	/** An answer to a live approval (`requestId`: the JSON text of zero's request id). */
+	/**
+	 * An answer to the live approval on a tool card (no `optionId`: dismiss). zero's request id stays
+	 * in the transcript: the handler reads it from the card's item, as zero sent it.
+	 */
 	z.object({
 		action: z.literal('approval'),
 		turn,
 		item: z.string(),
-		requestId: z.string(),
 		optionId: z.string().optional(),
 	}),
 	z.object({
@@ -42,6 +44,10 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 		turn: z.string().optional(),
 		step: z.string().optional(),
 	}),
+	/** The composer's lists: a context chip, an added directory, a queued message, removed. */
+	z.object({ action: z.literal('chip-remove'), chip: z.string() }),
+	z.object({ action: z.literal('add-dir-remove'), dir: z.string() }),
+	z.object({ action: z.literal('queue-remove'), index: z.string() }),
 	/** Fills the composer with a starter prompt (`index` into STARTER_PROMPTS). */
 	z.object({ action: z.literal('starter'), index: z.string() }),
 	z.object({ action: z.literal('changes-review'), turn }),

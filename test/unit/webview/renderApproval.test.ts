@@ -5,7 +5,7 @@ import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
 import type { RenderContext } from '../../../src/webview/renderContext';
-import { approvalKeyAnswer } from '../../../src/webview/renderApproval';
+import { approvalKeyAction } from '../../../src/webview/renderApproval';
 import { buildRows } from '../../../src/webview/rows';
 import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { renderTool } from '../../../src/webview/renderTool';
@@ -110,7 +110,9 @@ describe('the live approval on a tool card', () => {
 		// Every option keeps its answer wiring, "More" or not.
 		for (const button of approval.querySelectorAll<HTMLElement>('button')) {
 			assert.equal(button.dataset.action, 'approval');
-			assert.equal(button.dataset.requestId, '7');
+			assert.equal(button.dataset.item, 'c1');
+			// zero's request id is not copied into the page: the answer reads it from the transcript.
+			assert.equal(button.dataset.requestId, undefined);
 		}
 	});
 
@@ -149,21 +151,23 @@ describe('the live approval on a tool card', () => {
 	it('Enter on the focused approval allows once, Escape denies; Enter on a button is left to it', () => {
 		const { card } = waitingCard('ls');
 		const approval = card.querySelector<HTMLElement>('.approval') as HTMLElement;
-		assert.deepEqual(approvalKeyAnswer(key(approval, 'Enter')), {
-			requestId: 7,
+		assert.deepEqual(approvalKeyAction(key(approval, 'Enter')), {
+			action: 'approval',
+			turn: 't1',
+			item: 'c1',
 			optionId: 'allow',
 		});
-		assert.equal(approvalKeyAnswer(key(approval, 'Escape'))?.optionId, 'deny');
+		assert.equal(approvalKeyAction(key(approval, 'Escape'))?.optionId, 'deny');
 		const button = approval.querySelector('button') as HTMLElement;
-		assert.equal(approvalKeyAnswer(key(button, 'Enter')), undefined);
-		assert.equal(approvalKeyAnswer(key(button, 'Escape'))?.optionId, 'deny');
-		assert.equal(approvalKeyAnswer(key(approval, 'a')), undefined);
+		assert.equal(approvalKeyAction(key(button, 'Enter')), undefined);
+		assert.equal(approvalKeyAction(key(button, 'Escape'))?.optionId, 'deny');
+		assert.equal(approvalKeyAction(key(approval, 'a')), undefined);
 	});
 
 	it('with no deny option (apply_patch), Escape dismisses and a Dismiss button is offered', () => {
 		const { card } = waitingCard('x', [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }]);
 		const approval = card.querySelector<HTMLElement>('.approval') as HTMLElement;
-		const answer = approvalKeyAnswer(key(approval, 'Escape'));
+		const answer = approvalKeyAction(key(approval, 'Escape'));
 		assert.ok(answer);
 		assert.equal(answer.optionId, undefined);
 		assert.ok([...approval.querySelectorAll('button')].some((b) => b.textContent === 'Dismiss'));

@@ -15,11 +15,13 @@ import { permissionNoticeView, type TurnNotices } from '../../../src/shared/noti
 import { describePermission } from '../../../src/host/notices/permissions';
 import type { WebviewToHost } from '../../../src/shared/protocol';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
-import type { Transcript, Turn } from '../../../src/shared/transcriptSchema';
+import type { ContextChip, Transcript, Turn } from '../../../src/shared/transcriptSchema';
 import { collectFileTouches, computeTurnChanges } from '../../../src/host/changes/turnChanges';
 import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { Banner } from '../../../src/webview/banner';
 import { ChatHeader } from '../../../src/webview/chatHeader';
+import { renderAddDirs, renderContextChips, renderQueue } from '../../../src/webview/composerLists';
+import { approvalKeyAction, waitingRequestId } from '../../../src/webview/renderApproval';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderChanges, renderReviewAllButton } from '../../../src/webview/renderChanges';
 import { renderRow } from '../../../src/webview/rowKinds/rowTable';
@@ -118,7 +120,7 @@ function refusal(name: string): HTMLElement {
 }
 
 /** A live approval waiting, with zero's options (More, Manage Sandbox Grants). */
-function approval(): HTMLElement {
+function approval(requestId: string | number = 7): HTMLElement {
 	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 	applyAction(transcript, {
 		type: 'turn/start',
@@ -130,7 +132,7 @@ function approval(): HTMLElement {
 	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
 	for (const action of [
 		...mapper.start(),
-		...mapper.permissionRequested(7, {
+		...mapper.permissionRequested(requestId, {
 			sessionId: 'S',
 			toolCall: {
 				toolCallId: 'call_1',
@@ -147,6 +149,7 @@ function approval(): HTMLElement {
 	]) {
 		applyAction(transcript, action);
 	}
+	shown = transcript;
 	return rowsOf(transcript);
 }
 
@@ -222,6 +225,12 @@ function chrome(): HTMLElement {
 		header.element,
 		banner.element,
 		renderReviewAllButton(2),
+		...renderContextChips(
+			[{ id: 'm1', kind: 'file', label: 'a.ts', path: 'src/a.ts', line: 3 }] as ContextChip[],
+			[{ name: 'shot.png', mediaType: 'image/png', data: '' }],
+		),
+		...renderAddDirs(['/tmp/extra']),
+		...renderQueue(['later']),
 		renderStarterPrompts(),
 		renderSetupState({
 			state: 'not_found',
@@ -239,8 +248,13 @@ interface Effects {
 	calls: string[];
 }
 
+/** The transcript the view shows: where a click on an approval finds zero's request id. */
+let shown: Transcript | undefined;
+
 function target(effects: Effects): ViewActionTarget {
 	return {
+		approvalRequest: (turnId, itemId) => waitingRequestId(shown, turnId, itemId),
+		removeChip: (chipId) => effects.calls.push(`remove chip ${chipId}`),
 		post: (message) => effects.posted.push(message),
 		toggleExpanded: (key, row) => effects.calls.push(`toggle ${key} ${row}`),
 		fillComposer: (text) => effects.calls.push(`fill ${text}`),
@@ -309,6 +323,27 @@ describe('view actions', () => {
 		root.remove();
 	});
 
+	it('an approval answers the request id zero sent, verbatim, by click and by key', () => {
+		for (const id of ['7', 'req "7" \\ <b>', 0]) {
+			const effects: Effects = { posted: [], calls: [] };
+			const handlers = viewActionHandlers(target(effects));
+			const root = approval(id);
+			document.body.append(root);
+			root.addEventListener('click', (event) => onViewClick(event, handlers, target(effects).post));
+			root.querySelector<HTMLElement>('[data-option-id="deny"]')?.dispatchEvent(click());
+			const card = root.querySelector<HTMLElement>('[data-approval="waiting"]') as HTMLElement;
+			const enter = new window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true });
+			const keyed = approvalKeyAction({ key: 'Enter', target: card } as unknown as KeyboardEvent);
+			assert.ok(keyed);
+			dispatchViewAction(handlers, keyed, enter, card);
+			assert.deepEqual(effects.posted, [
+				{ type: 'approval/answer', requestId: id, optionId: 'deny' },
+				{ type: 'approval/answer', requestId: id, optionId: 'allow' },
+			]);
+			root.remove();
+		}
+	});
+
 	it('a command the view may not run, or an action missing its data, does nothing', () => {
 		const effects: Effects = { posted: [], calls: [] };
 		const handlers = viewActionHandlers(target(effects));
@@ -329,14 +364,12 @@ describe('view actions', () => {
 			action: 'approval',
 			turn: 't1',
 			item: 'c2',
-			requestId: '"7"',
 			optionId: 'allow',
 		};
 		assert.deepEqual(actionAttrs(action), {
 			'data-action': 'approval',
 			'data-turn': 't1',
 			'data-item': 'c2',
-			'data-request-id': '"7"',
 			'data-option-id': 'allow',
 		});
 		const button = document.createElement('button');
