@@ -63,7 +63,7 @@ function contentSignature(row: Row, expanded: boolean, extra: string): string {
 	switch (row.kind) {
 		case 'changes': {
 			const changes = row.turn.changes;
-			return `c${changes?.files.length ?? 0}${changes?.reviewed ? 1 : 0}${changes?.undo.kind ?? ''}${changes?.files.map((file) => file.resolution?.[0] ?? '-').join('') ?? ''}${row.turn.undone?.at ?? ''}${extra}`;
+			return `c${changes?.files.length ?? 0}${changes?.reviewed ? 1 : 0}${changes?.undo.kind ?? ''}${changes?.files.map((file) => `${file.resolution?.[0] ?? '-'}${file.hunks?.map((state) => state[0]).join('') ?? ''}`).join('/') ?? ''}${row.turn.undone?.at ?? ''}${extra}`;
 		}
 		case 'prompt':
 			return `p${row.turn.command?.display.length ?? 0}${row.turn.prompt?.text.length ?? 0}`;

@@ -177,6 +177,20 @@ describe('a change card whose files went back (#36)', () => {
 		const done = modified(['undone', 'kept']);
 		assert.equal(done.querySelector('.hunk-states')?.textContent, '2 hunks: 1 undone, 1 kept');
 		assert.equal(done.querySelectorAll('button.change-hunks').length, 0, 'nothing left to review');
+		// The card is drawn again when a hunk's state changes: its row's signature says so.
+		const signature = (hunks?: FileChange['hunks']) => {
+			const turn = {
+				id: 't1',
+				run: { phase: 'ended', items: [] },
+				changes: {
+					files: [{ path: 'a', resolution: undefined, ...(hunks ? { hunks } : {}) }],
+					undo: { kind: 'available' },
+				},
+			} as unknown as Turn;
+			return rowSignature({ kind: 'changes' as const, key: 't1:changes', turn }, false, '');
+		};
+		assert.notEqual(signature(['pending', 'pending']), signature(['undone', 'pending']));
+		assert.notEqual(signature(), signature(['pending']));
 		// A shell-changed file has no copy from before: no hunk review.
 		const shell = cardOf({
 			before: { kind: 'none' },
