@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { ChangeService } from './host/changes/changeService';
 import { ChangesStatusBar } from './host/changes/changesStatusBar';
+import { HunkReview } from './host/changes/hunkReview';
 import { AcpManager } from './host/acp/acpManager';
 import { WaitingApprovals } from './host/acp/waitingApprovals';
 import { AttentionController } from './host/router/attention';
@@ -126,6 +127,16 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 			now: () => Date.now(),
 		}),
 	);
+	const hunks = disposables.add(
+		new HunkReview({
+			chat: (chatId) => registry.get(chatId),
+			activeChat: () => chats.active,
+			records: (chatId) => changes.records(chatId),
+			confirm: (message, detail, confirmLabel) =>
+				confirmations.confirm(message, detail, confirmLabel),
+			log,
+		}),
+	);
 	const registry: ChatRegistry = disposables.add(
 		new ChatRegistry(
 			{
@@ -223,6 +234,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		chats,
 		registry,
 		changes,
+		hunks,
 		store,
 		view,
 		panels,
@@ -273,6 +285,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		storageRoot,
 		changes,
 		changesStatus,
+		hunks,
 		confirmations,
 		panels,
 	});

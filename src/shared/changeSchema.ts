@@ -50,6 +50,10 @@ export type ReviewSide = z.infer<typeof ReviewSideSchema>;
 /** What the user did with one file from the review. */
 export const FILE_RESOLUTIONS = ['kept', 'reverted'] as const;
 
+/** What the user did with one hunk zero made in a file (reviewed hunk by hunk in the editor). */
+export const HUNK_STATES = ['pending', 'kept', 'undone'] as const;
+export type HunkState = (typeof HUNK_STATES)[number];
+
 export const FileChangeSchema = z.object({
 	/** Workspace-relative with `/`, or absolute for a file outside the workspace. */
 	path: z.string(),
@@ -63,6 +67,8 @@ export const FileChangeSchema = z.object({
 	checkpointSequence: z.number().int().optional(),
 	/** Kept as the turn left it, or reverted alone to its before-content. */
 	resolution: z.enum(FILE_RESOLUTIONS).optional(),
+	/** Per hunk zero made (in diff order), once the file was reviewed hunk by hunk. */
+	hunks: z.array(z.enum(HUNK_STATES)).max(100_000).optional(),
 });
 export type FileChange = z.infer<typeof FileChangeSchema>;
 

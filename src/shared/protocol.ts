@@ -128,6 +128,11 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('changes/review'), turnId: z.string().optional() }),
 	/** Opens one changed file of a turn in a diff. */
 	z.object({ type: z.literal('changes/openFile'), turnId: z.string(), path: z.string().max(4096) }),
+	z.object({
+		type: z.literal('changes/reviewHunks'),
+		turnId: z.string(),
+		path: z.string().max(4096),
+	}),
 	/** Undoes a turn and every later one (zero's rewind), after the user confirmed the plan. */
 	z.object({ type: z.literal('changes/undo'), turnId: z.string() }),
 	z.object({ type: z.literal('clipboard/copy'), text: z.string() }),

@@ -137,7 +137,55 @@ function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElemen
 					file.resolution === 'kept' ? 'kept' : 'put back',
 				)
 			: undefined,
+		hunkBadge(file),
 		restoreBadge(file),
+		!readOnly && hunksReviewable(file)
+			? h(
+					'button',
+					{
+						type: 'button',
+						class: 'icon-button change-hunks',
+						...actionAttrs({ action: 'changes-hunks', turn: turn.id, path: file.path }),
+						title: `Review ${file.path} hunk by hunk in the editor (Keep or Undo each)`,
+						'aria-label': `Review ${file.path} hunk by hunk`,
+					},
+					icon('list-selection'),
+				)
+			: undefined,
+	);
+}
+
+/** A text file zero kept a copy of, as it was before the turn, that still exists. */
+function hunksReviewable(file: FileChange): boolean {
+	return (
+		!file.outside &&
+		file.before.kind === 'available' &&
+		file.lines.kind === 'text' &&
+		file.kind !== 'deleted' &&
+		file.hunks?.every((state) => state !== 'pending') !== true
+	);
+}
+
+/** "1 of 2 hunks undone, 1 kept" once the file was reviewed hunk by hunk. */
+function hunkBadge(file: FileChange): HTMLElement | undefined {
+	const states = file.hunks;
+	if (!states || states.length === 0 || file.resolution) {
+		return undefined;
+	}
+	const count = (state: string) => states.filter((entry) => entry === state).length;
+	const parts = [
+		count('undone') > 0 ? `${count('undone')} undone` : '',
+		count('kept') > 0 ? `${count('kept')} kept` : '',
+		count('pending') > 0 ? `${count('pending')} to review` : '',
+	].filter(Boolean);
+	return h(
+		'span',
+		{
+			class: 'badge hunk-states',
+			'data-hunks': states.join(','),
+			title: `zero made ${states.length} hunk${states.length === 1 ? '' : 's'} in this file`,
+		},
+		`${states.length} hunk${states.length === 1 ? '' : 's'}: ${parts.join(', ')}`,
 	);
 }
 

@@ -99,6 +99,8 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 			event.preventDefault();
 			post({ type: 'changes/openFile', turnId: action.turn, path: action.path });
 		},
+		'changes-hunks': (action) =>
+			post({ type: 'changes/reviewHunks', turnId: action.turn, path: action.path }),
 		'changes-undo': (action) => {
 			if (view.isRunning()) {
 				view.showBanner('zero is running: wait for the run to finish (or stop it), then undo.');

@@ -53,6 +53,8 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 	z.object({ action: z.literal('changes-review'), turn }),
 	z.object({ action: z.literal('changes-review-all') }),
 	z.object({ action: z.literal('changes-open'), turn, path: z.string() }),
+	/** Opens the file in the editor with Keep / Undo on each hunk zero made. */
+	z.object({ action: z.literal('changes-hunks'), turn, path: z.string() }),
 	z.object({ action: z.literal('changes-undo'), turn }),
 	z.object({ action: z.literal('dismiss-banner') }),
 	/** A user message: edit it in place, send it again, or (editing) send or drop the edit. */

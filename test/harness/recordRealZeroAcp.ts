@@ -573,6 +573,57 @@ const scenarios: {
 		},
 	},
 	{
+		id: 'A22-permission-edits',
+		description:
+			'Mode ask; write_file, edit_file and apply_patch on files under .zero (which prompts): what each session/request_permission carries (rawInput, title, kind, options; no diff, no file content), answered allow, allow and deny.',
+		files: { '.zero/notes.md': 'line one\nline two\nline three\n' },
+		script: [
+			{
+				toolCalls: [
+					{
+						id: 'call_edit',
+						name: 'edit_file',
+						args: { path: '.zero/notes.md', old_string: 'line two', new_string: 'line 2' },
+					},
+					{
+						id: 'call_patch',
+						name: 'apply_patch',
+						args: {
+							patch: [
+								'*** Begin Patch',
+								'*** Update File: .zero/notes.md',
+								'@@',
+								'-line three',
+								'+line 3',
+								'*** End Patch',
+							].join('\n'),
+						},
+					},
+					{
+						id: 'call_write',
+						name: 'write_file',
+						args: { path: '.zero/new.md', content: 'a new file\n' },
+					},
+				],
+			},
+			text('Edited the notes.'),
+		],
+		drive: async (scene) => {
+			const wire = scene.start();
+			const sessionId = await scene.open(wire);
+			await wire.request('session/set_mode', { sessionId, modeId: 'ask' });
+			const from = fromNow(wire);
+			const id = scene.prompt(wire, sessionId, 'Edit the notes under .zero.');
+			let request = await scene.answerPermission(wire, from, { optionId: 'allow' });
+			for (const optionId of ['allow', 'deny']) {
+				request = await scene.answerPermission(wire, wire.received.indexOf(request) + 1, {
+					optionId,
+				});
+			}
+			await wire.response(id, 60_000);
+		},
+	},
+	{
 		id: 'A09-permission-always-allow-prefix',
 		description:
 			'exec_command "ls" offers prefix options; "always_allow_prefix" stores commandPrefixes (grantsFile) and "ls -a" in the next turn runs without a prompt.',

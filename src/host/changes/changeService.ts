@@ -386,9 +386,9 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		return true;
 	}
 
-	/** The records folder of a chat (tests read it). */
-	recordsDir(chatId: string): string | undefined {
-		return this.stateOf(chatId)?.records.dir;
+	/** The change records of a chat (the hunk review reads them, tests their folder). */
+	records(chatId: string): ChangeRecords | undefined {
+		return this.stateOf(chatId)?.records;
 	}
 
 	dispose(): void {

@@ -29,6 +29,7 @@ import type { Logger } from '../platform/log';
 import type { ChangeRecords, CheckpointCopy, TurnChangeRecord } from './changeRecords';
 import { computeChanges } from './changeFacts';
 import { stampOf } from './workspaceFiles';
+import { saveAfterCopy } from './hunkSource';
 import { sameFolder } from './rewindFolder';
 
 /** Runs work one item at a time, in order; `idle()` resolves once everything queued so far is done. */
@@ -245,6 +246,12 @@ export class TurnTracking {
 			const stamp = stampOf(state);
 			if (stamp) {
 				files[filePath] = stamp;
+			}
+			// The file as the turn left it: the per-hunk review's middle text.
+			if (state.kind === 'file' && state.text !== undefined) {
+				await saveAfterCopy(this.records.blobsDir, state.sha256, state.text).catch((error) =>
+					this.log.warn(`${filePath} as the turn left it was not saved: ${String(error)}`),
+				);
 			}
 		}
 		record.stamps = { turnId, files };

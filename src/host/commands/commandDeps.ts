@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeService } from '../changes/changeService';
+import type { HunkReview } from '../changes/hunkReview';
 import type { ChatRegistry } from '../chat/chatRegistry';
 import type { ChatViews } from '../router/chatViews';
 import type { ChatStore } from '../storage/chatStore';
@@ -26,6 +27,8 @@ export interface CommandDeps {
 	/** The window's live chats. */
 	registry: ChatRegistry;
 	changes: ChangeService;
+	/** Keep / Undo of each hunk zero made, in the editor. */
+	hunks: HunkReview;
 	store: ChatStore;
 	view: ChatViewProvider;
 	panels: ChatPanels;

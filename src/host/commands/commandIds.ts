@@ -1,6 +1,11 @@
 /** Every command the extension contributes; a unit test keeps this equal to package.json. */
 export const COMMAND_IDS = [
 	'zero.openChat',
+	'zero.reviewFileHunks',
+	'zero.keepHunk',
+	'zero.undoHunk',
+	'zero.keepAllHunks',
+	'zero.undoAllHunks',
 	'zero.openChatInEditor',
 	'zero.newChat',
 	'zero.changeChatFolder',

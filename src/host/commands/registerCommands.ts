@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { changeCommands } from './changeCommands';
 import { chatCommands } from './chatCommands';
+import { hunkCommands } from './hunkCommands';
 import type { CommandDeps, Handler } from './commandDeps';
 import { COMMAND_IDS, type CommandId } from './commandIds';
 import { editorCommands } from './editorCommands';
@@ -25,6 +26,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		...withChat(chatCommands(deps)),
 		...withChat(editorCommands(deps)),
 		...withChat(changeCommands(deps)),
+		...withChat(hunkCommands(deps)),
 		...withChat(specCommands(deps)),
 		...inspectionCommands(deps),
 		...setupCommands(deps),

@@ -165,6 +165,14 @@ export async function handleChatRequest(
 		case 'changes/openFile':
 			await deps.changes.openFile(session, message.turnId, message.path);
 			return;
+		case 'changes/reviewHunks':
+			await vscode.commands.executeCommand(
+				'zero.reviewFileHunks',
+				session.id,
+				message.turnId,
+				message.path,
+			);
+			return;
 		case 'changes/undo':
 			await deps.changes.undo(session, message.turnId);
 			return;

@@ -64,6 +64,13 @@ export interface ZeroTestApi {
 		forceSingleDiffs(force: boolean): void;
 		statusBarText(): string;
 		recordsDir(): string | undefined;
+		/** Opens a file of a turn with its hunks marked, as the card's button does. */
+		reviewHunks(turnId: string, path: string): Promise<{ kind: string; message?: string }>;
+		/** The hunk review open on this file: each hunk's state and lines [start, end) now. */
+		hunks(
+			fsPath: string,
+		): { states: string[]; places: { start: number; end: number; clean: boolean }[] } | undefined;
+		lastConflictQuestion(): string | undefined;
 	};
 	/** ACP chats: choose the open chat's backend, as the composer's selector does. */
 	setBackend(backend: ChatBackend): void;

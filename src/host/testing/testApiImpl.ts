@@ -1,5 +1,6 @@
 import type { ChangeService } from '../changes/changeService';
 import type { ChangesStatusBar } from '../changes/changesStatusBar';
+import type { HunkReview } from '../changes/hunkReview';
 import type { AcpManager } from '../acp/acpManager';
 import type { AttentionController } from '../router/attention';
 import type { ChatRegistry } from '../chat/chatRegistry';
@@ -26,6 +27,7 @@ export interface TestApiParts {
 	storageRoot: string;
 	changes: ChangeService;
 	changesStatus: ChangesStatusBar;
+	hunks: HunkReview;
 	confirmations: Confirmations;
 	panels: ChatPanels;
 }
@@ -142,7 +144,10 @@ export function createTestApi(parts: TestApiParts): ZeroTestApi {
 				parts.changes.forceSingleDiffs = force;
 			},
 			statusBarText: () => parts.changesStatus.describe(),
-			recordsDir: () => parts.changes.recordsDir(parts.chats.active.id),
+			recordsDir: () => parts.changes.records(parts.chats.active.id)?.dir,
+			reviewHunks: (turnId, path) => parts.hunks.open(parts.chats.active, turnId, path),
+			hunks: (fsPath) => parts.hunks.describe(fsPath),
+			lastConflictQuestion: () => parts.hunks.lastConflictQuestion,
 		},
 		setBackend: (backend) => parts.chats.active.setBackend(backend),
 		answerApproval: (requestId, optionId) => parts.chats.active.answerApproval(requestId, optionId),

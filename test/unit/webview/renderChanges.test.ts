@@ -141,6 +141,64 @@ describe('a change card whose files went back (#36)', () => {
 		assert.equal(card.querySelector('button.changes-review'), null);
 	});
 
+	it('offers the hunk review on a text file with a saved copy, and shows its hunks\u2019 states', () => {
+		const modified = (hunks?: FileChange['hunks']): HTMLElement => {
+			const turn = {
+				id: 't1',
+				changes: {
+					files: [
+						{
+							path: 'src/a.js',
+							outside: false,
+							kind: 'modified',
+							tools: ['edit_file'],
+							restore: { status: 'restorable' },
+							lines: { kind: 'text', added: 2, removed: 2, exact: true },
+							before: { kind: 'available', empty: false },
+							...(hunks ? { hunks } : {}),
+						},
+					],
+					checkpointedUnchanged: [],
+					undo: { kind: 'available' },
+					reviewed: true,
+				},
+			} as unknown as Turn;
+			return renderChanges(turn, context);
+		};
+		const fresh = modified();
+		assert.equal(fresh.querySelectorAll('button.change-hunks').length, 1);
+		assert.equal(fresh.querySelector('.hunk-states'), null);
+		const mixed = modified(['undone', 'pending']);
+		assert.equal(
+			mixed.querySelector('.hunk-states')?.textContent,
+			'2 hunks: 1 undone, 1 to review',
+		);
+		assert.equal(mixed.querySelectorAll('button.change-hunks').length, 1);
+		const done = modified(['undone', 'kept']);
+		assert.equal(done.querySelector('.hunk-states')?.textContent, '2 hunks: 1 undone, 1 kept');
+		assert.equal(done.querySelectorAll('button.change-hunks').length, 0, 'nothing left to review');
+		// The card is drawn again when a hunk's state changes: its row's signature says so.
+		const signature = (hunks?: FileChange['hunks']) => {
+			const turn = {
+				id: 't1',
+				run: { phase: 'ended', items: [] },
+				changes: {
+					files: [{ path: 'a', resolution: undefined, ...(hunks ? { hunks } : {}) }],
+					undo: { kind: 'available' },
+				},
+			} as unknown as Turn;
+			return rowSignature({ kind: 'changes' as const, key: 't1:changes', turn }, false, '');
+		};
+		assert.notEqual(signature(['pending', 'pending']), signature(['undone', 'pending']));
+		assert.notEqual(signature(), signature(['pending']));
+		// A shell-changed file has no copy from before: no hunk review.
+		const shell = cardOf({
+			before: { kind: 'none' },
+			now: { kind: 'file', sha256: 'a'.repeat(64), size: 3, text: 'new' },
+		});
+		assert.equal(shell.querySelectorAll('button.change-hunks').length, 0);
+	});
+
 	it('a card with its files still changed keeps Undo and "unreviewed"', () => {
 		const card = putBackCard(undefined);
 		assert.ok(card.querySelector('.badge.unreviewed'));
