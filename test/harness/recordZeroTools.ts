@@ -99,7 +99,9 @@ async function main(): Promise<void> {
 	try {
 		const session = await turn(1, 'Create notes.txt saying hello.', [
 			{
-				toolCalls: [{ id: 'call_w1', name: 'write_file', args: { path: 'notes.txt', content: 'hello\n' } }],
+				toolCalls: [
+					{ id: 'call_w1', name: 'write_file', args: { path: 'notes.txt', content: 'hello\n' } },
+				],
 				usage: { prompt: 1500, completion: 40 },
 			},
 			{ text: ['Created notes.txt.'], usage: { prompt: 1700, completion: 8 } },
@@ -124,35 +126,86 @@ async function main(): Promise<void> {
 			session,
 		);
 		await step('usage of the session', 'usage-session.json', [
-			'usage', 'report', '--json', '--session', session,
+			'usage',
+			'report',
+			'--json',
+			'--session',
+			session,
 		]);
-		await step('usage of the last 7 days', 'usage-days.json', ['usage', 'report', '--json', '--days', '7']);
+		await step('usage of the last 7 days', 'usage-days.json', [
+			'usage',
+			'report',
+			'--json',
+			'--days',
+			'7',
+		]);
 		await step('usage of an unknown session', 'usage-unknown-session.json', [
-			'usage', 'report', '--json', '--session', 'zero_nope',
+			'usage',
+			'report',
+			'--json',
+			'--session',
+			'zero_nope',
 		]);
-		await step('mcp list, exa disabled by the hermetic config', 'mcp-list-start.json', ['mcp', 'list', '--json']);
+		await step('mcp list, exa disabled by the hermetic config', 'mcp-list-start.json', [
+			'mcp',
+			'list',
+			'--json',
+		]);
 		await step('mcp add the stdio fixture', 'mcp-add.json', [
-			'mcp', 'add', 'fixture', '--json', '--', 'node', echoServer,
+			'mcp',
+			'add',
+			'fixture',
+			'--json',
+			'--',
+			'node',
+			echoServer,
 		]);
 		await step('mcp list with the fixture', 'mcp-list-added.json', ['mcp', 'list', '--json']);
 		await step('mcp list (text)', 'mcp-list-added.txt', ['mcp', 'list']);
 		await step('mcp tools list', 'mcp-tools-enabled.json', ['mcp', 'tools', 'list', '--json']);
 		await step('mcp check fixture', 'mcp-check.json', ['mcp', 'check', 'fixture', '--json']);
 		await step('exec --list-tools, fixture enabled', 'list-tools-enabled.jsonl', [
-			...exec, '--list-tools',
+			...exec,
+			'--list-tools',
 		]);
 		await step('mcp disable fixture', 'mcp-disable.json', ['mcp', 'disable', 'fixture', '--json']);
-		await step('mcp disable fixture again', 'mcp-disable-again.json', ['mcp', 'disable', 'fixture', '--json']);
+		await step('mcp disable fixture again', 'mcp-disable-again.json', [
+			'mcp',
+			'disable',
+			'fixture',
+			'--json',
+		]);
 		await step('mcp list, fixture disabled', 'mcp-list-disabled.json', ['mcp', 'list', '--json']);
-		await step('mcp tools list, fixture disabled', 'mcp-tools-disabled.json', ['mcp', 'tools', 'list', '--json']);
-		await step('mcp check a disabled server', 'mcp-check-disabled.json', ['mcp', 'check', 'fixture', '--json']);
+		await step('mcp tools list, fixture disabled', 'mcp-tools-disabled.json', [
+			'mcp',
+			'tools',
+			'list',
+			'--json',
+		]);
+		await step('mcp check a disabled server', 'mcp-check-disabled.json', [
+			'mcp',
+			'check',
+			'fixture',
+			'--json',
+		]);
 		await step('exec --list-tools, fixture disabled', 'list-tools-disabled.jsonl', [
-			...exec, '--list-tools',
+			...exec,
+			'--list-tools',
 		]);
 		await step('mcp enable fixture', 'mcp-enable.json', ['mcp', 'enable', 'fixture', '--json']);
-		await step('mcp enable an unknown server', 'mcp-enable-unknown.json', ['mcp', 'enable', 'nosuch', '--json']);
+		await step('mcp enable an unknown server', 'mcp-enable-unknown.json', [
+			'mcp',
+			'enable',
+			'nosuch',
+			'--json',
+		]);
 		await step('mcp remove fixture', 'mcp-remove.json', ['mcp', 'remove', 'fixture', '--json']);
-		await step('mcp remove fixture again', 'mcp-remove-again.json', ['mcp', 'remove', 'fixture', '--json']);
+		await step('mcp remove fixture again', 'mcp-remove-again.json', [
+			'mcp',
+			'remove',
+			'fixture',
+			'--json',
+		]);
 		const version = await run(zeroBin, ['--version'], home.env, ws);
 		await writeFile(
 			path.join(outDir, 'index.json'),

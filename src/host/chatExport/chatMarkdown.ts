@@ -47,15 +47,22 @@ function argsText(args: unknown): string {
 }
 
 function toolSection(tool: ToolItem, options: Required<MarkdownExportOptions>): string {
-	const status = tool.result?.status ?? (tool.approval?.state === 'waiting' ? 'waiting' : 'no result');
-	const refused = tool.permission && tool.permission.action !== 'allow' ? ` (${tool.permission.action})` : '';
+	const status =
+		tool.result?.status ?? (tool.approval?.state === 'waiting' ? 'waiting' : 'no result');
+	const refused =
+		tool.permission && tool.permission.action !== 'allow' ? ` (${tool.permission.action})` : '';
 	const headline = toolHeadline(tool.name, tool.args);
 	const title = headline === tool.name ? headline : `${tool.name} ${headline}`;
 	const summary = escapeHtml(`${title} · ${status}${refused}`);
 	const parts = [`<details><summary>Tool: ${summary}</summary>`, ''];
 	const args = argsText(tool.args);
 	if (args) {
-		parts.push('Arguments:', '', fenced(cut(args, options.maxToolChars, options.maxToolLines), 'json'), '');
+		parts.push(
+			'Arguments:',
+			'',
+			fenced(cut(args, options.maxToolChars, options.maxToolLines), 'json'),
+			'',
+		);
 	}
 	if (tool.permission?.reason) {
 		parts.push(`Permission: ${tool.permission.action}: ${tool.permission.reason}`, '');
@@ -79,7 +86,8 @@ function changedFiles(turn: Turn): string[] {
 		const lines = turn.changes.files
 			.filter((file) => file.kind !== 'unchanged')
 			.map((file) => {
-				const counts = file.lines.kind === 'text' ? ` +${file.lines.added} −${file.lines.removed}` : '';
+				const counts =
+					file.lines.kind === 'text' ? ` +${file.lines.added} −${file.lines.removed}` : '';
 				const resolution = file.resolution ? `, ${file.resolution}` : '';
 				return `\`${file.path}\` (${file.kind}${counts}${resolution})`;
 			});
@@ -102,7 +110,10 @@ function turnSection(turn: Turn, index: number, options: Required<MarkdownExport
 	if (turn.inherited) {
 		parts.push('_From the chat this one was forked from._', '');
 	}
-	parts.push(turn.prompt?.command ? `\`${turn.prompt.command}\`` : (turn.prompt?.text ?? '_(no message)_'), '');
+	parts.push(
+		turn.prompt?.command ? `\`${turn.prompt.command}\`` : (turn.prompt?.text ?? '_(no message)_'),
+		'',
+	);
 	if (turn.prompt?.context.length) {
 		parts.push(`Context: ${turn.prompt.context.map((chip) => `\`${chip.label}\``).join(', ')}`, '');
 	}
@@ -148,7 +159,10 @@ function turnSection(turn: Turn, index: number, options: Required<MarkdownExport
 }
 
 /** The whole chat as one Markdown document. */
-export function chatToMarkdown(transcript: Transcript, options: MarkdownExportOptions = {}): string {
+export function chatToMarkdown(
+	transcript: Transcript,
+	options: MarkdownExportOptions = {},
+): string {
 	const all = { ...DEFAULTS, ...options };
 	const header = [`# ${transcript.title.replace(/\n/g, ' ')}`, ''];
 	const facts = [
@@ -162,5 +176,8 @@ export function chatToMarkdown(transcript: Transcript, options: MarkdownExportOp
 	].filter(Boolean);
 	header.push(`Exported from Zero for VS Code: ${facts.join(', ')}.`, '');
 	const body = transcript.turns.map((turn, index) => turnSection(turn, index, all));
-	return `${[...header, ...body].join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+	return `${[...header, ...body]
+		.join('\n')
+		.replace(/\n{3,}/g, '\n\n')
+		.trimEnd()}\n`;
 }

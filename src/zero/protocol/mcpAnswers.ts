@@ -60,7 +60,14 @@ export const mcpArgs = {
 	enable: (name: string) => ['mcp', 'enable', name, '--json'],
 	disable: (name: string) => ['mcp', 'disable', name, '--json'],
 	remove: (name: string) => ['mcp', 'remove', name, '--json'],
-	addStdio: (name: string, command: readonly string[]) => ['mcp', 'add', name, '--json', '--', ...command],
+	addStdio: (name: string, command: readonly string[]) => [
+		'mcp',
+		'add',
+		name,
+		'--json',
+		'--',
+		...command,
+	],
 	addRemote: (name: string, url: string) => ['mcp', 'add', name, '--json', '--url', url],
 };
 
@@ -91,7 +98,10 @@ export function readMcpTools(result: CliResult): CliAnswer<McpTool[]> {
 /** `zero mcp check` exits 1 with `[zero] MCP server "x" is disabled` for a disabled server. */
 export function readMcpCheck(result: CliResult, name: string): CliAnswer<McpTool[]> {
 	if (result.exitCode !== 0) {
-		return { ok: false, problem: `zero mcp check ${name}: ${cliFailure(result).replace(/^\[zero\]\s*/, '')}` };
+		return {
+			ok: false,
+			problem: `zero mcp check ${name}: ${cliFailure(result).replace(/^\[zero\]\s*/, '')}`,
+		};
 	}
 	const answer = readCliJson(result, McpCheckSchema, `zero mcp check ${name}`);
 	if (!answer.ok) {

@@ -45,7 +45,10 @@ describe('zero mcp answers (recorded from zero v0.8.0)', () => {
 		assert.deepEqual(recorded('mcp list with the fixture').step.argv.slice(1), mcpArgs.list());
 		assert.deepEqual(recorded('mcp tools list').step.argv.slice(1), mcpArgs.tools());
 		assert.deepEqual(recorded('mcp check fixture').step.argv.slice(1), mcpArgs.check('fixture'));
-		assert.deepEqual(recorded('mcp disable fixture').step.argv.slice(1), mcpArgs.disable('fixture'));
+		assert.deepEqual(
+			recorded('mcp disable fixture').step.argv.slice(1),
+			mcpArgs.disable('fixture'),
+		);
 		assert.deepEqual(recorded('mcp enable fixture').step.argv.slice(1), mcpArgs.enable('fixture'));
 		assert.deepEqual(recorded('mcp remove fixture').step.argv.slice(1), mcpArgs.remove('fixture'));
 		assert.deepEqual(
@@ -122,7 +125,11 @@ describe('zero usage report (recorded from zero v0.8.0)', () => {
 		assert.ok(report.ok);
 		// The three recorded turns: 1500+1700, 2000+2100, 2300 prompt tokens over five requests.
 		assert.deepEqual(
-			[report.value.total.requests, report.value.total.inputTokens, report.value.total.outputTokens],
+			[
+				report.value.total.requests,
+				report.value.total.inputTokens,
+				report.value.total.outputTokens,
+			],
 			[5, 9600, 99],
 		);
 		assert.equal(report.value.costEstimated, true);

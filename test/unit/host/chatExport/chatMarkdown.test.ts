@@ -14,7 +14,11 @@ const EXPECTED = path.join(TOOLS, 'chat-export.md');
 
 /** The three turns recorded from the real zero (recordZeroTools.ts), as the chat reduces them. */
 function threeTurnChat() {
-	const prompts = ['Create notes.txt saying hello.', 'What does a.txt say?', 'Thanks. Anything else?'];
+	const prompts = [
+		'Create notes.txt saying hello.',
+		'What does a.txt say?',
+		'Thanks. Anything else?',
+	];
 	const actions: TranscriptAction[] = [];
 	prompts.forEach((text, index) => {
 		const turnId = `t${index + 1}`;
