@@ -15,7 +15,6 @@ import { uriArg } from '../harness/driver';
 import {
 	driverOf,
 	executeCommand,
-	pickQuickInputRow,
 	quickInputWidget,
 	closeQuickInput,
 	screenshot,
@@ -142,12 +141,10 @@ test("2. the usage report of the chat shows the chat's recorded tokens", async (
 			[usage.requests, usage.promptTokens, usage.completionTokens, usage.totalTokens],
 		);
 		assert.equal(usage.totalTokens, 9699);
-		const editor = session.page.locator('.editor-instance .view-lines');
-		await waitUntil(
-			async () => /reconstructed estimate/.test(await editor.innerText()),
-			10_000,
-			'the usage report to show',
-		);
+		await session.page
+			.locator('.editor-instance .view-lines', { hasText: 'reconstructed estimate' })
+			.first()
+			.waitFor({ timeout: 15_000 });
 		await screenshot(session.page, 'zero-tools-usage-view');
 	});
 });
@@ -155,26 +152,22 @@ test("2. the usage report of the chat shows the chat's recorded tokens", async (
 test('3. the MCP view lists a stdio server, disables and enables it, and the next run follows', async () => {
 	await step(session.page, 'zero-tools-3-mcp', async () => {
 		zero('mcp', 'add', 'fixture', '--', 'node', ECHO_SERVER);
-		await pickQuickInputRow(session.page, {
-			name: 'the MCP servers',
-			open: async () => {
-				driverOf(session.page).start('zero.mcpServers');
-			},
-			label: 'fixture',
-			onOffered: async () => {
-				const rows = await quickInputWidget(session.page)
-					.locator('.monaco-list-row')
-					.allInnerTexts();
-				assert.ok(
-					rows.some((row) => /fixture[\s\S]*enabled · stdio[\s\S]*echoServer\.mjs/.test(row)),
-					JSON.stringify(rows),
-				);
-				await screenshot(session.page, 'zero-tools-mcp-view');
-			},
-		});
-		await quickInputWidget(session.page)
-			.locator('.monaco-list-row', { hasText: 'Disable' })
-			.waitFor();
+		driverOf(session.page).start('zero.mcpServers');
+		const pick = quickInputWidget(session.page);
+		const fixtureRow = pick.locator('.monaco-list-row', { hasText: 'echoServer.mjs' });
+		await fixtureRow.waitFor({ timeout: 15_000 });
+		const rows = await pick.locator('.monaco-list-row').allInnerTexts();
+		assert.ok(
+			rows.some((row) => /fixture[\s\S]*enabled · stdio[\s\S]*echoServer\.mjs/.test(row)),
+			JSON.stringify(rows),
+		);
+		assert.ok(
+			rows.some((row) => /exa[\s\S]*disabled · http/.test(row)),
+			JSON.stringify(rows),
+		);
+		await screenshot(session.page, 'zero-tools-mcp-view');
+		await fixtureRow.click();
+		await pick.locator('.monaco-list-row', { hasText: 'Disable' }).waitFor();
 		await screenshot(session.page, 'zero-tools-mcp-server-actions');
 		await closeQuickInput(session.page);
 
@@ -210,7 +203,7 @@ test("4. zero's terminal UI opens in the chat's folder", async () => {
 			'a bare zero (its TUI) to start',
 		);
 		assert.equal(fs.realpathSync(`/proc/${tui!.pid}/cwd`), fs.realpathSync(session.workspace));
-		await waitForNotification(session.page, /send \/resume zero_/);
+		await waitForNotification(session.page, /send \/resume \S+ there/);
 		await session.page.locator('.terminal-wrapper').first().waitFor();
 		await screenshot(session.page, 'zero-tools-tui-terminal');
 		process.kill(tui!.pid, 'SIGTERM');
