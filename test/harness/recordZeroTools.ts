@@ -164,9 +164,16 @@ async function main(): Promise<void> {
 		await step('mcp list (text)', 'mcp-list-added.txt', ['mcp', 'list']);
 		await step('mcp tools list', 'mcp-tools-enabled.json', ['mcp', 'tools', 'list', '--json']);
 		await step('mcp check fixture', 'mcp-check.json', ['mcp', 'check', 'fixture', '--json']);
+		// zero offers an MCP tool (permission "prompt") to the model only in unsafe mode.
 		await step('exec --list-tools, fixture enabled', 'list-tools-enabled.jsonl', [
 			...exec,
 			'--list-tools',
+		]);
+		await step('exec --list-tools unsafe, fixture enabled', 'list-tools-unsafe-enabled.jsonl', [
+			...exec,
+			'--list-tools',
+			'--permission-mode',
+			'unsafe',
 		]);
 		await step('mcp disable fixture', 'mcp-disable.json', ['mcp', 'disable', 'fixture', '--json']);
 		await step('mcp disable fixture again', 'mcp-disable-again.json', [
@@ -188,9 +195,11 @@ async function main(): Promise<void> {
 			'fixture',
 			'--json',
 		]);
-		await step('exec --list-tools, fixture disabled', 'list-tools-disabled.jsonl', [
+		await step('exec --list-tools unsafe, fixture disabled', 'list-tools-unsafe-disabled.jsonl', [
 			...exec,
 			'--list-tools',
+			'--permission-mode',
+			'unsafe',
 		]);
 		await step('mcp enable fixture', 'mcp-enable.json', ['mcp', 'enable', 'fixture', '--json']);
 		await step('mcp enable an unknown server', 'mcp-enable-unknown.json', [

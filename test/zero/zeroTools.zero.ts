@@ -2,8 +2,8 @@
  * zero's tools beside a chat (#35) with the REAL zero: a three-turn chat exported as Markdown and
  * compared with a reviewed fixture; `zero usage report` for the chat showing its recorded tokens;
  * the MCP servers quick pick listing a stdio server (test/fixtures/mcp/echoServer.mjs), disabling
- * and enabling it, with the next run's tool list following (zero v0.8.0 offers MCP tools to the
- * model only through `tool_search`, whose description lists the deferred tools); and zero's
+ * and enabling it, with the next run's tool list following (zero v0.8.0 offers an MCP tool, whose
+ * permission is "prompt", to the model only in unsafe mode: `zero exec --list-tools`); and zero's
  * terminal UI opened in the chat's folder.
  */
 import assert from 'node:assert/strict';
@@ -63,6 +63,11 @@ function zero(...args: string[]): string {
 		cwd: session.workspace,
 		encoding: 'utf8',
 	});
+}
+
+/** The tools zero's next run offers the model in unsafe mode (`zero exec --list-tools`). */
+function unsafeTools(): string {
+	return zero('exec', '--list-tools', '--permission-mode', 'unsafe', '--cwd', session.workspace);
 }
 
 /** The description of `tool_search` zero sent with the latest model request. */
@@ -178,14 +183,18 @@ test('3. the MCP view lists a stdio server, disables and enables it, and the nex
 		script(session.server, [{ text: ['ok'] }]);
 		await send(frame, 'Which tools?');
 		await waitForTurnEnd(frame, 1);
+		// zero v0.8.0 offers an MCP tool (permission "prompt") only in unsafe mode: never to this
+		// member-mode chat, not even through tool_search.
 		assert.doesNotMatch(deferredTools(), /mcp_fixture_echo/);
+		assert.doesNotMatch(unsafeTools(), /mcp_fixture_echo/);
 
 		await executeCommand(session.page, 'zero.mcpServers', { server: 'fixture', action: 'enable' });
 		await waitForNotification(session.page, /The MCP server fixture is now enabled/);
 		script(session.server, [{ text: ['ok'] }]);
 		await send(frame, 'And now?');
 		await waitForTurnEnd(frame, 2);
-		assert.match(deferredTools(), /mcp_fixture_echo/);
+		assert.doesNotMatch(deferredTools(), /mcp_fixture_echo/);
+		assert.match(unsafeTools(), /mcp_fixture_echo/);
 	});
 });
 

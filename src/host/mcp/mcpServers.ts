@@ -145,7 +145,7 @@ export class McpServers {
 				detail: tool.description,
 				value: tool.name,
 			})),
-			`zero mcp check ${name}: ${answer.value.length} ${answer.value.length === 1 ? 'tool' : 'tools'} (zero v0.8.0 offers them to the model through tool_search)`,
+			`zero mcp check ${name}: ${answer.value.length} ${answer.value.length === 1 ? 'tool' : 'tools'} (zero offers a tool whose permission is prompt to the model only in unsafe mode)`,
 		);
 	}
 

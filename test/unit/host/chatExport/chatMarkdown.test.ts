@@ -10,7 +10,7 @@ import { RECORDED, exited, readLines } from '../../helpers';
 
 const TOOLS = path.join(RECORDED, 'tools');
 /** Reviewed by hand; `UPDATE_FIXTURES=1` rewrites it (review the diff before committing). */
-const EXPECTED = path.join(TOOLS, 'chat-export.md');
+const EXPECTED = path.join(RECORDED, '..', 'export', 'chat-export.md');
 
 /** The three turns recorded from the real zero (recordZeroTools.ts), as the chat reduces them. */
 function threeTurnChat() {
