@@ -106,11 +106,20 @@ describe('zero mcp answers (recorded from zero v0.8.0)', () => {
 		);
 	});
 
-	it('the next run follows: an enabled server's tool is offered (in unsafe mode), a disabled one's is not', () => {
-		assert.match(recorded('exec --list-tools unsafe, fixture enabled').result.stdout, /mcp_fixture_echo/);
-		assert.doesNotMatch(recorded('exec --list-tools unsafe, fixture disabled').result.stdout, /mcp_fixture_echo/);
+	it("the next run follows: an enabled server's tool is offered (in unsafe mode), a disabled one's is not", () => {
+		assert.match(
+			recorded('exec --list-tools unsafe, fixture enabled').result.stdout,
+			/mcp_fixture_echo/,
+		);
+		assert.doesNotMatch(
+			recorded('exec --list-tools unsafe, fixture disabled').result.stdout,
+			/mcp_fixture_echo/,
+		);
 		// Member mode (the default) never offers it: its permission is "prompt".
-		assert.doesNotMatch(recorded('exec --list-tools, fixture enabled').result.stdout, /mcp_fixture_echo/);
+		assert.doesNotMatch(
+			recorded('exec --list-tools, fixture enabled').result.stdout,
+			/mcp_fixture_echo/,
+		);
 	});
 
 	it('accepts only server names that are safe on a command line', () => {
