@@ -34,14 +34,8 @@ import {
 } from './support';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const EXPECTED = path.join(
-	repoRoot,
-	'test',
-	'fixtures',
-	'recorded',
-	'tools',
-	'chat-export-vscode.md',
-);
+/** Reviewed by hand; `UPDATE_FIXTURES=1` rewrites it (review the diff before committing). */
+const EXPECTED = path.join(repoRoot, 'test', 'fixtures', 'export', 'chat-export-vscode.md');
 const ECHO_SERVER = path.join(repoRoot, 'test', 'fixtures', 'mcp', 'echoServer.mjs');
 const FIRST = 'Create notes.txt saying hello.';
 
