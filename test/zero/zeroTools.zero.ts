@@ -42,7 +42,8 @@ const FIRST = 'Create notes.txt saying hello.';
 let session: RealZeroSession;
 
 before(async () => {
-	session = await startRealZero('zeroTools');
+	// The DOM renderer, so the test can read what zero's TUI draws in the terminal.
+	session = await startRealZero('zeroTools', { 'terminal.integrated.gpuAcceleration': 'off' });
 	fs.writeFileSync(path.join(session.workspace, 'a.txt'), 'alpha\n');
 });
 
@@ -192,8 +193,12 @@ test('3. the MCP view lists a stdio server, disables and enables it, and the nex
 	});
 });
 
-test("4. zero's terminal UI opens in the chat's folder", async () => {
+test("4. zero's terminal UI opens in the chat's folder, resumes its session, and the next turn carries what was done there", async () => {
 	await step(session.page, 'zero-tools-4-tui', async () => {
+		const chatFrame = await session.newChat();
+		script(session.server, [{ text: ['Ready for the TUI.'] }]);
+		await send(chatFrame, 'Start here.');
+		await waitForTurnEnd(chatFrame, 1);
 		const before = new Set(zeroProcesses().map((p) => p.pid));
 		await executeCommand(session.page, 'zero.openInTerminalUi');
 		let tui: { pid: number; argv: string[] } | undefined;
@@ -207,8 +212,60 @@ test("4. zero's terminal UI opens in the chat's folder", async () => {
 		);
 		assert.equal(fs.realpathSync(`/proc/${tui!.pid}/cwd`), fs.realpathSync(session.workspace));
 		await waitForNotification(session.page, /send \/resume \S+ there/);
-		await session.page.locator('.terminal-wrapper').first().waitFor();
+		const rows = session.page.locator('.terminal-wrapper .xterm-rows').first();
+		await waitUntil(
+			async () => (await rows.innerText().catch(() => '')).trim().length > 40,
+			30_000,
+			"zero's TUI to draw in the terminal",
+			{ seen: async () => rows.innerText().catch(() => '') },
+		);
 		await screenshot(session.page, 'zero-tools-tui-terminal');
+		await session.page.getByRole('button', { name: 'Type /resume in the Terminal' }).click();
+		await waitUntil(
+			async () => /\/resume \S+/.test(await rows.innerText().catch(() => '')),
+			15_000,
+			'/resume to be typed into the TUI',
+			{ seen: async () => rows.innerText().catch(() => '') },
+		);
+		await screenshot(session.page, 'zero-tools-tui-resume-typed');
+
+		// The user sends it, then works in the TUI: zero adds the exchange to the chat's session.
+		// What the user types, sent to the terminal as keystrokes (no focus to win or lose).
+		const typeInTerminal = (text: string) =>
+			executeCommand(session.page, 'workbench.action.terminal.sendSequence', { text });
+		await typeInTerminal('\r');
+		await waitUntil(
+			async () => /Ready for the TUI\./.test(await rows.innerText().catch(() => '')),
+			15_000,
+			'the TUI to resume the session',
+			{ seen: async () => rows.innerText().catch(() => '') },
+		);
+		const tuiNote = 'Remember the word TURQUOISE.';
+		script(session.server, [{ text: ['Noted in the TUI.'] }, { text: ['Title'] }, { text: ['x'] }]);
+		await typeInTerminal(tuiNote);
+		await typeInTerminal('\r');
+		await waitUntil(
+			async () => /Noted in the TUI\./.test(await rows.innerText().catch(() => '')),
+			30_000,
+			"the TUI's answer",
+			{ seen: async () => rows.innerText().catch(() => '') },
+		);
+		await screenshot(session.page, 'zero-tools-tui-turn');
 		process.kill(tui!.pid, 'SIGTERM');
+		await waitUntil(
+			() => !zeroProcesses().some((p) => p.pid === tui!.pid),
+			15_000,
+			'the TUI to exit',
+		);
+
+		// The chat's next turn resumes the same session: the model sees what the TUI added.
+		const sent = script(session.server, [{ text: ['Back in the chat.'] }]);
+		await send(chatFrame, 'What word?');
+		await waitForTurnEnd(chatFrame, 2);
+		const request = session.server.requests.slice(sent).at(-1);
+		assert.ok(
+			JSON.stringify(request?.body?.messages ?? []).includes('TURQUOISE'),
+			'the next turn carries what the TUI added to the session',
+		);
 	});
 });

@@ -74,7 +74,7 @@ export class UsageReports {
 		if (!section) {
 			return undefined;
 		}
-		await this.deps.show(`usage/${picked}.md`, usageMarkdown([section]));
+		await this.deps.show(`zero-usage-${picked}.md`, usageMarkdown([section]));
 		return section.report;
 	}
 
