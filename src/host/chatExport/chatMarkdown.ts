@@ -28,6 +28,14 @@ export function fenced(text: string, language = ''): string {
 	return `${fence}${language}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 
+/** An inline code span that text with backticks cannot close early. */
+export function inlineCode(text: string): string {
+	const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+	const ticks = '`'.repeat(longest + 1);
+	const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+	return `${ticks}${pad}${text.replace(/\n/g, ' ')}${pad}${ticks}`;
+}
+
 /** Keeps the first lines and characters, and says how much was left out. */
 export function cut(text: string, maxChars: number, maxLines: number): string {
 	const lines = text.split('\n');
@@ -89,7 +97,7 @@ function changedFiles(turn: Turn): string[] {
 				const counts =
 					file.lines.kind === 'text' ? ` +${file.lines.added} −${file.lines.removed}` : '';
 				const resolution = file.resolution ? `, ${file.resolution}` : '';
-				return `\`${file.path}\` (${file.kind}${counts}${resolution})`;
+				return `${inlineCode(file.path)} (${file.kind}${counts}${resolution})`;
 			});
 		if (turn.changes.omittedFiles) {
 			lines.push(`${turn.changes.omittedFiles} more files`);
@@ -102,7 +110,7 @@ function changedFiles(turn: Turn): string[] {
 			item.result?.changedFiles.forEach((file) => reported.add(file));
 		}
 	}
-	return [...reported].map((file) => `\`${file}\``);
+	return [...reported].map((file) => inlineCode(file));
 }
 
 function turnSection(turn: Turn, index: number, options: Required<MarkdownExportOptions>): string {
@@ -111,11 +119,16 @@ function turnSection(turn: Turn, index: number, options: Required<MarkdownExport
 		parts.push('_From the chat this one was forked from._', '');
 	}
 	parts.push(
-		turn.prompt?.command ? `\`${turn.prompt.command}\`` : (turn.prompt?.text ?? '_(no message)_'),
+		turn.prompt?.command
+			? inlineCode(turn.prompt.command)
+			: (turn.prompt?.text ?? '_(no message)_'),
 		'',
 	);
 	if (turn.prompt?.context.length) {
-		parts.push(`Context: ${turn.prompt.context.map((chip) => `\`${chip.label}\``).join(', ')}`, '');
+		parts.push(
+			`Context: ${turn.prompt.context.map((chip) => inlineCode(chip.label)).join(', ')}`,
+			'',
+		);
 	}
 	parts.push('### zero', '');
 	for (const item of turn.run.items) {
@@ -166,9 +179,9 @@ export function chatToMarkdown(
 	const all = { ...DEFAULTS, ...options };
 	const header = [`# ${transcript.title.replace(/\n/g, ' ')}`, ''];
 	const facts = [
-		transcript.sessionId ? `zero session \`${transcript.sessionId}\`` : undefined,
-		transcript.model ? `model \`${transcript.model}\`` : undefined,
-		transcript.folder ? `folder \`${transcript.folder}\`` : undefined,
+		transcript.sessionId ? `zero session ${inlineCode(transcript.sessionId)}` : undefined,
+		transcript.model ? `model ${inlineCode(transcript.model)}` : undefined,
+		transcript.folder ? `folder ${inlineCode(transcript.folder)}` : undefined,
 		`${transcript.turns.length} ${transcript.turns.length === 1 ? 'turn' : 'turns'}`,
 		transcript.usage.totalTokens
 			? `${transcript.usage.totalTokens.toLocaleString('en-US')} tokens`

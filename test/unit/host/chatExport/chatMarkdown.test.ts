@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { chatToMarkdown, cut, fenced } from '../../../../src/host/chatExport/chatMarkdown';
+import {
+	chatToMarkdown,
+	cut,
+	fenced,
+	inlineCode,
+} from '../../../../src/host/chatExport/chatMarkdown';
 import { reduceTranscript } from '../../../../src/shared/transcript';
 import type { TranscriptAction } from '../../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
@@ -60,5 +65,7 @@ describe('chatToMarkdown', () => {
 		assert.equal(cut('x'.repeat(10), 4, 10), 'xxxx\n… (6 more characters cut)');
 		assert.equal(cut('short', 100, 10), 'short');
 		assert.equal(fenced('a'), '```\na\n```');
+		assert.equal(inlineCode('a`b'), '``a`b``');
+		assert.equal(inlineCode('`x'), '`` `x ``');
 	});
 });
