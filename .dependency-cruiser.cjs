@@ -9,7 +9,20 @@
  */
 const HOST_LAYERS = [
 	['platform'],
-	['storage', 'changes', 'setup', 'mentions', 'turns', 'views', 'notices', 'spec'],
+	[
+		'storage',
+		'changes',
+		'setup',
+		'mentions',
+		'turns',
+		'views',
+		'notices',
+		'spec',
+		'chatExport',
+		'mcp',
+		'usage',
+		'terminalUi',
+	],
 	['acp', 'inspection', 'composer'],
 	['chat'],
 	['conversation'],

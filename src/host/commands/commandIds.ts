@@ -45,6 +45,10 @@ export const COMMAND_IDS = [
 	'zero.spec.requestChanges',
 	'zero.spec.reject',
 	'zero.openSpecialistSession',
+	'zero.exportChatMarkdown',
+	'zero.mcpServers',
+	'zero.showUsage',
+	'zero.openInTerminalUi',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -8,6 +8,7 @@ import { editorCommands } from './editorCommands';
 import { inspectionCommands } from './inspectionCommands';
 import { setupCommands } from './setupCommands';
 import { specCommands, trackSpecDrafts } from './specCommands';
+import { zeroToolsCommands } from './zeroToolsCommands';
 
 /** Registers every contributed command; a command without a handler is a compile error. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -28,6 +29,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		...withChat(changeCommands(deps)),
 		...withChat(hunkCommands(deps)),
 		...withChat(specCommands(deps)),
+		...withChat(zeroToolsCommands(deps)),
 		...inspectionCommands(deps),
 		...setupCommands(deps),
 	};
