@@ -21,6 +21,7 @@ import { ChatHeader } from './chatHeader';
 import { renderFooter } from './chatFooter';
 import { Composer } from './composer';
 import { h } from './dom';
+import { JumpToEnd } from './jumpToEnd';
 import { approvalKeyAction, waitingRequestId } from './renderApproval';
 import type { RenderContext } from './renderContext';
 import { estimateRowHeight, renderRow, rowSignature } from './rowKinds/rowTable';
@@ -57,6 +58,7 @@ class ChatApp {
 	private readonly details: ToolDetailsCache;
 	private readonly messageEdits: MessageEdits;
 	private readonly pinnedPlan = new PinnedPlan();
+	private readonly jumpToEnd = new JumpToEnd(() => this.list.scrollToBottom());
 
 	constructor(root: HTMLElement) {
 		this.root = root;
@@ -113,11 +115,13 @@ class ChatApp {
 								: '',
 				),
 			render: (row, previous) => renderRow(row, context, previous),
+			followingChanged: (following) => this.jumpToEnd.show(!following),
 		});
 		root.replaceChildren(
 			this.header.element,
 			this.banner.element,
 			this.scroller,
+			this.jumpToEnd.element,
 			this.pinnedPlan.element,
 			this.footer,
 		);

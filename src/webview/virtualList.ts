@@ -1,7 +1,11 @@
 /**
  * A virtualized vertical list: only rows near the viewport are in the DOM, the rest is represented
- * by two spacers. Row heights are measured with a ResizeObserver and estimated until then. While
- * the user is at the bottom, the list follows new content; otherwise the view stays put.
+ * by two spacers. Row heights are measured with a ResizeObserver and estimated until then.
+ *
+ * Following new content is decided by what the user does, never by how far from the end a scroll
+ * event lands (a trackpad tick moves 10-40 px, and a "near the bottom" band would pull the user
+ * back): any upward wheel, key or scrollbar drag stops following, and only reaching the very end
+ * again (or `scrollToBottom`, the jump-to-end control) resumes it.
  *
  * Layout never reads geometry after writing the DOM in the same frame (that would force a
  * synchronous layout): sizes come from the ResizeObserver, which runs after the browser's own
@@ -19,6 +23,8 @@ export interface VirtualListOptions<T extends VirtualRow> {
 	render(row: T, previous: HTMLElement | undefined): HTMLElement;
 	/** Pixels rendered above and below the viewport. */
 	overscan?: number;
+	/** Called when the list starts or stops following new content. */
+	followingChanged?(following: boolean): void;
 }
 
 interface Mounted {
@@ -26,7 +32,10 @@ interface Mounted {
 	signature: string;
 }
 
-const BOTTOM_SLACK_PX = 32;
+/** At the end within rounding only: a fractional scrollTop never quite reaches scrollHeight. */
+const END_SLACK_PX = 2;
+/** Keys that scroll a focused scroller up (Shift+Space too). */
+const UPWARD_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
 
 export class VirtualList<T extends VirtualRow> {
 	private rows: T[] = [];
@@ -39,7 +48,11 @@ export class VirtualList<T extends VirtualRow> {
 	private readonly resizeObserver: ResizeObserver;
 	private frame: number | undefined;
 	private followBottom = true;
-	private programmaticScroll = false;
+	/** Where our own follow-the-end scroll put the view: its scroll event needs no new layout. */
+	private programmaticTop: number | undefined;
+	/** scrollTop at the last scroll while a pointer is down on the scrollbar or a finger moves. */
+	private dragTop: number | undefined;
+	private lastScrollTop = 0;
 	private viewportHeight = 0;
 
 	constructor(
@@ -55,19 +68,7 @@ export class VirtualList<T extends VirtualRow> {
 		for (const element of [scroller, this.topSpacer, this.body, this.bottomSpacer]) {
 			this.resizeObserver.observe(element);
 		}
-		scroller.addEventListener(
-			'scroll',
-			() => {
-				if (this.programmaticScroll) {
-					// Our own follow-the-bottom scroll: nothing new to lay out.
-					this.programmaticScroll = false;
-					return;
-				}
-				this.followBottom = this.isAtBottom();
-				this.schedule();
-			},
-			{ passive: true },
-		);
+		this.listenForUserScrolls();
 	}
 
 	/** Number of row elements currently in the DOM. */
@@ -91,14 +92,97 @@ export class VirtualList<T extends VirtualRow> {
 		this.schedule();
 	}
 
-	/** Keeps the view where it is (the user is looking at something, e.g. a card they expanded). */
-	stopFollowing(): void {
-		this.followBottom = false;
+	get following(): boolean {
+		return this.followBottom;
 	}
 
+	/** Keeps the view where it is (the user is looking at something, e.g. a card they expanded). */
+	stopFollowing(): void {
+		this.setFollowing(false);
+	}
+
+	/** Goes to the end and follows new content from there. */
 	scrollToBottom(): void {
-		this.followBottom = true;
+		this.setFollowing(true);
+		this.goToEnd();
 		this.schedule();
+	}
+
+	private setFollowing(following: boolean): void {
+		if (this.followBottom !== following) {
+			this.followBottom = following;
+			this.options.followingChanged?.(following);
+		}
+	}
+
+	private listenForUserScrolls(): void {
+		const scroller = this.scroller;
+		const passive = { passive: true };
+		scroller.addEventListener(
+			'wheel',
+			(event) => event.deltaY < 0 && this.userScrolledUp(),
+			passive,
+		);
+		scroller.addEventListener('keydown', (event) => {
+			if (
+				!isEditable(event.target) &&
+				(UPWARD_KEYS.has(event.key) || (event.key === ' ' && event.shiftKey))
+			) {
+				this.userScrolledUp();
+			}
+		});
+		// The scrollbar belongs to the scroller itself; a row's own content is another target.
+		scroller.addEventListener('pointerdown', (event) => {
+			if (event.target === scroller) {
+				this.dragTop = scroller.scrollTop;
+			}
+		});
+		scroller.addEventListener('touchstart', () => (this.dragTop = scroller.scrollTop), passive);
+		const endDrag = (): void => {
+			this.dragTop = undefined;
+		};
+		for (const type of ['pointerup', 'pointercancel', 'touchend', 'touchcancel']) {
+			window.addEventListener(type, endDrag, passive);
+		}
+		scroller.addEventListener('scroll', () => this.onScroll(), passive);
+	}
+
+	private userScrolledUp(): void {
+		// Nothing above to scroll to (a short chat): the user cannot leave the end.
+		if (this.scroller.scrollTop > 0) {
+			this.setFollowing(false);
+		}
+	}
+
+	private onScroll(): void {
+		const top = this.scroller.scrollTop;
+		// Our own follow-the-end scroll: nothing new to lay out, and no word about the user's intent
+		// (a passive wheel can scroll before its event reaches us, and our scroll then lands after it).
+		const ours = this.programmaticTop !== undefined && Math.abs(top - this.programmaticTop) <= 1;
+		this.programmaticTop = undefined;
+		if (this.dragTop !== undefined) {
+			if (top < this.dragTop) {
+				this.setFollowing(false);
+			}
+			this.dragTop = top;
+		}
+		// Back at the end, and not on the way up (a smooth scroll's first pixel up is near it too).
+		if (!ours && !this.followBottom && top >= this.lastScrollTop && this.isAtEnd()) {
+			this.setFollowing(true);
+		}
+		this.lastScrollTop = top;
+		if (!ours) {
+			this.schedule();
+		}
+	}
+
+	/** Scrolls to the end (reads layout: only where it is fresh, or on a user's action). */
+	private goToEnd(): void {
+		const target = this.scroller.scrollHeight - this.scroller.clientHeight;
+		if (Math.abs(this.scroller.scrollTop - target) > 1) {
+			this.programmaticTop = target;
+			this.scroller.scrollTop = target;
+		}
 	}
 
 	private schedule(): void {
@@ -108,10 +192,10 @@ export class VirtualList<T extends VirtualRow> {
 		});
 	}
 
-	private isAtBottom(): boolean {
+	private isAtEnd(): boolean {
 		return (
 			this.scroller.scrollTop + this.scroller.clientHeight >=
-			this.scroller.scrollHeight - BOTTOM_SLACK_PX
+			this.scroller.scrollHeight - END_SLACK_PX
 		);
 	}
 
@@ -135,11 +219,7 @@ export class VirtualList<T extends VirtualRow> {
 		}
 		if (this.followBottom) {
 			// Layout is fresh here, so reading scrollHeight costs nothing.
-			const target = this.scroller.scrollHeight - this.scroller.clientHeight;
-			if (Math.abs(this.scroller.scrollTop - target) > 1) {
-				this.programmaticScroll = true;
-				this.scroller.scrollTop = target;
-			}
+			this.goToEnd();
 		}
 		if (changed) {
 			this.schedule();
@@ -208,6 +288,15 @@ export class VirtualList<T extends VirtualRow> {
 		this.topSpacer.style.height = `${offsets[first]}px`;
 		this.bottomSpacer.style.height = `${total - offsets[last]}px`;
 	}
+}
+
+function isEditable(target: EventTarget | null): boolean {
+	return (
+		target instanceof HTMLElement &&
+		(target.isContentEditable ||
+			target instanceof HTMLInputElement ||
+			target instanceof HTMLTextAreaElement)
+	);
 }
 
 /** First index whose offset is >= value. */

@@ -11,6 +11,11 @@ const QUICK_FORMS: { name: string; script: string; args: string[] }[] = [
 	{ name: 'webview', script: 'bench:webview', args: ['--events=2000'] },
 	{ name: 'transcript', script: 'bench:transcript', args: ['--mb', '2'] },
 	{ name: 'chats', script: 'bench:chats', args: ['--chats', '3', '--events', '1000'] },
+	{
+		name: 'soak',
+		script: 'bench:soak',
+		args: ['--turns', '10', '--events', '2000', '--compare-events', '2000'],
+	},
 	{ name: 'activation', script: 'bench:activation', args: ['--runs', '1', '--chat-mb', '1'] },
 	// The issue's own size: 1,000 .gitignore lines over 10,000 paths, once.
 	{ name: 'ignore', script: 'bench:ignore', args: ['--rounds', '1'] },
