@@ -459,14 +459,21 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 			'the approved spec to say it waits',
 			{ seen: () => toasts(page) },
 		);
-		assert.equal(session.server.requests.length, first + 1, 'the implementation has not started');
-		assert.match(
-			await specChat
-				.locator('.queue')
-				.innerText()
-				.catch(() => ''),
-			/Implement the approved spec/,
+		// The toast and the chat's view are told separately: the queue shows it a moment apart.
+		const spec = specChat;
+		await waitUntil(
+			async () =>
+				/Implement the approved spec/.test(
+					await spec
+						.locator('.queue')
+						.innerText()
+						.catch(() => ''),
+				),
+			20_000,
+			"the spec chat's queue to show the implementation waiting",
+			{ seen: () => spec.locator('.queue').innerText() },
 		);
+		assert.equal(session.server.requests.length, first + 1, 'the implementation has not started');
 		await screenshot(page, 'zero-chat-folders-8-spec-waits');
 		release();
 		await session.server.waitForRequests(first + 2, 90_000);
