@@ -120,8 +120,16 @@ test('two edit_file hunks in one file: undoing one through the editor leaves the
 			'the card to show the second hunk undone',
 		);
 		await screenshot(session.page, 'zero-hunks-2-one-undone');
-		const saved = await savedChat(session, PROMPT, 1);
-		const stats = saved.transcript.turns[0].changes?.files.find((entry) => entry.path === STATS);
-		assert.deepEqual(stats?.hunks, ['pending', 'undone'], 'the states are saved with the chat');
+		// The chat is saved shortly after the card changes (saves are batched): wait for the file.
+		const savedStates = async () =>
+			(await savedChat(session, PROMPT, 1)).transcript.turns[0].changes?.files
+				.find((entry) => entry.path === STATS)
+				?.hunks?.join(',');
+		await waitUntil(
+			async () => (await savedStates()) === 'pending,undone',
+			15_000,
+			'the states saved with the chat',
+			{ seen: savedStates },
+		);
 	});
 });
