@@ -8,7 +8,7 @@
 // failed, or no test ran.
 //
 //   --no-build        reuse dist/ and out/integration/ as they are
-//   --timeout <sec>   how long to wait for the results (default 300, env ZERO_INTEGRATION_TIMEOUT)
+//   --timeout <sec>   how long to wait for the results (default 1200, env ZERO_INTEGRATION_TIMEOUT)
 //   env ZERO_TEST_GREP=<regexp>  run only the matching tests
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,7 +53,7 @@ const args = process.argv.slice(2);
 const noBuild = args.includes('--no-build');
 const timeoutArg = args.indexOf('--timeout');
 const timeoutSec = Number(
-	timeoutArg >= 0 ? args[timeoutArg + 1] : (process.env.ZERO_INTEGRATION_TIMEOUT ?? 300),
+	timeoutArg >= 0 ? args[timeoutArg + 1] : (process.env.ZERO_INTEGRATION_TIMEOUT ?? 1200),
 );
 
 const outDir = path.join(testOutputDir, 'integration');
