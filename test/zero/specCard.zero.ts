@@ -151,6 +151,15 @@ test('Plan first drafts a spec; Approve with a comment builds the spec as saved,
 
 test('Reject from the editor title: zero says rejected and keeps the reason', async () => {
 	await step(session.page, 'zero-spec-3-reject', async () => {
+		// Approving the first spec turned Plan first off (#36 item 17): this message drafts again.
+		const toggle = frame.locator('.plan-first-toggle');
+		assert.equal(await toggle.getAttribute('aria-pressed'), 'false', 'Plan first is off');
+		await toggle.click();
+		await waitUntil(
+			async () => (await toggle.getAttribute('aria-pressed')) === 'true',
+			10_000,
+			'Plan first to be on again',
+		);
 		const { specId, turnId } = await draft(
 			'Rename greet',
 			'Plan renaming greet to hello. (spec turn 3)',
