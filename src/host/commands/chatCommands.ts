@@ -18,6 +18,7 @@ import { lineageRows } from '../conversation/chatLineage';
 import { folderName } from '../chat/folderPicker';
 import type { LiveChatState } from '../chat/liveChatState';
 import { focusChat, type CommandDeps, type Handlers } from './commandDeps';
+import { exportTarget } from './exportTarget';
 
 type ChatCommand =
 	| 'zero.openChat'
@@ -319,16 +320,12 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 				void vscode.window.showInformationMessage('There is no zero run to export yet.');
 				return;
 			}
-			const target =
-				targetArg instanceof vscode.Uri
-					? targetArg
-					: await vscode.window.showSaveDialog({
-							defaultUri: vscode.Uri.joinPath(
-								deps.workspaceFolder()?.uri ?? vscode.Uri.file(path.dirname(source)),
-								name ?? 'run.jsonl',
-							),
-							filters: { 'JSON Lines': ['jsonl'] },
-						});
+			const target = await exportTarget(
+				targetArg,
+				deps.chats.active.folder ?? deps.workspaceFolder()?.uri.fsPath ?? path.dirname(source),
+				name ?? 'run.jsonl',
+				{ 'JSON Lines': ['jsonl'] },
+			);
 			if (target) {
 				await fs.copyFile(source, target.fsPath);
 				void vscode.window.showInformationMessage(

@@ -6,6 +6,7 @@ import { McpServers, type McpAction } from '../mcp/mcpServers';
 import { openZeroTerminal } from '../terminalUi/zeroTerminal';
 import { UsageReports, type UsageChoice } from '../usage/usageReports';
 import type { CommandDeps, Handlers } from './commandDeps';
+import { exportTarget } from './exportTarget';
 
 type ZeroToolsCommand =
 	'zero.exportChatMarkdown' | 'zero.mcpServers' | 'zero.showUsage' | 'zero.openInTerminalUi';
@@ -55,17 +56,14 @@ export function zeroToolsCommands(deps: CommandDeps): Handlers<ZeroToolsCommand>
 				void vscode.window.showInformationMessage('This chat has no messages to export yet.');
 				return;
 			}
-			const target =
-				targetArg instanceof vscode.Uri
-					? targetArg
-					: await vscode.window.showSaveDialog({
-							defaultUri: vscode.Uri.joinPath(
-								deps.workspaceFolder()?.uri ??
-									vscode.Uri.file(deps.store.chatDataDir(transcript.id, '')),
-								fileNameOf(transcript.title),
-							),
-							filters: { Markdown: ['md'] },
-						});
+			const target = await exportTarget(
+				targetArg,
+				deps.chats.active.folder ??
+					deps.workspaceFolder()?.uri.fsPath ??
+					deps.store.chatDataDir(transcript.id, ''),
+				fileNameOf(transcript.title),
+				{ Markdown: ['md'] },
+			);
 			if (target) {
 				await fs.writeFile(target.fsPath, chatToMarkdown(transcript));
 				deps.messages.show('info', `Exported the chat as Markdown to ${target.fsPath}.`);
