@@ -4,8 +4,9 @@
  *
  * Following new content is decided by what the user does, never by how far from the end a scroll
  * event lands (a trackpad tick moves 10-40 px, and a "near the bottom" band would pull the user
- * back): any upward wheel, key or scrollbar drag stops following, and only reaching the very end
- * again (or `scrollToBottom`, the jump-to-end control) resumes it.
+ * back): any upward wheel, key or scrollbar drag stops following, as does any other move up that
+ * leaves the end (find, focus, a script), and only reaching the very end again (or
+ * `scrollToBottom`, the jump-to-end control) resumes it.
  *
  * Layout never reads geometry after writing the DOM in the same frame (that would force a
  * synchronous layout): sizes come from the ResizeObserver, which runs after the browser's own
@@ -166,9 +167,16 @@ export class VirtualList<T extends VirtualRow> {
 			}
 			this.dragTop = top;
 		}
-		// Back at the end, and not on the way up (a smooth scroll's first pixel up is near it too).
-		if (!ours && !this.followBottom && top >= this.lastScrollTop && this.isAtEnd()) {
-			this.setFollowing(true);
+		if (!ours) {
+			if (this.followBottom && top < this.lastScrollTop && !this.isAtEnd()) {
+				// Moved up by something we did not hear as a wheel, key or drag (find, focus moving to a
+				// row above, a script): the user is elsewhere now. Content shrinking under the view
+				// clamps scrollTop too, but leaves it at the end.
+				this.setFollowing(false);
+			} else if (!this.followBottom && top >= this.lastScrollTop && this.isAtEnd()) {
+				// Back at the end, and not on the way up (a smooth scroll's first pixel up is near it).
+				this.setFollowing(true);
+			}
 		}
 		this.lastScrollTop = top;
 		if (!ours) {

@@ -3,7 +3,9 @@
  * the view stays where the user put it; following resumes only at the end (scrolled back there, or
  * the jump-to-end control). The FAKE zero streams `scroll-stream` (800 paragraphs, a tool card
  * every 20) and pauses after 140 lines, so the chat is taller than the view before the test
- * scrolls; the rest streams while it scrolls in 10 px wheel steps, as one trackpad tick does.
+ * scrolls; from there the test lets the stream on in chunks of 20 lines, one chunk in flight while
+ * it scrolls in 10 px wheel steps (as one trackpad tick does) and another after, so the stream
+ * never runs out before the test is done, however slow the machine.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -15,6 +17,10 @@ import { screenshot } from '../harness/workbench';
 import { send, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat';
 
 const PAUSE_AFTER_LINES = 140;
+/** Lines of the stream each `release` lets through. */
+const CHUNK_LINES = 20;
+/** scroll-stream.jsonl has 883 lines: 37 chunks after the first pause. */
+const CHUNKS = 36;
 /** The last paragraph the FAKE writes before its pause (line 140 of scroll-stream.jsonl). */
 const LAST_PARAGRAPH_BEFORE_PAUSE = 127;
 const WHEEL_STEP_PX = 10;
@@ -23,11 +29,15 @@ const WHEEL_STEPS = 8;
 let session: FakeChatSession;
 let frame: Frame;
 let resumeFile: string;
+let released = 0;
 
 before(async () => {
 	resumeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-scroll-')), 'resume');
 	session = await startFakeChat('scrolling', {
-		FAKE_ZERO_PAUSE_AFTER: String(PAUSE_AFTER_LINES),
+		FAKE_ZERO_PAUSE_AFTER: Array.from(
+			{ length: CHUNKS + 1 },
+			(_, index) => PAUSE_AFTER_LINES + index * CHUNK_LINES,
+		).join(','),
 		FAKE_ZERO_RESUME_FILE: resumeFile,
 	});
 	frame = await session.chat();
@@ -37,6 +47,15 @@ after(async () => {
 	await session?.close();
 	fs.rmSync(path.dirname(resumeFile), { recursive: true, force: true });
 });
+
+/** Lets the next `chunks` x 20 lines of the stream through (the FAKE's k-th pause waits for <file>.<k>). */
+function release(chunks = 1): void {
+	for (let i = 0; i < chunks; i++) {
+		released += 1;
+		assert.ok(released <= CHUNKS + 1, 'the test asked for more of the stream than it has');
+		fs.writeFileSync(released === 1 ? resumeFile : `${resumeFile}.${released}`, '');
+	}
+}
 
 interface Geometry {
 	top: number;
@@ -60,13 +79,20 @@ async function pointAtChat(page: Page): Promise<void> {
 	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
 }
 
-/** Waits until the chat has grown by `px` (zero's new output arrived), checking `check` meanwhile. */
+/** Pixels one line of the stream adds, at least (measured before the test scrolls). */
+let pxPerLine = 1;
+
+/**
+ * Lets enough of the stream through for the chat to grow by `px`, and waits until it has, checking
+ * `check` meanwhile.
+ */
 async function waitForGrowth(
 	from: Geometry,
 	px: number,
 	what: string,
 	check: (now: Geometry) => void = () => undefined,
 ): Promise<Geometry> {
+	release(Math.ceil(px / (pxPerLine * CHUNK_LINES)));
 	let now = from;
 	await waitUntil(
 		async () => {
@@ -96,14 +122,16 @@ test('a 10 px scroll up while zero streams stops following; following resumes at
 			{ seen: () => JSON.stringify(start) },
 		);
 		assert.ok(start.height > 3000, `the chat is far taller than the view (${start.height} px)`);
+		// Half of what the first 140 lines measured, so a release never falls short of a growth.
+		pxPerLine = start.height / PAUSE_AFTER_LINES / 2;
 		assert.equal(await frame.locator('button.jump-to-end').isVisible(), false);
 
-		// Small upward wheel steps, each while new output keeps arriving.
-		fs.writeFileSync(resumeFile, '');
+		// Small upward wheel steps, each while new output is arriving and then with more after it.
 		await pointAtChat(page);
 		let put: Geometry | undefined;
 		for (let stepIndex = 1; stepIndex <= WHEEL_STEPS; stepIndex++) {
 			const previous = put;
+			release();
 			await page.mouse.wheel(0, -WHEEL_STEP_PX);
 			// The first step leaves the end; each next one moves the view 10 px further up.
 			const moved = (now: Geometry): boolean =>
@@ -178,6 +206,18 @@ test('a 10 px scroll up while zero streams stops following; following resumes at
 		);
 		assert.ok(atEnd.height > away.height);
 		await screenshot(page, 'scrolling-2-following-again');
+
+		// Moved up by neither wheel, key nor drag (find, focus on a row above, a script): the view
+		// stays there too, and the first rows are drawn (before #34's fix it went back to the end).
+		await frame.locator('.transcript').evaluate((scroller) => {
+			scroller.scrollTop = 0;
+		});
+		await waitForGrowth(await geometry(), 300, 'after a jump to the top', (now) =>
+			assert.ok(now.top <= 2, `the view stays at the top: scrollTop ${now.top}`),
+		);
+		await frame.locator('[data-kind="prompt"]').first().waitFor();
+		await frame.locator('button.jump-to-end').click();
+		await waitUntil(async () => (await geometry()).fromEnd <= 1, 10_000, 'the jump to the end');
 
 		await frame.locator('button.stop').click();
 		// The prompt row is far above, unmounted; the status row at the end says the run ended.
