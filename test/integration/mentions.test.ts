@@ -430,9 +430,15 @@ describe('terminal mention with shell integration', function () {
 			this.skip();
 		}
 		const recorder = new TerminalRecorder(vscode.window);
+		// bash reads the user's ~/.bashrc before VS Code's shell integration starts, and a profile
+		// that hangs (CI machines have a `pyenv rehash` that waits on a lock) keeps it from ever
+		// starting: the test's bash gets an empty home of its own.
+		const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mention-home-'));
+		fs.writeFileSync(path.join(home, '.bashrc'), '');
 		const terminal = vscode.window.createTerminal({
 			name: 'mention-bash',
 			shellPath: '/bin/bash',
+			env: { HOME: home },
 		});
 		try {
 			terminal.show();
@@ -472,6 +478,7 @@ describe('terminal mention with shell integration', function () {
 		} finally {
 			terminal.dispose();
 			recorder.dispose();
+			fs.rmSync(home, { recursive: true, force: true });
 		}
 	});
 });
