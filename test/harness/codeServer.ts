@@ -561,6 +561,11 @@ export async function startCodeServer(opts: StartCodeServerOptions): Promise<Cod
 			delete childEnv[key];
 		}
 	}
+	// VS Code resolves a login shell's environment for each extension host and terminal, and waits
+	// 10 s when the profile hangs (these machines' `pyenv rehash` does): 10 s on every session. The
+	// extension host inherits this process's environment either way, so it is skipped, as VS Code
+	// does when started from its CLI.
+	childEnv.VSCODE_CLI = '1';
 	Object.assign(childEnv, env);
 
 	const baseArgs = [
