@@ -104,6 +104,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 		requestId: z.union([z.number(), z.string().max(600)]),
 		optionId: z.string().max(200).optional(),
 	}),
+	/** Opens the diff a waiting write, edit or patch request would make (its tool card's item). */
+	z.object({ type: z.literal('approval/diff'), turnId: z.string(), itemId: z.string() }),
 	/** An action of a notice: a tool card's (with `itemId`) or the run's (without). */
 	z.object({
 		type: z.literal('notice/action'),

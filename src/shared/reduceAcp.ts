@@ -36,6 +36,7 @@ export function requestPermission(
 		requestId: action.requestId,
 		rawInput: action.args,
 		toolName: action.toolName,
+		...(action.preview ? { preview: action.preview } : {}),
 		options: action.options,
 		state: 'waiting',
 		requestedAt: action.at,

@@ -47,6 +47,27 @@ export type ToolResultInfo = z.infer<typeof ToolResultInfoSchema>;
 export const APPROVAL_STATES = ['waiting', 'answered', 'withdrawn'] as const;
 
 /**
+ * What a request to write, edit or patch a file would change, computed by the host when zero asks
+ * (zero acp sends only the tool's arguments): the first lines of the diff for the card (the whole
+ * diff opens in the editor), or why there is none.
+ */
+export const ApprovalPreviewSchema = z.discriminatedUnion('kind', [
+	z.object({
+		kind: z.literal('diff'),
+		/** The file, relative to the chat's folder; absent for zero's own patch text. */
+		path: z.string().optional(),
+		created: z.boolean(),
+		lines: z.array(z.string()),
+		/** Lines of the diff beyond `lines`. */
+		more: z.number(),
+		added: z.number(),
+		removed: z.number(),
+	}),
+	z.object({ kind: z.literal('none'), path: z.string().optional(), reason: z.string() }),
+]);
+export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
+
+/**
  * A permission request `zero acp` sent for a tool call and waits on. `waiting` until the user picks
  * one of zero's options (`answered`, with the outcome: the chosen option's kind says allowed or
  * denied), or until Stop, closing the chat or the process ending takes it away (`withdrawn`).
@@ -61,6 +82,8 @@ export const ToolApprovalSchema = z.object({
 	rawInput: z.unknown().optional(),
 	/** The tool the request names (from its title): which argument zero's tool reads. */
 	toolName: z.string().optional(),
+	/** For write_file, edit_file and apply_patch: the change it would make. */
+	preview: ApprovalPreviewSchema.optional(),
 	options: z.array(PermissionOptionSchema),
 	state: z.enum(APPROVAL_STATES),
 	outcome: PermissionOutcomeSchema.optional(),

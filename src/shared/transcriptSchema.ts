@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ParsedLineSchema } from '../zero/protocol/parseLine';
-import { TranscriptItemSchema } from './transcriptItems';
+import { ApprovalPreviewSchema, TranscriptItemSchema } from './transcriptItems';
 import { AgentSessionActionSchemas, AgentSessionStateSchema } from './agentSessionSchema';
 import { TurnChangeSummarySchema, TurnUndoneSchema } from './changeSchema';
 import { ForkOriginSchema } from './forkOrigin';
@@ -106,11 +106,13 @@ export type TurnCommand = z.infer<typeof TurnCommandSchema>;
 
 export {
 	APPROVAL_STATES,
+	ApprovalPreviewSchema,
 	PermissionInfoSchema,
 	ToolApprovalSchema,
 	ToolItemSchema,
 	ToolResultInfoSchema,
 	TranscriptItemSchema,
+	type ApprovalPreview,
 	type PermissionInfo,
 	type ToolApproval,
 	type ToolItem,
@@ -293,6 +295,7 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 		args: z.unknown().optional(),
 		sideEffect: z.string().optional(),
 		options: z.array(PermissionOptionSchema),
+		preview: ApprovalPreviewSchema.optional(),
 	}),
 	z.object({
 		type: z.literal('acp/permission-settled'),

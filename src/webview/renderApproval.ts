@@ -7,7 +7,13 @@ import {
 	approvalArguments,
 	type ApprovalArgument,
 } from '../shared/approvalArgs';
-import type { ToolApproval, ToolItem, Transcript, Turn } from '../shared/transcriptSchema';
+import type {
+	ApprovalPreview,
+	ToolApproval,
+	ToolItem,
+	Transcript,
+	Turn,
+} from '../shared/transcriptSchema';
 import { h, icon } from './dom';
 import { actionAttrs, type ViewActionOf } from './viewActions';
 
@@ -155,6 +161,67 @@ function requestArguments(
 	return { element, headline };
 }
 
+/** A diff line's part: what the sign at its start says (the sign stays: color is not the only cue). */
+function diffLineClass(line: string): string {
+	if (line.startsWith('@@') || line.startsWith('***')) {
+		return 'diff-line diff-meta';
+	}
+	if (line.startsWith('+')) {
+		return 'diff-line diff-added';
+	}
+	if (line.startsWith('-')) {
+		return 'diff-line diff-removed';
+	}
+	return 'diff-line';
+}
+
+/** What a write, edit or patch request would change: the first lines, the rest in the diff editor. */
+function renderPreview(turn: Turn, item: ToolItem, preview: ApprovalPreview): HTMLElement {
+	if (preview.kind === 'none') {
+		return h(
+			'div',
+			{ class: 'approval-preview muted', 'data-preview': 'none' },
+			`No preview of the change: ${preview.reason}.`,
+		);
+	}
+	const counts = `+${preview.added} \u2212${preview.removed}`;
+	const title =
+		preview.path === undefined
+			? `zero's patch (${counts})`
+			: `${preview.created ? 'Would create' : 'Would change'} ${preview.path} (${counts})`;
+	return h(
+		'div',
+		{ class: 'approval-preview', 'data-preview': 'diff' },
+		h('div', { class: 'approval-preview-title' }, icon('diff'), ` ${title}`),
+		h(
+			'pre',
+			{ class: 'approval-diff', 'aria-label': `The change: ${title}` },
+			...preview.lines.map((line) => h('span', { class: diffLineClass(line) }, `${line}\n`)),
+		),
+		h(
+			'div',
+			{ class: 'approval-preview-footer' },
+			preview.more > 0
+				? h(
+						'span',
+						{ class: 'muted' },
+						`${preview.more} more line${preview.more === 1 ? '' : 's'} of the diff not shown. `,
+					)
+				: undefined,
+			h(
+				'button',
+				{
+					type: 'button',
+					class: 'button secondary approval-open-diff',
+					...actionAttrs({ action: 'approval-diff', turn: turn.id, item: item.id }),
+				},
+				icon('diff'),
+				' Open diff',
+			),
+		),
+	);
+}
+
 function settledText(approval: ToolApproval): string {
 	const outcome = approval.outcome;
 	if (approval.settledBy === 'cancel') {
@@ -242,6 +309,7 @@ export function renderApproval(
 		},
 		h('div', { class: 'approval-title' }, icon('bell-dot'), ' zero waits for your approval'),
 		target,
+		approval.preview ? renderPreview(turn, item, approval.preview) : undefined,
 		h('div', { class: 'approval-options' }, ...main),
 		others.length > 0
 			? h(

@@ -52,6 +52,8 @@ export function viewActionHandlers(view: ViewActionTarget): ViewActionHandlers {
 		},
 		'open-output': (action) =>
 			post({ type: 'open/toolOutput', turnId: action.turn, itemId: action.item }),
+		'approval-diff': (action) =>
+			post({ type: 'approval/diff', turnId: action.turn, itemId: action.item }),
 		approval: (action) => {
 			const requestId = view.approvalRequest(action.turn, action.item);
 			if (requestId !== undefined) {

@@ -28,6 +28,8 @@ export const ViewActionSchema = z.discriminatedUnion('action', [
 		item: z.string(),
 		optionId: z.string().optional(),
 	}),
+	/** Opens the whole diff a waiting write, edit or patch request would make in the diff editor. */
+	z.object({ action: z.literal('approval-diff'), turn, item: z.string() }),
 	z.object({
 		action: z.literal('notice'),
 		turn,

@@ -1,6 +1,7 @@
 /**
  * The cards a newcomer reads in a 300 px side bar, in the light, dark and high-contrast themes:
- * the live-approval card (with "More" open once), a list of tool cards (a shell command, a file
+ * the live-approval card (with "More" open once, and an edit's card with its diff and the diff
+ * editor it opens), a list of tool cards (a shell command, a file
  * read and a write) and a change card whose turn was undone. Screenshots of each (named
  * `cards-<SCREENS_LABEL>-<theme>-<screen>`, "after" unless SCREENS_LABEL says otherwise) and
  * axe-core over each: no serious or critical violation. Packaged extension in code-server, FAKE
@@ -12,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { screenshot, setSideBarWidth } from '../harness/workbench';
+import { closeAllEditors, screenshot, setSideBarWidth } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
 import {
 	chooseMode,
@@ -126,6 +127,51 @@ for (const theme of THEMES) {
 					await frame.locator('.approval.settled').last().innerText(),
 					/Allow for this turn: allowed\./,
 				);
+			}
+
+			// 1c. An edit zero asks about, with the diff it would make, before Allow (#33).
+			if (AFTER) {
+				const notes = path.join(current.wb.workspace, '.zero', 'notes.md');
+				fs.mkdirSync(path.dirname(notes), { recursive: true });
+				fs.writeFileSync(notes, 'line one\nline two\nline three\n');
+				frame = await current.newChat();
+				await chooseMode(frame, 'acp');
+				await send(frame, 'Edit the notes [scenario:permission-edit]');
+				const edit = frame.locator('.approval[data-approval="waiting"]').last();
+				await edit.waitFor({ state: 'visible', timeout: 20_000 });
+				const preview = edit.locator('.approval-preview[data-preview="diff"]');
+				await preview.scrollIntoViewIfNeeded();
+				assert.equal(
+					(await preview.locator('.approval-preview-title').innerText()).trim(),
+					'Would change .zero/notes.md (+1 \u22121)',
+				);
+				const diffLines = await preview.locator('.diff-line').allTextContents();
+				assert.deepEqual(
+					diffLines.map((line) => line.replace(/\n$/, '')),
+					['@@ -1,3 +1,3 @@', ' line one', '-line two', '+line 2', ' line three'],
+				);
+				await shot('1c-approval-edit-diff');
+				found.push(...(await axe(frame, `cards-${theme.name}-approval-edit-diff`)));
+				// The whole diff in VS Code's diff editor, the file itself untouched.
+				await preview.getByRole('button', { name: 'Open diff' }).click();
+				const diffEditor = page.locator('.editor-instance .monaco-diff-editor');
+				await diffEditor.waitFor({ state: 'visible', timeout: 20_000 });
+				await page
+					.locator('.tabs-container .tab', { hasText: 'notes.md' })
+					.first()
+					.waitFor({ state: 'visible', timeout: 10_000 });
+				await waitUntil(
+					// The editor draws spaces as no-break spaces.
+					async () => (await diffEditor.innerText()).replace(/\u00a0/g, ' ').includes('line 2'),
+					10_000,
+					'the diff editor to show the proposed line',
+				);
+				await shot('1d-approval-edit-diff-editor');
+				assert.equal(fs.readFileSync(notes, 'utf8'), 'line one\nline two\nline three\n');
+				await closeAllEditors(page);
+				await edit.getByRole('button', { name: 'Deny' }).click();
+				await waitForRunEnd(frame, 'Edit the notes');
+				assert.equal(fs.readFileSync(notes, 'utf8'), 'line one\nline two\nline three\n');
 			}
 
 			// 2. Tool cards: a shell command, a file read and a write.

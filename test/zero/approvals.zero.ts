@@ -101,3 +101,50 @@ test('zero acp: Allow once runs the shell command in the same turn; the next pro
 		);
 	});
 });
+
+test("zero acp: an edit zero asks about shows its diff before Allow, and zero's edit is that diff (#33)", async () => {
+	await step(session.page, 'zero-acp-edit-diff', async () => {
+		const notes = path.join(session.wb.workspace, '.zero', 'notes.md');
+		fs.mkdirSync(path.dirname(notes), { recursive: true });
+		fs.writeFileSync(notes, 'line one\nline two\nline three\n');
+		const frame = await session.newChat();
+		await chooseMode(frame, 'acp');
+		script(session.server, [
+			{
+				toolCalls: [
+					{
+						id: 'call_edit_1',
+						name: 'edit_file',
+						args: { path: '.zero/notes.md', old_string: 'line two', new_string: 'line 2' },
+					},
+				],
+			},
+			{ text: ['Edited the notes.'] },
+		]);
+		await send(frame, 'Fix the second line of the notes. (acp scenario)');
+		const approval = frame.locator('.approval[data-approval="waiting"]').last();
+		await approval.waitFor({ state: 'visible', timeout: 60_000 });
+		const preview = approval.locator('.approval-preview[data-preview="diff"]');
+		assert.equal(
+			(await preview.locator('.approval-preview-title').innerText()).trim(),
+			'Would change .zero/notes.md (+1 \u22121)',
+		);
+		const lines = (await preview.locator('.diff-line').allTextContents()).map((line) =>
+			line.replace(/\n$/, ''),
+		);
+		assert.deepEqual(lines, [
+			'@@ -1,3 +1,3 @@',
+			' line one',
+			'-line two',
+			'+line 2',
+			' line three',
+		]);
+		assert.equal(fs.readFileSync(notes, 'utf8'), 'line one\nline two\nline three\n', 'not yet');
+		await screenshot(session.page, 'zero-acp-4-edit-diff');
+		await approval.getByRole('button', { name: 'Allow once' }).click();
+		const status = await waitForTurnEnd(frame, 1);
+		assert.equal(await status.getAttribute('data-status'), 'success');
+		// What zero wrote is what the card showed.
+		assert.equal(fs.readFileSync(notes, 'utf8'), 'line one\nline 2\nline three\n');
+	});
+});

@@ -17,11 +17,13 @@ import type { InputImage } from '../../zero/protocol/streamInput';
 import { processOutcomeOfExit } from './acpMapping';
 import { AcpTurnMapper } from './acpTurnMapper';
 import { findTurn } from '../../shared/transcript';
-import type { TranscriptAction, TurnCommand } from '../../shared/transcriptSchema';
+import type { ApprovalPreview, TranscriptAction, TurnCommand } from '../../shared/transcriptSchema';
 import type { Logger } from '../platform/log';
 import type { StartedTurn, TurnBackend, TurnHost, TurnRequest } from '../turns/turnBackend';
 import type { AcpManager } from './acpManager';
 import type { WaitingApprovals } from './waitingApprovals';
+import { approvalPreview, readInFolder } from './proposedEdits';
+import { toolNameFromTitle } from './acpMapping';
 
 /** What an ACP chat needs from its ChatSession. */
 export interface AcpChatHost extends TurnHost {
@@ -38,6 +40,8 @@ export class AcpChat implements TurnBackend {
 	private session: AcpSession | undefined;
 	private sessionProcess: AcpProcess | undefined;
 	private mapper: AcpTurnMapper | undefined;
+	/** The folder of the running turn: where a request's file is read for its preview. */
+	private turnCwd: string | undefined;
 	private stopRequested = false;
 
 	constructor(
@@ -94,6 +98,7 @@ export class AcpChat implements TurnBackend {
 				cwd: turn.cwd,
 			});
 			this.mapper = mapper;
+			this.turnCwd = turn.cwd;
 			this.applyAll(mapper.start(this.host.now()));
 			if (turn.model && !this.stopRequested) {
 				await session.setModel(turn.model).catch(() => undefined);
@@ -171,8 +176,30 @@ export class AcpChat implements TurnBackend {
 			return;
 		}
 		// The card first: whoever counts the waiting requests finds the question on it.
-		this.applyAll(mapper.permissionRequested(request.requestId, request.params, this.host.now()));
+		this.applyAll(
+			mapper.permissionRequested(
+				request.requestId,
+				request.params,
+				this.host.now(),
+				this.previewOf(request),
+			),
+		);
 		this.host.approvals.add(this.host.transcript.id, request);
+	}
+
+	/** The diff an edit request would make, from the file in the turn's folder now. */
+	private previewOf(request: PendingPermission): ApprovalPreview | undefined {
+		const cwd = this.turnCwd;
+		const toolCall = request.params.toolCall;
+		try {
+			return approvalPreview(toolNameFromTitle(toolCall.title), toolCall.rawInput, (file) =>
+				cwd === undefined ? undefined : readInFolder(cwd, file),
+			);
+		} catch (error) {
+			// A preview that fails must not keep the question from the user.
+			this.host.log.error(`No preview of the request: ${(error as Error).message}`);
+			return { kind: 'none', reason: 'the file could not be read for a preview' };
+		}
 	}
 
 	private applyAll(actions: TranscriptAction[]): void {

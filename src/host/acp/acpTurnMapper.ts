@@ -24,7 +24,7 @@ import {
 	type SessionUpdate,
 } from '../../zero/protocol/acp/schemas';
 import type { ParsedLine } from '../../zero/protocol/parseLine';
-import type { TranscriptAction } from '../../shared/transcriptSchema';
+import type { ApprovalPreview, TranscriptAction } from '../../shared/transcriptSchema';
 import {
 	acpRunId,
 	contentText,
@@ -104,6 +104,7 @@ export class AcpTurnMapper {
 		requestId: number | string,
 		params: RequestPermissionParams,
 		at?: number,
+		preview?: ApprovalPreview,
 	): TranscriptAction[] {
 		const toolCall = params.toolCall;
 		if (!this.kinds.has(toolCall.toolCallId) || this.finished.has(toolCall.toolCallId)) {
@@ -123,6 +124,7 @@ export class AcpTurnMapper {
 				args: toolCall.rawInput,
 				sideEffect: sideEffectOfKind(toolCall.kind),
 				options: params.options,
+				...(preview ? { preview } : {}),
 			},
 		];
 	}

@@ -14,6 +14,7 @@ import { chatForkDeps } from '../conversation/chatForkDeps';
 import type { ChatSession } from '../chat/chatSession';
 import type { ChatSlot } from './chatSlot';
 import { rerunTurn } from '../conversation/conversationActions';
+import { openApprovalDiff } from '../acp/approvalDiff';
 import { forkFromTurn } from '../conversation/forkChat';
 import type { Transcript } from '../../shared/transcriptSchema';
 import type { ComposerRequests } from './composerRequests';
@@ -148,6 +149,16 @@ export async function handleChatRequest(
 			return;
 		case 'approval/answer':
 			session.answerApproval(message.requestId, message.optionId);
+			return;
+		case 'approval/diff':
+			await openApprovalDiff(
+				host.viewActions,
+				deps.messages,
+				session.transcript,
+				session.folder,
+				message.turnId,
+				message.itemId,
+			);
 			return;
 		case 'notice/action':
 			await session.notices.runAction(message.turnId, message.itemId, message.actionId);

@@ -16,15 +16,21 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
 		return this.contents.get(uri.path) ?? '';
 	}
 
+	/** Holds (or refreshes) a read-only document's text and gives its URI, without showing it. */
+	register(name: string, content: string): vscode.Uri {
+		const uri = vscode.Uri.from({ scheme: READONLY_SCHEME, path: `/${name}` });
+		this.contents.set(uri.path, content);
+		this.changed.fire(uri);
+		return uri;
+	}
+
 	/** Shows (or refreshes) a read-only document; the name decides the language by its extension. */
 	async show(
 		name: string,
 		content: string,
 		options: { preview?: boolean; language?: string } = {},
 	): Promise<vscode.TextDocument> {
-		const uri = vscode.Uri.from({ scheme: READONLY_SCHEME, path: `/${name}` });
-		this.contents.set(uri.path, content);
-		this.changed.fire(uri);
+		const uri = this.register(name, content);
 		let document = await vscode.workspace.openTextDocument(uri);
 		if (options.language && document.languageId !== options.language) {
 			document = await vscode.languages.setTextDocumentLanguage(document, options.language);

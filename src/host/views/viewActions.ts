@@ -11,6 +11,14 @@ export interface ChatViewActions {
 	openLink(href: string): void;
 	openFile(path: string, line?: number): void;
 	openToolOutput(transcript: Transcript, turnId: string, itemId: string): void;
+	/** Two read-only texts side by side in VS Code's diff editor. */
+	openDiff(
+		title: string,
+		left: { name: string; content: string },
+		right: { name: string; content: string },
+	): Promise<void>;
+	/** A read-only text in an editor (`language`: its language id). */
+	showDocument(name: string, content: string, language?: string): Promise<void>;
 }
 
 /** Links, file links and full tool output opened from a chat view, always through VS Code. */
@@ -64,6 +72,18 @@ export function createChatViewActions(
 			}
 		},
 		openFile: (file, line) => void openFile(file, line),
+		openDiff: async (title, left, right) => {
+			await vscode.commands.executeCommand(
+				'vscode.diff',
+				documents.register(left.name, left.content),
+				documents.register(right.name, right.content),
+				title,
+				{ preview: true },
+			);
+		},
+		showDocument: async (name, content, language) => {
+			await documents.show(name, content, { preview: true, language });
+		},
 		openToolOutput: (transcript: Transcript, turnId: string, itemId: string) => {
 			const item = transcript.turns
 				.find((turn) => turn.id === turnId)

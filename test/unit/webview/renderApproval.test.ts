@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
-import type { ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
+import type { ApprovalPreview, ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { approvalKeyAction } from '../../../src/webview/renderApproval';
+import { readViewAction } from '../../../src/webview/viewActions';
 import { buildRows } from '../../../src/webview/rows';
 import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { renderTool } from '../../../src/webview/renderTool';
@@ -34,6 +35,7 @@ const SHELL_OPTIONS = [
 function waitingCard(
 	command: string,
 	options = SHELL_OPTIONS,
+	preview?: ApprovalPreview,
 ): { transcript: Transcript; card: HTMLElement } {
 	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
@@ -47,7 +49,7 @@ function waitingCard(
 	for (const action of [
 		{ type: 'turn/start' as const, turnId: 't1' },
 		...mapper.start(),
-		...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options }),
+		...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options }, undefined, preview),
 	]) {
 		applyAction(transcript, action);
 	}
@@ -114,6 +116,57 @@ describe('the live approval on a tool card', () => {
 			// zero's request id is not copied into the page: the answer reads it from the transcript.
 			assert.equal(button.dataset.requestId, undefined);
 		}
+	});
+
+	it('an edit request shows the diff it would make before Allow, and opens the whole of it (#33)', () => {
+		const { card } = waitingCard('ignored', SHELL_OPTIONS, {
+			kind: 'diff',
+			path: 'src/<b>x</b>.ts',
+			created: false,
+			lines: ['@@ -1,2 +1,2 @@', ' keep', '-old <img src=x onerror=alert(1)>', '+new'],
+			more: 20,
+			added: 3,
+			removed: 2,
+		});
+		const preview = card.querySelector<HTMLElement>('.approval .approval-preview');
+		assert.ok(preview, 'the diff is on the waiting card');
+		assert.equal(
+			preview.querySelector('.approval-preview-title')?.textContent?.trim(),
+			'Would change src/<b>x</b>.ts (+3 \u22122)',
+		);
+		const lines = [...preview.querySelectorAll<HTMLElement>('.diff-line')];
+		assert.deepEqual(
+			lines.map((line) => [line.className, line.textContent]),
+			[
+				['diff-line diff-meta', '@@ -1,2 +1,2 @@\n'],
+				['diff-line', ' keep\n'],
+				['diff-line diff-removed', '-old <img src=x onerror=alert(1)>\n'],
+				['diff-line diff-added', '+new\n'],
+			],
+		);
+		assert.equal(preview.querySelector('img, b'), null, "the model's words stay text");
+		assert.match(preview.textContent ?? '', /20 more lines of the diff not shown/);
+		const open = preview.querySelector<HTMLElement>('button.approval-open-diff');
+		assert.ok(open);
+		assert.deepEqual(readViewAction(open), { action: 'approval-diff', turn: 't1', item: 'c1' });
+		// The preview comes before the answers: the user reads it first.
+		const approval = card.querySelector<HTMLElement>('.approval');
+		assert.ok(approval);
+		const order = [...approval.children].map((child) => child.className);
+		assert.ok(
+			order.indexOf('approval-preview') < order.indexOf('approval-options'),
+			order.join(' | '),
+		);
+
+		const none = waitingCard('ignored', SHELL_OPTIONS, {
+			kind: 'none',
+			path: 'a.txt',
+			reason: 'the text to replace is not in the file as it is',
+		}).card.querySelector('.approval-preview[data-preview="none"]');
+		assert.equal(
+			none?.textContent,
+			'No preview of the change: the text to replace is not in the file as it is.',
+		);
 	});
 
 	it('"Always allow" names the command prefix the model asked zero to store', () => {

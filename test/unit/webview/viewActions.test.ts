@@ -132,20 +132,35 @@ function approval(requestId: string | number = 7): HTMLElement {
 	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
 	for (const action of [
 		...mapper.start(),
-		...mapper.permissionRequested(requestId, {
-			sessionId: 'S',
-			toolCall: {
-				toolCallId: 'call_1',
-				title: 'exec_command ls',
-				kind: 'execute',
-				rawInput: { cmd: 'ls' },
+		...mapper.permissionRequested(
+			requestId,
+			{
+				sessionId: 'S',
+				toolCall: {
+					toolCallId: 'call_1',
+					title: 'exec_command ls',
+					kind: 'execute',
+					rawInput: { cmd: 'ls' },
+				},
+				options: [
+					{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+					{ optionId: 'always_allow_prefix', name: 'Always allow ls', kind: 'allow_always' },
+					{ optionId: 'deny', name: 'Deny', kind: 'reject_once' },
+				],
 			},
-			options: [
-				{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-				{ optionId: 'always_allow_prefix', name: 'Always allow ls', kind: 'allow_always' },
-				{ optionId: 'deny', name: 'Deny', kind: 'reject_once' },
-			],
-		}),
+			undefined,
+			// The diff an edit would make, with its Open diff button (a shell command has none: the
+			// card only needs one of each action here).
+			{
+				kind: 'diff',
+				path: 'a.txt',
+				created: false,
+				lines: ['@@ -1 +1 @@', '-a', '+b'],
+				more: 0,
+				added: 1,
+				removed: 1,
+			},
+		),
 	]) {
 		applyAction(transcript, action);
 	}

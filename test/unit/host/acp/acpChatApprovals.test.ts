@@ -4,7 +4,14 @@
  * the count of waiting approvals.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
@@ -53,7 +60,7 @@ function setup() {
 			prompt: { text: message, context: [] },
 			cwd: dir,
 		});
-	return { chat, transcript, waiting, sentLines, tools, run };
+	return { dir, chat, transcript, waiting, sentLines, tools, run };
 }
 
 describe('AcpChat: answers bound to their request', { timeout: 30_000 }, () => {
@@ -132,3 +139,43 @@ describe('AcpChat: request ids as zero sent them', { timeout: 30_000 }, () => {
 		assert.equal(tool.approval?.settledBy, 'turn_end');
 	});
 });
+
+describe(
+	'AcpChat: the change an edit request would make, before Allow (#33)',
+	{ timeout: 30_000 },
+	() => {
+		it("edit_file as zero asks it (A22: arguments only) gets the diff from the file in the chat's folder", async () => {
+			const { dir, chat, tools, run } = setup();
+			mkdirSync(path.join(dir, '.zero'));
+			writeFileSync(path.join(dir, '.zero', 'notes.md'), 'line one\nline two\nline three\n');
+			const done = run('edit [scenario:permission-edit]');
+			await waitUntil(() => tools()[0]?.approval?.state === 'waiting', 10_000, 'the request');
+			assert.deepEqual(tools()[0].approval?.preview, {
+				kind: 'diff',
+				path: '.zero/notes.md',
+				created: false,
+				lines: ['@@ -1,3 +1,3 @@', ' line one', '-line two', '+line 2', ' line three'],
+				more: 0,
+				added: 1,
+				removed: 1,
+			});
+			assert.equal(chat.answer(tools()[0].approval?.requestId ?? '', 'deny'), undefined);
+			await done;
+		});
+
+		it('a file reached through a link out of the folder is not read: the card says why', async () => {
+			const { dir, tools, run, chat } = setup();
+			const outside = mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
+			writeFileSync(path.join(outside, 'notes.md'), 'line one\nline two\nSECRET\n');
+			symlinkSync(outside, path.join(dir, '.zero'));
+			const done = run('edit [scenario:permission-edit]');
+			await waitUntil(() => tools()[0]?.approval?.state === 'waiting', 10_000, 'the request');
+			const preview = tools()[0].approval?.preview;
+			assert.equal(preview?.kind, 'none');
+			assert.match(JSON.stringify(preview), /outside the chat's folder: not read for a preview/);
+			assert.doesNotMatch(JSON.stringify(tools()), /SECRET/);
+			assert.equal(chat.answer(tools()[0].approval?.requestId ?? '', 'deny'), undefined);
+			await done;
+		});
+	},
+);
