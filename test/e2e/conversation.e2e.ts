@@ -178,12 +178,16 @@ test('Fork from the last message: a new chat with the history, zero\u2019s fork 
 				await screenshot(session.page, 'conversation-8-chats-list-lineage');
 			},
 		});
-		// Chosen: the parent opens again, untouched.
+		// Chosen: the parent opens again, untouched. The header is drawn at once and the rows on
+		// the next frame, so both are waited for (CI once read the fork's rows under the parent's header).
+		const parentPrompts = ['Say hello again, briefly [scenario:answer]'];
 		await waitUntil(
-			async () => (await frame.locator('.fork-origin').count()) === 0,
+			async () =>
+				(await frame.locator('.fork-origin').count()) === 0 &&
+				JSON.stringify(await promptTexts()) === JSON.stringify(parentPrompts),
 			15_000,
-			'the parent chat to open',
+			'the parent chat to open with its one message',
+			{ seen: async () => ({ prompts: await promptTexts() }) },
 		);
-		assert.deepEqual(await promptTexts(), ['Say hello again, briefly [scenario:answer]']);
 	});
 });
