@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { ChangeService } from './host/changes/changeService';
 import { ChangesStatusBar } from './host/changes/changesStatusBar';
 import { HunkReview } from './host/changes/hunkReview';
+import { shellBaselineSetup } from './host/changes/shellBaseline';
 import { AcpManager } from './host/acp/acpManager';
 import { WaitingApprovals } from './host/acp/waitingApprovals';
 import { AttentionController } from './host/router/attention';
@@ -125,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 			chat: (chatId) => registry.get(chatId),
 			log,
 			now: () => Date.now(),
+			baseline: (folder) => shellBaselineSetup(settings(), storageRoot, folder),
 		}),
 	);
 	const hunks = disposables.add(

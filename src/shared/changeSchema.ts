@@ -67,6 +67,11 @@ export const FileChangeSchema = z.object({
 	checkpointSequence: z.number().int().optional(),
 	/** Kept as the turn left it, or reverted alone to its before-content. */
 	resolution: z.enum(FILE_RESOLUTIONS).optional(),
+	/**
+	 * Set when the before-content is the extension's own baseline of the folder, taken before the
+	 * turn (a shell command's change, which zero keeps no checkpoint of); else zero's checkpoint.
+	 */
+	beforeSource: z.literal('baseline').optional(),
 	/** Per hunk zero made (in diff order), once the file was reviewed hunk by hunk. */
 	hunks: z.array(z.enum(HUNK_STATES)).max(100_000).optional(),
 });

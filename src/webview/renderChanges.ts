@@ -5,6 +5,7 @@ import type { Turn } from '../shared/transcriptSchema';
 import { h, icon } from './dom';
 import type { RenderContext } from './renderContext';
 import { actionAttrs } from './viewActions';
+import { hunkBadge, restoreBadge, sourceBadge, sourceOf } from './changeBadges';
 
 /** Rows a card lists; the review shows every file. */
 const LISTED_FILES = 50;
@@ -64,34 +65,6 @@ function renderLines(file: FileChange): HTMLElement {
 	}
 }
 
-function restoreBadge(file: FileChange): HTMLElement | undefined {
-	switch (file.restore.status) {
-		case 'restorable':
-			return undefined;
-		case 'not_restorable':
-			return h(
-				'span',
-				{ class: 'badge restore not-restorable', title: file.restore.reason },
-				icon('circle-slash'),
-				` not restorable by zero: ${file.restore.reason}`,
-			);
-		case 'partial':
-			return h(
-				'span',
-				{ class: 'badge restore partial', title: file.restore.reason },
-				icon('warning'),
-				` partly restorable: ${file.restore.reason}`,
-			);
-		case 'uncertain':
-			return h(
-				'span',
-				{ class: 'badge restore uncertain', title: file.restore.reason },
-				icon('question'),
-				` ${file.restore.reason}`,
-			);
-	}
-}
-
 function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElement {
 	const name = readOnly
 		? h('span', { class: 'change-path' }, file.path)
@@ -114,6 +87,7 @@ function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElemen
 			'data-restore': file.restore.status,
 			'data-lines': file.lines.kind,
 			'data-resolution': file.resolution ?? '',
+			'data-before-source': sourceOf(file) ?? '',
 		},
 		icon(KIND_ICONS[file.kind]),
 		name,
@@ -138,6 +112,7 @@ function renderFile(turn: Turn, file: FileChange, readOnly: boolean): HTMLElemen
 				)
 			: undefined,
 		hunkBadge(file),
+		sourceBadge(file),
 		restoreBadge(file),
 		!readOnly && hunksReviewable(file)
 			? h(
@@ -163,29 +138,6 @@ function hunksReviewable(file: FileChange): boolean {
 		file.lines.kind === 'text' &&
 		file.kind !== 'deleted' &&
 		file.hunks?.every((state) => state !== 'pending') !== true
-	);
-}
-
-/** "1 of 2 hunks undone, 1 kept" once the file was reviewed hunk by hunk. */
-function hunkBadge(file: FileChange): HTMLElement | undefined {
-	const states = file.hunks;
-	if (!states || states.length === 0 || file.resolution) {
-		return undefined;
-	}
-	const count = (state: string) => states.filter((entry) => entry === state).length;
-	const parts = [
-		count('undone') > 0 ? `${count('undone')} undone` : '',
-		count('kept') > 0 ? `${count('kept')} kept` : '',
-		count('pending') > 0 ? `${count('pending')} to review` : '',
-	].filter(Boolean);
-	return h(
-		'span',
-		{
-			class: 'badge hunk-states',
-			'data-hunks': states.join(','),
-			title: `zero made ${states.length} hunk${states.length === 1 ? '' : 's'} in this file`,
-		},
-		`${states.length} hunk${states.length === 1 ? '' : 's'}: ${parts.join(', ')}`,
 	);
 }
 
@@ -302,6 +254,17 @@ export function renderChanges(turn: Turn, context: RenderContext): HTMLElement {
 	if (more > 0) {
 		card.append(
 			h('div', { class: 'changes-note muted' }, `and ${more} more (Review shows every file)`),
+		);
+	}
+	const fromBaseline = files.filter((file) => sourceOf(file) === 'baseline').length;
+	if (fromBaseline > 0) {
+		card.append(
+			h(
+				'div',
+				{ class: 'changes-note muted before-sources' },
+				icon('archive'),
+				` Before-content: ${fromBaseline} file${fromBaseline === 1 ? '' : 's'} from the extension's baseline (changed by shell commands), the rest from zero's checkpoints.`,
+			),
 		);
 	}
 	if (changes.checkpointedUnchanged.length > 0) {

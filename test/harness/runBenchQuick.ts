@@ -19,6 +19,8 @@ const QUICK_FORMS: { name: string; script: string; args: string[] }[] = [
 	{ name: 'activation', script: 'bench:activation', args: ['--runs', '1', '--chat-mb', '1'] },
 	// The issue's own size: 1,000 .gitignore lines over 10,000 paths, once.
 	{ name: 'ignore', script: 'bench:ignore', args: ['--rounds', '1'] },
+	// The issue's own size too: 10,000 files, 10 changed per turn; two turns.
+	{ name: 'baseline', script: 'bench:baseline', args: ['--turns', '2'] },
 ];
 
 function run(script: string, args: string[]): Promise<number> {

@@ -110,6 +110,8 @@ const settings: ZeroSettings = {
 	env: {},
 	sendWithEnter: true,
 	inspectionPresets: [],
+	shellBaselineEnabled: true,
+	shellBaselineMaxStoreMegabytes: 2048,
 };
 
 async function newSetup(row: Row): Promise<Setup> {

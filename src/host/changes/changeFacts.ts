@@ -85,21 +85,31 @@ export interface CopiedFirst {
 	copy: CopiedBefore;
 	/** The chat whose blobs folder holds the content. */
 	blobsDir: string;
+	/** zero's checkpoint, or the extension's own baseline taken before the turn (shell changes). */
+	source: 'checkpoint' | 'baseline';
 }
 
-/** Each path's before-content from its first checkpoint in these turns. */
+/**
+ * Each path's before-content from the first of these turns that saved it: the turn's baseline
+ * (taken before it started, so before any checkpoint of it), else its first checkpoint.
+ */
 export function firstCopies(
 	sources: readonly ChangeSource[],
 	blobsDir: string,
 ): Map<string, CopiedFirst> {
 	const first = new Map<string, CopiedFirst>();
 	for (const { record } of sources) {
+		for (const copy of record?.baselineFiles ?? []) {
+			if (!first.has(copy.path)) {
+				first.set(copy.path, { copy, blobsDir, source: 'baseline' });
+			}
+		}
 		for (const checkpoint of [...(record?.checkpoints ?? [])].sort(
 			(a, b) => a.sequence - b.sequence,
 		)) {
 			for (const copy of checkpoint.files) {
 				if (!first.has(copy.path)) {
-					first.set(copy.path, { copy, blobsDir });
+					first.set(copy.path, { copy, blobsDir, source: 'checkpoint' });
 				}
 			}
 		}
@@ -107,12 +117,28 @@ export function firstCopies(
 	return first;
 }
 
+/** Why the baseline of these turns left a path out (ignored, too large...), when it did. */
+export function baselineGaps(sources: readonly ChangeSource[]): Map<string, string> {
+	const gaps = new Map<string, string>();
+	for (const { record } of sources) {
+		for (const gap of record?.baselineGaps ?? []) {
+			if (!gaps.has(gap.path)) {
+				gaps.set(gap.path, gap.reason);
+			}
+		}
+		if (record?.baselineProblem !== undefined) {
+			gaps.set('', record.baselineProblem);
+		}
+	}
+	return gaps;
+}
+
 /** The before side of a file from its copied content (text read back when small enough). */
 export async function beforeFactOf(
 	first: CopiedFirst | undefined,
 	touch: FileTouch,
 ): Promise<BeforeFact> {
-	if (!touch.checkpoint) {
+	if (!touch.checkpoint && first?.source !== 'baseline') {
 		return { kind: 'none' };
 	}
 	const copy = first?.copy;
@@ -189,6 +215,7 @@ export async function computeChanges(
 ): Promise<ComputedChanges> {
 	const touches = collectFileTouches(effectiveItems(sources));
 	const copies = firstCopies(sources, context.blobsDir);
+	const gaps = baselineGaps(sources);
 	const states = new Map<string, FileState>();
 	const before = new Map<string, BeforeFact>();
 	for (const touch of touches) {
@@ -208,6 +235,8 @@ export async function computeChanges(
 		(filePath) => ({
 			before: before.get(filePath) ?? { kind: 'none' },
 			now: states.get(filePath) ?? { kind: 'unknown', reason: 'not read' },
+			beforeSource: copies.get(filePath)?.source,
+			baselineGap: gaps.get(filePath) ?? gaps.get(''),
 		}),
 		options,
 	);

@@ -4,6 +4,7 @@
  * zero's checkpoint store, `<chat>/changes/blobs/<sha256>` (zero deletes its own copies after a
  * rewind). Every record is validated when read; a damaged one is reported and treated as missing.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -39,6 +40,21 @@ export const TurnChangeRecordSchema = z.object({
 	/** Every touched file as it was when the run ended (the undo's conflict check). */
 	stamps: TurnEndStampsSchema.optional(),
 	undone: z.boolean().optional(),
+	/** The extension's snapshot of the folder before the turn (shellBaseline.ts). */
+	baseline: z
+		.object({
+			store: z.string(),
+			tree: z.string(),
+			oversized: z.array(z.string()),
+			oversizedOverflow: z.boolean().optional(),
+		})
+		.optional(),
+	/** Why no baseline was taken before the turn (turned off, no git, an error). */
+	baselineProblem: z.string().optional(),
+	/** Before-content from the baseline of files no checkpoint of zero's covers, copied to blobs. */
+	baselineFiles: z.array(CopiedBeforeSchema).optional(),
+	/** Files the baseline does not cover, with why (ignored, too large, a nested repository). */
+	baselineGaps: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
 });
 export type TurnChangeRecord = z.infer<typeof TurnChangeRecordSchema>;
 
@@ -47,6 +63,23 @@ async function writeAtomic(file: string, data: string): Promise<void> {
 	const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
 	await fs.writeFile(temp, data, 'utf8');
 	await fs.rename(temp, file);
+}
+
+/**
+ * Saves bytes into a chat's blobs folder named by their sha256 (an existing copy is left alone)
+ * and returns the name.
+ */
+export async function saveBlob(blobsDir: string, bytes: Uint8Array): Promise<string> {
+	const sha256 = createHash('sha256').update(bytes).digest('hex');
+	const target = path.join(blobsDir, sha256);
+	if (await fs.stat(target).catch(() => undefined)) {
+		return sha256;
+	}
+	await fs.mkdir(blobsDir, { recursive: true, mode: 0o700 });
+	const temporary = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+	await fs.writeFile(temporary, bytes, { mode: 0o600 });
+	await fs.rename(temporary, target);
+	return sha256;
 }
 
 /** The change records and copied before-content of one chat. */

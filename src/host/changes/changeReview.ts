@@ -13,6 +13,13 @@ import { resolveReportedPath } from './workspaceFiles';
 /** Most single diff tabs the fallback opens at once. */
 const FALLBACK_TABS = 20;
 
+/** Files open in an editor with changes not saved yet (an undo must not pull them from under it). */
+export function unsavedFiles(): string[] {
+	return vscode.workspace.textDocuments
+		.filter((document) => document.isDirty && document.uri.scheme === 'file')
+		.map((document) => document.uri.fsPath);
+}
+
 export interface ReviewTarget {
 	chatId: string;
 	scope: ReviewScope;

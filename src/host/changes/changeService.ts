@@ -14,7 +14,7 @@ import type { Logger } from '../platform/log';
 import { ChangeRecords } from './changeRecords';
 import { computeChanges } from './changeFacts';
 import { BeforeDocuments, BEFORE_SCHEME, parseBeforeUri } from './beforeDocuments';
-import { openFileDiff, openReview, reviewSides, type ReviewTarget } from './changeReview';
+import * as review from './changeReview';
 import {
 	resolveInSummaries,
 	scopeTurns,
@@ -39,13 +39,6 @@ export type { ChangeChat } from './undoTurns';
 import type { ChangeTracker, TrackedTurn } from './changeTracker';
 export type { ChangeTracker, TrackedTurn } from './changeTracker';
 
-/** Files open in an editor with changes not saved yet (an undo must not pull them from under it). */
-function unsavedFiles(): string[] {
-	return vscode.workspace.textDocuments
-		.filter((document) => document.isDirty && document.uri.scheme === 'file')
-		.map((document) => document.uri.fsPath);
-}
-
 export interface ChangeServiceDeps {
 	/** The folder kept with a chat for its change records (deleted with the chat). */
 	changesDir(chatId: string): string;
@@ -58,6 +51,8 @@ export interface ChangeServiceDeps {
 	chat(chatId: string): ChangeChat | undefined;
 	log: Logger;
 	now(): number;
+	/** Whether and where a turn in `folder` gets a baseline of what zero keeps no checkpoint of. */
+	baseline?(folder: string): TurnStart['baseline'];
 }
 
 interface ChatState {
@@ -120,7 +115,9 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		state.runs++;
 		let tracking: TurnTracking | undefined;
 		try {
-			tracking = await TurnTracking.begin(state.records, state.queue, start, this.deps.log);
+			const baseline = start.baseline ?? this.deps.baseline?.(start.cwd);
+			const begun = { ...start, baseline };
+			tracking = await TurnTracking.begin(state.records, state.queue, begun, this.deps.log);
 		} catch (error) {
 			this.deps.log.warn(
 				`Changes of turn ${start.turnId} are not tracked: ${(error as Error).message}`,
@@ -153,7 +150,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		scope: ReviewScope,
 		cwd: string,
 		addDirs: readonly string[],
-	): ReviewTarget {
+	): review.ReviewTarget {
 		const turn = scope.kind === 'turn' ? findTurn(chat.transcript, scope.turnId) : undefined;
 		const excerpt = (turn?.prompt?.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
 		return {
@@ -210,7 +207,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 	async review(chat: ChangeChat, turnId?: string): Promise<ReviewShown | undefined> {
 		const scope: ReviewScope = turnId === undefined ? { kind: 'chat' } : { kind: 'turn', turnId };
 		const scoped = await this.computeScope(chat, scope);
-		const sides = scoped ? reviewSides(scoped.target, scoped.computed) : [];
+		const sides = scoped ? review.reviewSides(scoped.target, scoped.computed) : [];
 		if (!scoped || sides.length === 0) {
 			void vscode.window.showInformationMessage(
 				scope.kind === 'chat'
@@ -222,7 +219,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 			}
 			return undefined;
 		}
-		const mode = await openReview(scoped.target, sides, {
+		const mode = await review.openReview(scoped.target, sides, {
 			forceSingleDiffs: this.forceSingleDiffs,
 		});
 		this.markReviewed(chat, scoped.turns);
@@ -242,13 +239,15 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 		const scoped = await this.computeScope(chat, { kind: 'turn', turnId });
 		const filePath = filePathKey(reportedPath);
 		const entry = scoped
-			? reviewSides(scoped.target, scoped.computed).find((side) => side.change.path === filePath)
+			? review
+					.reviewSides(scoped.target, scoped.computed)
+					.find((side) => side.change.path === filePath)
 			: undefined;
 		if (!scoped || !entry) {
 			void vscode.window.showInformationMessage(`${filePath} is as it was before the turn.`);
 			return;
 		}
-		await openFileDiff(scoped.target, entry);
+		await review.openFileDiff(scoped.target, entry);
 		this.markReviewed(chat, scoped.turns);
 	}
 
@@ -274,7 +273,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 				},
 				isRunning: (candidate) => this.isRunning(candidate),
 				copiesDone: (chatId) => this.stateOf(chatId)?.queue.idle() ?? Promise.resolve(),
-				unsavedFiles,
+				unsavedFiles: review.unsavedFiles,
 				rewindFolderRefusal: (sessionId, folder) =>
 					rewindFolderRefusal(this.deps.sessionsRoot(folder), sessionId, folder),
 				log: this.deps.log,
@@ -348,7 +347,7 @@ export class ChangeService implements ChangeTracker, vscode.Disposable {
 			outcome = await undoSingleFile(chat, diff.parts.scope, diff.parts.path, state.records, {
 				confirm: (message, detail, label) => this.deps.confirm(message, detail, label),
 				isRunning: (candidate) => this.isRunning(candidate),
-				unsavedFiles,
+				unsavedFiles: review.unsavedFiles,
 			});
 		} catch (error) {
 			outcome = {

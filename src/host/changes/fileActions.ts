@@ -88,13 +88,14 @@ export async function undoSingleFile(
 	if (!touch) {
 		return { kind: 'refused', message: `${filePath} is not among these changes.` };
 	}
-	if (!touch.checkpoint || touch.outside) {
+	const first = firstCopies(sources, records.blobsDir).get(filePath);
+	if ((!touch.checkpoint && first?.source !== 'baseline') || touch.outside) {
 		return {
 			kind: 'refused',
-			message: `${filePath} cannot be undone: zero kept no copy of it from before (${touch.outside ? 'outside the workspace' : `changed by ${touch.changedBy.join(', ') || 'a tool'}`}).`,
+			message: `${filePath} cannot be undone: neither zero nor the extension kept a copy of it from before (${touch.outside ? 'outside the workspace' : `changed by ${touch.changedBy.join(', ') || 'a tool'}`}).`,
 		};
 	}
-	const copy = firstCopies(sources, records.blobsDir).get(filePath)?.copy;
+	const copy = first?.copy;
 	const record = sources.find((source) => source.record)?.record;
 	if (!copy || !record) {
 		return {

@@ -5,13 +5,11 @@
  * Hunk states live on the file's row of the turn's change summary, so the card shows them and
  * they survive a reload with the chat.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { readCachedContent } from '../../zero/process/checkpointStore';
 import type { FileChange, HunkState, TurnChangeSummary } from '../../shared/changeSchema';
 import { findTurn } from '../../shared/transcript';
-import type { ChangeRecords } from './changeRecords';
+import { saveBlob, type ChangeRecords } from './changeRecords';
 import { firstCopies } from './changeFacts';
 import { computeHunks, type Hunk } from './hunks';
 import { decodeText } from './lineDiff';
@@ -25,20 +23,9 @@ import { TEXT_COMPARE_LIMIT } from './workspaceFiles';
  */
 export async function saveAfterCopy(blobsDir: string, sha256: string, text: string): Promise<void> {
 	const bytes = Buffer.from(text, 'utf8');
-	if (createHash('sha256').update(bytes).digest('hex') !== sha256) {
-		return;
+	if (createHash('sha256').update(bytes).digest('hex') === sha256) {
+		await saveBlob(blobsDir, bytes);
 	}
-	const target = path.join(blobsDir, sha256);
-	try {
-		await fs.stat(target);
-		return;
-	} catch {
-		// Not saved yet.
-	}
-	await fs.mkdir(blobsDir, { recursive: true, mode: 0o700 });
-	const temporary = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-	await fs.writeFile(temporary, bytes, { mode: 0o600 });
-	await fs.rename(temporary, target);
 }
 
 export interface HunkFile {

@@ -147,6 +147,10 @@ export type NowFact =
 export interface FileFacts {
 	before: BeforeFact;
 	now: NowFact;
+	/** Where `before` came from: zero's checkpoint, or the extension's baseline of the folder. */
+	beforeSource?: 'checkpoint' | 'baseline';
+	/** Why the baseline does not cover the file, when it does not. */
+	baselineGap?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,6 +178,10 @@ export interface ChangeOptions {
 /** What the card says when zero's saved copy cannot be read; the reason is in the Zero log. */
 export const UNREADABLE_COPY =
 	"zero's saved copy could not be read, so undo may not restore it (details in the Zero log)";
+
+/** What the card says when the baseline's copy cannot be read back. */
+export const UNREADABLE_BASELINE =
+	"the extension's copy from before the turn could not be read, so undo may not restore it (details in the Zero log)";
 
 export function formatBytes(bytes: number): string {
 	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) {
@@ -226,20 +234,27 @@ function changeKind(before: BeforeFact, now: NowFact): ChangeKind {
 
 function restoreVerdict(
 	touch: FileTouch,
-	before: BeforeFact,
+	facts: FileFacts,
 	tools: string[],
 	options: ChangeOptions,
 ): RestoreVerdict {
+	const { before } = facts;
 	if (touch.outside) {
 		return { status: 'not_restorable', reason: 'outside the workspace: zero keeps no checkpoint' };
 	}
+	if (facts.beforeSource === 'baseline') {
+		return before.kind === 'unavailable'
+			? { status: 'uncertain', reason: UNREADABLE_BASELINE }
+			: { status: 'restorable' };
+	}
 	if (!touch.checkpoint) {
 		const shell = tools.find((tool) => SHELL_TOOLS.has(tool));
+		const gap = facts.baselineGap ? ` (nor the extension's baseline: ${facts.baselineGap})` : '';
 		return {
 			status: 'not_restorable',
 			reason: shell
-				? `changed by a shell command (${shell}): zero keeps no checkpoint`
-				: `changed by ${tools.join(', ') || 'a tool'}: zero keeps no checkpoint`,
+				? `changed by a shell command (${shell}): zero keeps no checkpoint${gap}`
+				: `changed by ${tools.join(', ') || 'a tool'}: zero keeps no checkpoint${gap}`,
 		};
 	}
 	if (before.kind === 'skipped') {
@@ -344,7 +359,8 @@ export function computeTurnChanges(
 	const files: FileChange[] = [];
 	const checkpointedUnchanged: string[] = [];
 	for (const touch of touches) {
-		const { before, now } = factsFor(touch.path);
+		const facts = factsFor(touch.path);
+		const { before, now } = facts;
 		const kind = changeKind(before, now);
 		if (touch.changedBy.length === 0 && kind === 'unchanged') {
 			checkpointedUnchanged.push(touch.path);
@@ -361,12 +377,13 @@ export function computeTurnChanges(
 			outside: touch.outside,
 			kind,
 			tools,
-			restore: restoreVerdict(touch, before, tools, options),
+			restore: restoreVerdict(touch, facts, tools, options),
 			lines: lineChange(before, now, options),
 			before: reviewSide(touch, before),
 			...(touch.checkpoint?.sequence !== undefined
 				? { checkpointSequence: touch.checkpoint.sequence }
 				: {}),
+			...(facts.beforeSource === 'baseline' ? { beforeSource: 'baseline' as const } : {}),
 		});
 	}
 	return { files, checkpointedUnchanged };

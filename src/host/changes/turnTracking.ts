@@ -23,14 +23,22 @@ import {
 import type { ParsedLine } from '../../zero/protocol/parseLine';
 import { MAX_SUMMARY_FILES, type TurnChangeSummary } from '../../shared/changeSchema';
 import type { Turn } from '../../shared/transcriptSchema';
-import type { TurnChanges } from './turnChanges';
+import { collectFileTouches, isAbsolutePath, type TurnChanges } from './turnChanges';
+import type { CopiedBefore } from '../../zero/protocol/checkpointSchemas';
 import type { FileStamp } from './undoConflicts';
 import type { Logger } from '../platform/log';
-import type { ChangeRecords, CheckpointCopy, TurnChangeRecord } from './changeRecords';
-import { computeChanges } from './changeFacts';
+import {
+	saveBlob,
+	type ChangeRecords,
+	type CheckpointCopy,
+	type TurnChangeRecord,
+} from './changeRecords';
+import { computeChanges, effectiveItems } from './changeFacts';
 import { stampOf } from './workspaceFiles';
 import { saveAfterCopy } from './hunkSource';
 import { sameFolder } from './rewindFolder';
+import { readBaseline } from './baselineRead';
+import { snapshotFolder, type BaselineSetup, type BaselineSnapshot } from './shellBaseline';
 
 /** Runs work one item at a time, in order; `idle()` resolves once everything queued so far is done. */
 export class SerialQueue {
@@ -59,6 +67,8 @@ export interface TurnStart {
 	env: NodeJS.ProcessEnv;
 	cwd: string;
 	addDirs: readonly string[];
+	/** Where the folder's baseline is kept, or why none is taken (the setting is off). */
+	baseline?: BaselineSetup;
 }
 
 /** The summary a turn's card shows, from its change list and what is known about its undo. */
@@ -90,6 +100,7 @@ export class TurnTracking {
 		private userSequence: number | undefined,
 		private undoProblem: string | undefined,
 		private readonly log: Pick<Logger, 'warn'>,
+		private readonly baseline: { snapshot: BaselineSnapshot } | { problem: string } | undefined,
 	) {}
 
 	/** Reads where the turn's user message will land in zero's session; call it just before spawning. */
@@ -121,7 +132,80 @@ export class TurnTracking {
 				problem = `zero's session store could not be read: ${metadata.reason}`;
 			}
 		}
-		return new TurnTracking(records, queue, start, root, userSequence, problem, log);
+		let baseline: { snapshot: BaselineSnapshot } | { problem: string } | undefined;
+		if (start.baseline?.kind === 'on') {
+			const taken = await snapshotFolder(start.cwd, start.baseline.store, start.baseline.options);
+			if (taken.ok) {
+				baseline = { snapshot: taken.snapshot };
+			} else {
+				log.warn(`No baseline of ${start.cwd} before turn ${start.turnId}: ${taken.reason}`);
+				baseline = { problem: taken.reason };
+			}
+		} else if (start.baseline?.kind === 'off') {
+			baseline = { problem: start.baseline.reason };
+		}
+		return new TurnTracking(records, queue, start, root, userSequence, problem, log, baseline);
+	}
+
+	/**
+	 * Copies the baseline's content of the touched files no checkpoint of zero's covers (or covers
+	 * only after an uncovered change) into the chat's blobs, onto the record.
+	 */
+	private async copyBaseline(record: TurnChangeRecord, turn: Turn): Promise<void> {
+		const baseline = this.baseline;
+		if (!baseline) {
+			return;
+		}
+		if ('problem' in baseline) {
+			record.baselineProblem = baseline.problem;
+			return;
+		}
+		const { snapshot } = baseline;
+		record.baseline = {
+			store: snapshot.store,
+			tree: snapshot.tree,
+			oversized: snapshot.oversized,
+			...(snapshot.oversizedOverflow ? { oversizedOverflow: true } : {}),
+		};
+		const uncovered = collectFileTouches(effectiveItems([{ turn, record }]))
+			.filter(
+				(touch) =>
+					!touch.outside &&
+					!isAbsolutePath(touch.path) &&
+					(!touch.checkpoint || touch.changedBeforeCheckpoint.length > 0),
+			)
+			.map((touch) => touch.path);
+		if (uncovered.length === 0 || this.start.baseline?.kind !== 'on') {
+			return;
+		}
+		const answers = await readBaseline(
+			this.start.cwd,
+			snapshot,
+			uncovered,
+			this.start.baseline.options,
+		);
+		const files: CopiedBefore[] = [];
+		const gaps: { path: string; reason: string }[] = [];
+		for (const [filePath, answer] of answers) {
+			if (answer.kind === 'absent') {
+				files.push({ path: filePath, kind: 'absent' });
+			} else if (answer.kind === 'content') {
+				const sha256 = await saveBlob(this.records.blobsDir, answer.bytes);
+				files.push({
+					path: filePath,
+					kind: 'content',
+					sha256,
+					size: answer.bytes.length,
+					mode: answer.mode,
+				});
+			} else {
+				gaps.push({ path: filePath, reason: answer.reason });
+			}
+		}
+		record.baselineFiles = files;
+		if (gaps.length > 0) {
+			record.baselineGaps = gaps;
+		}
 	}
 
 	/** Sees every parsed line of the run; a checkpoint has its before-content copied right away. */
@@ -224,6 +308,10 @@ export class TurnTracking {
 			...(this.undoProblem !== undefined ? { undoProblem: this.undoProblem } : {}),
 			checkpoints: [...this.checkpoints].sort((a, b) => a.sequence - b.sequence),
 		};
+		await this.copyBaseline(record, turn).catch((error: Error) => {
+			this.log.warn(`Turn ${turnId}: the baseline's copies were not kept: ${error.message}`);
+			record.baselineProblem = 'its copies could not be kept (details in the Zero log)';
+		});
 		const computed = await computeChanges(
 			[{ turn, record }],
 			{

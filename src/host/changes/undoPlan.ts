@@ -14,6 +14,7 @@ import {
 } from './undoConflicts';
 import { effectiveItems, firstCopies, readTouchedState, type ChangeSource } from './changeFacts';
 import { stampOf } from './workspaceFiles';
+import type { CopiedBefore } from '../../zero/protocol/checkpointSchemas';
 
 export interface PathReason {
 	path: string;
@@ -39,6 +40,8 @@ export interface UndoPlan {
 	unrecorded: Turn[];
 	/** The state of every file zero's rewind writes or deletes, as read for this plan. */
 	seen: Map<string, FileStamp | undefined>;
+	/** Files the extension writes back (or deletes) from its baseline after zero's rewind. */
+	fromBaseline: Map<string, CopiedBefore>;
 }
 
 /** The reason given for a file with unsaved changes in an editor. */
@@ -82,11 +85,18 @@ export async function planUndo(
 		conflicts: [],
 		unrecorded: sources.filter((source) => !source.record).map((source) => source.turn),
 		seen: new Map(),
+		fromBaseline: new Map(),
 	};
 	/** Paths zero's rewind will write or delete, with the stamp they get back (when known). */
 	const rewritten = new Map<string, FileStamp | undefined>();
 	for (const touch of touches) {
-		if (!touch.checkpoint || touch.outside) {
+		const first = copies.get(touch.path);
+		if (first?.source === 'baseline' && !touch.outside && first.copy.kind !== 'unavailable') {
+			// zero's rewind leaves it (or puts back only its checkpoint): the extension writes the
+			// baseline's copy after the rewind.
+			plan.fromBaseline.set(touch.path, first.copy);
+		}
+		if ((!touch.checkpoint && first?.source !== 'baseline') || touch.outside) {
 			if (touch.changedBy.length > 0) {
 				plan.notRestorable.push({
 					path: touch.path,

@@ -14,7 +14,8 @@ import {
 	checkPlanUndoesTurn,
 } from '../../zero/protocol/rewindCommands';
 import * as path from 'node:path';
-import type { RewindPlanAnswer } from '../../zero/protocol/checkpointSchemas';
+import type { CopiedBefore, RewindPlanAnswer } from '../../zero/protocol/checkpointSchemas';
+import { readCachedContent } from '../../zero/process/checkpointStore';
 import type { CliResult } from '../../zero/process/cli';
 import type { UndoReport } from '../../shared/changeSchema';
 import { filePathKey } from './turnChanges';
@@ -254,9 +255,15 @@ export async function undoTurn(
 				keptEdits,
 			};
 		}
+		// What zero keeps no checkpoint of, from the extension's baseline (an edited file the user
+		// chose to keep stays as it is).
+		const fromBaseline = await restoreFromBaseline(plan.fromBaseline, kept, record.cwd, records);
+		if (fromBaseline.failures.length > 0) {
+			deps.log.warn(`Baseline files not put back: ${fromBaseline.failures.join('; ')}`);
+		}
 		const report: UndoReport = {
-			restored: rewound.answer.filesRestored,
-			deleted: rewound.answer.filesDeleted,
+			restored: rewound.answer.filesRestored + fromBaseline.restored,
+			deleted: rewound.answer.filesDeleted + fromBaseline.deleted,
 			skipped: rewound.answer.skipped,
 			keptEdits,
 		};
@@ -286,6 +293,39 @@ export async function undoTurn(
 		}
 		return { kind: 'undone', turnIds, report };
 	});
+}
+
+/** Writes back (or deletes) the files the plan takes from the baseline, except the kept ones. */
+async function restoreFromBaseline(
+	files: ReadonlyMap<string, CopiedBefore>,
+	kept: ReadonlyMap<string, unknown>,
+	cwd: string,
+	records: ChangeRecords,
+): Promise<{ restored: number; deleted: number; failures: string[] }> {
+	const result = { restored: 0, deleted: 0, failures: [] as string[] };
+	for (const [filePath, copy] of files) {
+		if (kept.has(filePath)) {
+			continue;
+		}
+		try {
+			if (copy.kind === 'absent') {
+				await deleteWorkspaceFile(cwd, filePath);
+				result.deleted++;
+			} else if (copy.kind === 'content') {
+				const read = await readCachedContent(records.blobsDir, copy.sha256, {
+					maxBytes: copy.size,
+				});
+				if (!read.ok) {
+					throw new Error(read.reason);
+				}
+				await writeWorkspaceFile(cwd, filePath, read.value, copy.mode);
+				result.restored++;
+			}
+		} catch (error) {
+			result.failures.push(`${filePath} (${(error as Error).message})`);
+		}
+	}
+	return result;
 }
 
 /**

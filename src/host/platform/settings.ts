@@ -24,6 +24,10 @@ export interface ZeroSettings {
 	env: Record<string, string>;
 	sendWithEnter: boolean;
 	inspectionPresets: InspectionPreset[];
+	/** Keep a baseline of the folder before each turn for what zero keeps no checkpoint of. */
+	shellBaselineEnabled: boolean;
+	/** The baseline store's bound per folder, in MiB (emptied and started again beyond it). */
+	shellBaselineMaxStoreMegabytes: number;
 }
 
 /** The part of `vscode.WorkspaceConfiguration` the reader needs (keeps it testable). */
@@ -78,6 +82,12 @@ const SPECS = {
 		hint: 'an object whose values are strings',
 	},
 	sendWithEnter: { schema: z.boolean(), fallback: true, hint: 'true or false' },
+	'shellBaseline.enabled': { schema: z.boolean(), fallback: true, hint: 'true or false' },
+	'shellBaseline.maxStoreMegabytes': {
+		schema: z.number().int().min(16).max(1_000_000),
+		fallback: 2048,
+		hint: 'a whole number from 16 to 1000000',
+	},
 	'inspection.presets': {
 		schema: z.array(
 			z.object({
@@ -137,6 +147,8 @@ export function readSettings(source: SettingsSource): {
 		env: readOne(source, 'env', problems),
 		sendWithEnter: readOne(source, 'sendWithEnter', problems),
 		inspectionPresets: readOne(source, 'inspection.presets', problems),
+		shellBaselineEnabled: readOne(source, 'shellBaseline.enabled', problems),
+		shellBaselineMaxStoreMegabytes: readOne(source, 'shellBaseline.maxStoreMegabytes', problems),
 	};
 	return { settings, problems };
 }

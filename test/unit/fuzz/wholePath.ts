@@ -121,6 +121,8 @@ const settings = {
 	env: {},
 	sendWithEnter: true,
 	inspectionPresets: [],
+	shellBaselineEnabled: true,
+	shellBaselineMaxStoreMegabytes: 2048,
 } satisfies ZeroSettings;
 
 const followUps = new PermissionFollowUps({

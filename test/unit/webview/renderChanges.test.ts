@@ -199,6 +199,51 @@ describe('a change card whose files went back (#36)', () => {
 		assert.equal(shell.querySelectorAll('button.change-hunks').length, 0);
 	});
 
+	it('says where each file\u2019s before-content came from: zero\u2019s checkpoint or the extension\u2019s baseline (#33)', () => {
+		const file = (path: string, tool: string, beforeSource?: 'baseline'): FileChange =>
+			({
+				path,
+				outside: false,
+				kind: 'modified',
+				tools: [tool],
+				restore: { status: 'restorable' },
+				lines: { kind: 'text', added: 1, removed: 1, exact: true },
+				before: { kind: 'available', empty: false },
+				...(beforeSource ? { beforeSource } : {}),
+			}) as FileChange;
+		const turn = {
+			id: 't1',
+			changes: {
+				files: [file('src/a.js', 'edit_file'), file('src/gen.js', 'bash', 'baseline')],
+				checkpointedUnchanged: [],
+				undo: { kind: 'available' },
+				reviewed: true,
+			},
+		} as unknown as Turn;
+		const card = renderChanges(turn, context);
+		const row = (path: string) =>
+			card.querySelector<HTMLElement>(`.change-file[data-path="${path}"]`);
+		assert.equal(row('src/a.js')?.dataset.beforeSource, 'checkpoint');
+		assert.equal(row('src/a.js')?.querySelector('.before-source'), null);
+		assert.match(row('src/a.js')?.textContent ?? '', /before-content from zero's checkpoint/);
+		assert.equal(row('src/gen.js')?.dataset.beforeSource, 'baseline');
+		assert.match(
+			row('src/gen.js')?.querySelector('.before-source')?.textContent ?? '',
+			/^ baseline/,
+		);
+		assert.match(
+			card.querySelector('.before-sources')?.textContent ?? '',
+			/1 file from the extension's baseline \(changed by shell commands\), the rest from zero's checkpoints/,
+		);
+		// Shell-changed and not covered: no before-content, so no source is claimed.
+		const shell = cardOf({
+			before: { kind: 'none' },
+			now: { kind: 'file', sha256: 'a'.repeat(64), size: 3, text: 'new' },
+		});
+		assert.equal(shell.querySelector<HTMLElement>('.change-file')?.dataset.beforeSource, '');
+		assert.equal(shell.querySelector('.before-sources'), null);
+	});
+
 	it('a card with its files still changed keeps Undo and "unreviewed"', () => {
 		const card = putBackCard(undefined);
 		assert.ok(card.querySelector('.badge.unreviewed'));

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChangeRecords } from '../../../../src/host/changes/changeRecords';
 import { SerialQueue, TurnTracking } from '../../../../src/host/changes/turnTracking';
+import type { BaselineSetup } from '../../../../src/host/changes/shellBaseline';
 import type {
 	ChangeChat,
 	UndoDeps,
@@ -82,6 +83,8 @@ export class ChangeWorld {
 	prompts: UndoPrompt[] = [];
 	/** Absolute paths the undo is told have unsaved editor changes. */
 	unsaved: string[] = [];
+	/** The shell baseline each turn gets (none unless a test sets it). */
+	baseline: BaselineSetup | undefined;
 
 	constructor() {
 		cpSync(path.join(SCENARIOS, '..', 'workspace'), this.workspace, { recursive: true });
@@ -129,6 +132,7 @@ export class ChangeWorld {
 						env: this.env,
 						cwd,
 						addDirs: dirs,
+						...(this.baseline ? { baseline: this.baseline } : {}),
 					},
 					silent,
 				),

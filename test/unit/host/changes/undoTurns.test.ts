@@ -362,7 +362,7 @@ describe('undoing one file', () => {
 		assert.equal(outcome.kind, 'refused');
 		assert.match(
 			outcome.kind === 'refused' ? outcome.message : '',
-			/zero kept no copy of it from before \(changed by bash\)/,
+			/neither zero nor the extension kept a copy of it from before \(changed by bash\)/,
 		);
 	});
 });
@@ -421,5 +421,104 @@ describe('a chat that continues a zero session of another folder (#31)', () => {
 		}
 		assert.deepEqual(world.commands, [], 'no rewind-plan and no rewind ran');
 		assert.deepEqual([snapshot(world.workspace), snapshot(otherProject)], before);
+	});
+});
+
+describe("the shell baseline: what zero's shell tools changed, undone from the extension's record (#33)", () => {
+	let world: ChangeWorld;
+	beforeEach(() => {
+		world = new ChangeWorld();
+		world.baseline = {
+			kind: 'on',
+			store: path.join(world.base, 'storage', 'baselines', 'ws'),
+			options: { maxFileBytes: 5 * 1024 * 1024, maxStoreBytes: 64 * 1024 * 1024 },
+		};
+	});
+	afterEach(() => world.dispose());
+
+	const confirmAll = (answer: boolean) => ({
+		confirm: async () => answer,
+		isRunning: () => false,
+		unsavedFiles: () => [],
+	});
+
+	it('a bash-changed file is restorable from the baseline, byte for byte, and a file bash created is deleted', async () => {
+		const readme = readFileSync(world.file('README.md'));
+		const turn = await world.runTurn('Build [scenario:changes-shell]');
+		assert.notDeepEqual(readFileSync(world.file('README.md')), readme, 'the FAKE appended');
+		const files = turn.changes?.files ?? [];
+		assert.deepEqual(
+			files.map((file) => [file.path, file.kind, file.restore.status, file.beforeSource]),
+			[
+				['README.md', 'modified', 'restorable', 'baseline'],
+				['build.log', 'created', 'restorable', 'baseline'],
+			],
+		);
+		const restored = await undoSingleFile(
+			world.chat,
+			{ kind: 'turn', turnId: turn.id },
+			'README.md',
+			world.records,
+			confirmAll(true),
+		);
+		assert.equal(restored.kind, 'done');
+		assert.deepEqual(readFileSync(world.file('README.md')), readme);
+		const deleted = await undoSingleFile(
+			world.chat,
+			{ kind: 'turn', turnId: turn.id },
+			'build.log',
+			world.records,
+			confirmAll(true),
+		);
+		assert.equal(deleted.kind, 'done');
+		assert.equal(existsSync(world.file('build.log')), false);
+	});
+
+	it('an edit made after the turn is a conflict: declined, the edit stays', async () => {
+		const turn = await world.runTurn('Build [scenario:changes-shell]');
+		writeFileSync(world.file('README.md'), 'mine\n');
+		const outcome = await undoSingleFile(
+			world.chat,
+			{ kind: 'turn', turnId: turn.id },
+			'README.md',
+			world.records,
+			confirmAll(false),
+		);
+		assert.deepEqual(outcome, { kind: 'cancelled' });
+		assert.equal(readFileSync(world.file('README.md'), 'utf8'), 'mine\n');
+	});
+
+	it("undoing an earlier turn with zero's rewind puts back what a later turn's bash changed too", async () => {
+		const readme = readFileSync(world.file('README.md'));
+		const stats = readFileSync(world.file('src/stats.js'));
+		const first = await world.runTurn('Fix it [scenario:changes-edit]');
+		await world.runTurn('Build [scenario:changes-shell]');
+		const outcome = await undoTurn(
+			world.chat,
+			first.id,
+			world.records,
+			world.undoDeps(() => UNDO_CHOICES.undo),
+		);
+		assert.equal(outcome.kind, 'undone');
+		assert.match(world.prompts[0].detail, /README\.md/);
+		assert.deepEqual(readFileSync(world.file('README.md')), readme);
+		assert.deepEqual(readFileSync(world.file('src/stats.js')), stats);
+		assert.equal(existsSync(world.file('build.log')), false);
+		assert.equal(existsSync(world.file('notes/todo.md')), false);
+	});
+
+	it('turned off: the shell-changed file is not restorable, and the card says the setting', async () => {
+		world.baseline = {
+			kind: 'off',
+			reason: 'the baseline is turned off (zero.shellBaseline.enabled)',
+		};
+		const turn = await world.runTurn('Build [scenario:changes-shell]');
+		const readme = turn.changes?.files.find((file) => file.path === 'README.md');
+		assert.equal(readme?.restore.status, 'not_restorable');
+		assert.equal(readme?.beforeSource, undefined);
+		assert.match(
+			readme?.restore.status === 'not_restorable' ? readme.restore.reason : '',
+			/zero\.shellBaseline\.enabled/,
+		);
 	});
 });

@@ -85,6 +85,8 @@ export class ChatWorld {
 			env: { ...options.acpEnv },
 			sendWithEnter: true,
 			inspectionPresets: [],
+			shellBaselineEnabled: true,
+			shellBaselineMaxStoreMegabytes: 2048,
 		};
 		this.acp = new AcpManager({
 			locator: {

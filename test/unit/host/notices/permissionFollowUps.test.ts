@@ -31,6 +31,8 @@ const settings: ZeroSettings = {
 	env: {},
 	sendWithEnter: true,
 	inspectionPresets: [],
+	shellBaselineEnabled: true,
+	shellBaselineMaxStoreMegabytes: 2048,
 };
 
 const facts = (extra: Partial<ZeroFactsSnapshot> = {}): ZeroFactsSnapshot => ({

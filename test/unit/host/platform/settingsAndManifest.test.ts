@@ -35,6 +35,8 @@ describe('settings', () => {
 			env: {},
 			sendWithEnter: true,
 			inspectionPresets: [],
+			shellBaselineEnabled: true,
+			shellBaselineMaxStoreMegabytes: 2048,
 		});
 		assert.deepEqual(problems, []);
 	});
@@ -115,6 +117,8 @@ describe('manifest', () => {
 			'extraArgs',
 			'env',
 			'sendWithEnter',
+			'shellBaseline.enabled',
+			'shellBaseline.maxStoreMegabytes',
 			'inspection.presets',
 		]);
 		for (const key of SETTING_KEYS) {

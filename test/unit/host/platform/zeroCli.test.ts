@@ -16,6 +16,8 @@ const settings: ZeroSettings = {
 	env: {},
 	sendWithEnter: true,
 	inspectionPresets: [],
+	shellBaselineEnabled: true,
+	shellBaselineMaxStoreMegabytes: 2048,
 };
 const log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 

@@ -20,6 +20,8 @@ const settings: ZeroSettings = {
 	env: { XDG_CONFIG_HOME: '/cfg' },
 	sendWithEnter: true,
 	inspectionPresets: [],
+	shellBaselineEnabled: true,
+	shellBaselineMaxStoreMegabytes: 2048,
 };
 const log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 

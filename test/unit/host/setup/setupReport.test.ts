@@ -17,6 +17,8 @@ const settings: ZeroSettings = {
 	env: { OPENAI_API_KEY: 'sk-secret-value-123', ZERO_PROVIDER: 'openai' },
 	sendWithEnter: true,
 	inspectionPresets: [],
+	shellBaselineEnabled: true,
+	shellBaselineMaxStoreMegabytes: 2048,
 };
 
 describe('setup report', () => {
