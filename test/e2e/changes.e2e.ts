@@ -148,7 +148,7 @@ test('Undo with a conflict: the dialog names the edited file, which survives whe
 	});
 });
 
-test('one file undone from its diff title bar; shell changes not restorable; a binary file', async () => {
+test("one file undone from its diff title bar; shell changes restorable from the extension's baseline, and said so; a binary file", async () => {
 	await step(session.page, 'changes-file-shell-binary', async () => {
 		await send(frame, 'Fix it again [scenario:changes-edit]');
 		const card = await changeCard('Fix it again');
@@ -180,16 +180,24 @@ test('one file undone from its diff title bar; shell changes not restorable; a b
 
 		await send(frame, 'Build it [scenario:changes-shell]');
 		const shell = await changeCard('Build it');
+		// zero keeps no checkpoint of what bash changed: the extension's baseline does (#33).
 		assert.deepEqual(
 			(await rows(shell)).map(([filePath, kind, restore]) => [filePath, kind, restore]),
 			[
-				['README.md', 'changed', 'not_restorable'],
-				['build.log', 'changed', 'not_restorable'],
+				['README.md', 'modified', 'restorable'],
+				['build.log', 'created', 'restorable'],
 			],
 		);
+		assert.deepEqual(
+			await shell
+				.locator('.change-file')
+				.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-before-source'))),
+			['baseline', 'baseline'],
+		);
+		assert.match(await shell.locator('.change-file .before-source').first().innerText(), /baseline/);
 		assert.match(
-			await shell.locator('.change-file').first().innerText(),
-			/not restorable by zero: changed by a shell command \(bash\): zero keeps no checkpoint/,
+			await shell.locator('.before-sources').innerText(),
+			/2 files from the extension's baseline \(changed by shell commands\)/,
 		);
 
 		fs.mkdirSync(file('assets'), { recursive: true });

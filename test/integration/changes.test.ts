@@ -202,22 +202,51 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 		assert.equal(api.changes.lastUndoPrompt()?.options.length, 1, 'no conflict, one choice');
 	});
 
-	it('lists a shell-changed file as not restorable, and the undo leaves it', async () => {
+	it("a shell-changed file comes back from the extension's baseline; a file the shell created is deleted (#33)", async () => {
+		const readmeBefore = fs.readFileSync(file('README.md'));
 		const turn: Turn = await sendAndWait(api, 'Build it [scenario:changes-shell]');
 		const readme = turn.changes?.files.find((change) => change.path === 'README.md');
-		assert.deepEqual(readme?.restore, {
-			status: 'not_restorable',
-			reason: 'changed by a shell command (bash): zero keeps no checkpoint',
-		});
-		assert.equal(readme?.kind, 'changed');
+		assert.deepEqual(
+			[readme?.kind, readme?.restore.status, readme?.beforeSource],
+			['modified', 'restorable', 'baseline'],
+		);
+		const log = turn.changes?.files.find((change) => change.path === 'build.log');
+		assert.deepEqual([log?.kind, log?.beforeSource], ['created', 'baseline']);
 		api.answerNextChoice('Undo');
 		const outcome = await api.changes.undo(turn.id);
 		assert.equal(outcome.kind, 'undone', outcome.message);
-		assert.match(
-			api.changes.lastUndoPrompt()?.detail ?? '',
-			/Cannot be undone, stays as it is now: README\.md \(changed by a shell command/,
-		);
-		assert.match(fs.readFileSync(file('README.md'), 'utf8'), /Built by zero\./);
+		assert.match(api.changes.lastUndoPrompt()?.detail ?? '', /puts back as it was: README\.md/);
+		assert.deepEqual(fs.readFileSync(file('README.md')), readmeBefore);
+		assert.equal(fs.existsSync(file('build.log')), false);
+	});
+
+	it('with the baseline turned off, a shell-changed file is not restorable, and the undo leaves it', async () => {
+		await vscode.workspace
+			.getConfiguration('zero')
+			.update('shellBaseline.enabled', false, vscode.ConfigurationTarget.Global);
+		await waitUntil(() => !api.settings().shellBaselineEnabled, 5000, 'the baseline turned off');
+		try {
+			const turn: Turn = await sendAndWait(api, 'Build it [scenario:changes-shell]');
+			const readme = turn.changes?.files.find((change) => change.path === 'README.md');
+			assert.equal(readme?.restore.status, 'not_restorable');
+			assert.match(
+				readme?.restore.status === 'not_restorable' ? readme.restore.reason : '',
+				/^changed by a shell command \(bash\): zero keeps no checkpoint.*zero\.shellBaseline\.enabled/,
+			);
+			assert.equal(readme?.kind, 'changed');
+			api.answerNextChoice('Undo');
+			const outcome = await api.changes.undo(turn.id);
+			assert.equal(outcome.kind, 'undone', outcome.message);
+			assert.match(
+				api.changes.lastUndoPrompt()?.detail ?? '',
+				/Cannot be undone, stays as it is now: README\.md \(changed by a shell command/,
+			);
+			assert.match(fs.readFileSync(file('README.md'), 'utf8'), /Built by zero\./);
+		} finally {
+			await vscode.workspace
+				.getConfiguration('zero')
+				.update('shellBaseline.enabled', undefined, vscode.ConfigurationTarget.Global);
+		}
 	});
 
 	it('shows a binary file as binary and puts its exact bytes back', async () => {

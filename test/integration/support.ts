@@ -128,7 +128,15 @@ export async function useFakeZero(env: Record<string, string> = {}): Promise<Fak
 }
 
 export async function resetSettings(): Promise<void> {
-	for (const key of ['path', 'env', 'model', 'permissionMode', 'extraArgs', 'maxTurns']) {
+	for (const key of [
+		'path',
+		'env',
+		'model',
+		'permissionMode',
+		'extraArgs',
+		'maxTurns',
+		'shellBaseline.enabled',
+	]) {
 		await configuration().update(key, undefined, vscode.ConfigurationTarget.Global);
 	}
 	// Machine-scoped settings cannot be written at workspace level at all.

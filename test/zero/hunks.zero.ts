@@ -1,10 +1,16 @@
 /**
- * Per-hunk undo with the REAL zero (v0.8.0, #33): one turn reads src/stats.js and makes two hunks
- * in it with two `edit_file` calls (each with zero's checkpoint). Through the change card's hunk
+ * Per-hunk undo and the shell baseline with the REAL zero (v0.8.0, #33). The workspace is the
+ * user's own git repository. One turn makes two hunks in src/stats.js with two `edit_file` calls
+ * (each with zero's checkpoint) and changes src/main.js with `bash` (`sed -i`), of which zero keeps
+ * no copy. zero refuses bash in member mode without a native sandbox, so the turn is the re-run
+ * with unsafe permissions the refusal offers, as a user gets there. Through the change card's hunk
  * review in the editor, the user undoes the second hunk: the first stays byte for byte, and a line
- * the user added after the turn, outside the hunks, survives.
+ * the user added after the turn, outside the hunks, survives. src/main.js comes back from the
+ * extension's baseline through its diff's "Undo This File". The user's repository is the same
+ * before and after (status, objects, refs, stash).
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -33,10 +39,43 @@ const FIRST_NEW = '/** Sum of a list of numbers (0 for an empty list). */';
 const SECOND_OLD = '\treturn sum(values) / (values.length - 1);';
 const SECOND_NEW = '\treturn values.length === 0 ? undefined : sum(values) / values.length;';
 const USER_LINE = '// a line the user wrote after the turn\n';
+const MAIN = 'src/main.js';
+const SED = "sed -i 's/prints 8, expected 6/prints 6 now/' src/main.js";
 const file = (relative: string) => path.join(session.workspace, relative);
+
+/** git in the user's repository, with none of this machine's git settings. */
+function userGit(...args: string[]): string {
+	return execFileSync('git', args, {
+		cwd: session.workspace,
+		encoding: 'utf8',
+		env: {
+			...process.env,
+			GIT_CONFIG_NOSYSTEM: '1',
+			GIT_CONFIG_GLOBAL: '/dev/null',
+			GIT_OPTIONAL_LOCKS: '0',
+		},
+	});
+}
+
+/** What the issue names: the status, the object count, the refs (and the stash). */
+function repository(): { status: string; objects: string; refs: string; stash: string } {
+	return {
+		status: userGit('status', '--porcelain'),
+		objects: userGit('count-objects', '-v'),
+		refs: userGit('for-each-ref'),
+		stash: userGit('stash', 'list'),
+	};
+}
+
+let repositoryBefore: ReturnType<typeof repository>;
 
 before(async () => {
 	session = await startRealZero('hunks');
+	userGit('init', '-q', '-b', 'main');
+	userGit('add', '-A');
+	userGit('-c', 'user.name=User', '-c', 'user.email=user@example.invalid', 'commit', '-qm', 'mine');
+	repositoryBefore = repository();
+	assert.equal(repositoryBefore.status, '', 'a clean repository to start from');
 	frame = await session.newChat();
 });
 
@@ -50,10 +89,16 @@ async function lensTexts(): Promise<string[]> {
 	return (await lenses.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
 }
 
-test('two edit_file hunks in one file: undoing one through the editor leaves the other and a later user edit', async () => {
+test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the editor, the shell file back from the baseline, the user repository untouched', async () => {
 	const original = fs.readFileSync(file(STATS), 'utf8');
+	const originalMain = fs.readFileSync(file(MAIN));
+	const bash = (id: string) => ({ id, name: 'bash', args: { command: SED } });
 	await step(session.page, 'zero-hunks-1-turn', async () => {
 		script(session.server, [
+			// Member mode: zero refuses bash without a native sandbox.
+			{ toolCalls: [bash('call_bash_refused')], usage },
+			{ text: ['I need approval to run sed.'], usage },
+			// The re-run with unsafe permissions: the turn under test.
 			{ toolCalls: [{ id: 'call_read', name: 'read_file', args: { path: STATS } }], usage },
 			{
 				toolCalls: [
@@ -70,28 +115,64 @@ test('two edit_file hunks in one file: undoing one through the editor leaves the
 				],
 				usage,
 			},
-			{ text: ['Documented sum() and fixed average().'], usage },
+			{ toolCalls: [bash('call_bash')], usage },
+			{ text: ['Documented sum() and fixed average(); updated the comment in main.js.'], usage },
 		]);
 		await send(frame, PROMPT);
-		const status = await waitForTurnEnd(frame, 1);
+		await waitForTurnEnd(frame, 1);
+		assert.deepEqual(fs.readFileSync(file(MAIN)), originalMain, 'the refused sed changed nothing');
+		const rerun = frame
+			.locator('[data-kind="tool"][data-tool="bash"] .permission-notice')
+			.first()
+			.locator('[data-action="notice"][data-action-id="rerun-unsafe"]');
+		await rerun.click();
+		const dialog = session.page.locator('.monaco-dialog-box');
+		await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+		await dialog.getByRole('button', { name: 'Re-run Unsafely' }).click();
+		await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+		const status = await waitForTurnEnd(frame, 2);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		const afterTurn = original.replace(FIRST_OLD, FIRST_NEW).replace(SECOND_OLD, SECOND_NEW);
 		assert.equal(fs.readFileSync(file(STATS), 'utf8'), afterTurn, 'zero made both edits');
-		const chat = await savedChat(session, PROMPT, 1);
-		assertCleanRun(chat.transcript.turns[0]);
-		const checkpoints = chat.transcript.turns[0].run.items.filter(
-			(item) => item.kind === 'tool' && item.checkpoint,
+		assert.match(fs.readFileSync(file(MAIN), 'utf8'), /prints 6 now/, 'bash ran sed -i');
+		const chat = await savedChat(session, PROMPT, 2);
+		const turn = chat.transcript.turns[1];
+		assertCleanRun(turn);
+		const tools = turn.run.items.filter((item) => item.kind === 'tool');
+		assert.equal(
+			tools.filter((item) => item.checkpoint).length,
+			2,
+			'zero checkpointed before each edit_file',
 		);
-		assert.equal(checkpoints.length, 2, 'zero checkpointed before each edit_file');
+		const shell = tools.find((item) => item.name === 'bash');
+		assert.equal(shell?.result?.status, 'ok');
+		assert.equal(shell?.checkpoint, undefined, 'zero keeps no checkpoint of bash');
+		assert.deepEqual(shell?.result?.changedFiles, [MAIN], "zero's own list of what bash changed");
+		const main = turn.changes?.files.find((entry) => entry.path === MAIN);
+		assert.deepEqual(
+			[main?.kind, main?.restore.status, main?.beforeSource],
+			['modified', 'restorable', 'baseline'],
+		);
+		const stats = turn.changes?.files.find((entry) => entry.path === STATS);
+		assert.deepEqual([stats?.restore.status, stats?.beforeSource], ['restorable', undefined]);
 	});
+
+	const turnCard = async () => {
+		const status = frame.locator('[data-kind="status"][data-phase="ended"]').nth(1);
+		const turnId = await status.getAttribute('data-turn');
+		return frame.locator(`[data-kind="changes"][data-turn="${turnId}"]`);
+	};
 
 	await step(session.page, 'zero-hunks-2-undo-one', async () => {
 		// The user's own line after the turn, outside both hunks.
 		fs.appendFileSync(file(STATS), USER_LINE);
-		const status = frame.locator('[data-kind="status"][data-phase="ended"]').first();
-		const turnId = await status.getAttribute('data-turn');
-		const card = frame.locator(`[data-kind="changes"][data-turn="${turnId}"]`);
+		const card = await turnCard();
 		await card.scrollIntoViewIfNeeded();
+		assert.match(
+			await card.locator(`.change-file[data-path="${MAIN}"] .before-source`).innerText(),
+			/baseline/,
+		);
+		await screenshot(session.page, 'zero-hunks-0-card-sources');
 		await card.locator(`.change-file[data-path="${STATS}"] button.change-hunks`).click();
 		await waitUntil(async () => (await lensTexts()).length === 3, 20_000, 'two hunks marked', {
 			seen: lensTexts,
@@ -122,7 +203,7 @@ test('two edit_file hunks in one file: undoing one through the editor leaves the
 		await screenshot(session.page, 'zero-hunks-2-one-undone');
 		// The chat is saved shortly after the card changes (saves are batched): wait for the file.
 		const savedStates = async () =>
-			(await savedChat(session, PROMPT, 1)).transcript.turns[0].changes?.files
+			(await savedChat(session, PROMPT, 2)).transcript.turns[1].changes?.files
 				.find((entry) => entry.path === STATS)
 				?.hunks?.join(',');
 		await waitUntil(
@@ -130,6 +211,61 @@ test('two edit_file hunks in one file: undoing one through the editor leaves the
 			15_000,
 			'the states saved with the chat',
 			{ seen: savedStates },
+		);
+	});
+
+	await step(session.page, 'zero-hunks-3-shell-file-back', async () => {
+		const card = await turnCard();
+		await card.scrollIntoViewIfNeeded();
+		await card.locator(`.change-file[data-path="${MAIN}"] a.change-path`).click();
+		await session.page
+			.locator('.tabs-container .tab', { hasText: 'main.js (before zero' })
+			.first()
+			.waitFor({ timeout: 15_000 });
+		const undoFile = session.page
+			.locator('.editor-actions .action-label[aria-label^="Undo This File"]')
+			.first();
+		await undoFile.waitFor({ state: 'visible', timeout: 10_000 });
+		await screenshot(session.page, 'zero-hunks-3-shell-file-diff');
+		await undoFile.click();
+		await waitUntil(
+			() => fs.readFileSync(file(MAIN)).equals(originalMain),
+			15_000,
+			'src/main.js as it was before the turn, byte for byte',
+			{ seen: () => fs.readFileSync(file(MAIN), 'utf8') },
+		);
+		await waitUntil(
+			async () =>
+				(await card
+					.locator(`.change-file[data-path="${MAIN}"]`)
+					.getAttribute('data-resolution')) === 'reverted',
+			10_000,
+			'the row to show the shell file put back',
+		);
+		// The hunk left in stats.js and the user's line are still there.
+		assert.equal(
+			fs.readFileSync(file(STATS), 'utf8'),
+			`${original.replace(FIRST_OLD, FIRST_NEW)}${USER_LINE}`,
+		);
+	});
+
+	await step(session.page, 'zero-hunks-4-user-repository', async () => {
+		const now = repository();
+		// Only what zero and the user did to the files: stats.js differs, main.js is back.
+		assert.equal(now.status, ' M src/stats.js\n');
+		assert.deepEqual(
+			{ objects: now.objects, refs: now.refs, stash: now.stash },
+			{
+				objects: repositoryBefore.objects,
+				refs: repositoryBefore.refs,
+				stash: repositoryBefore.stash,
+			},
+			'no object, ref or stash added to the user repository',
+		);
+		assert.equal(
+			fs.existsSync(path.join(session.workspace, '.git', 'info', 'attributes')),
+			false,
+			'the shadow store writes nothing into the user .git',
 		);
 	});
 });

@@ -181,12 +181,8 @@ describe('shell baseline (a shadow git store beside the folder)', () => {
 			bytes: Buffer.from([7, 0, 13, 10, 255, 7]),
 			mode: 0o644,
 		});
-		assert.deepEqual(
-			read.get('many/file99.bin')?.kind === 'content'
-				? [...read.get('many/file99.bin')!.bytes]
-				: [],
-			[99, 0, 13, 10, 255, 99],
-		);
+		const last = read.get('many/file99.bin');
+		assert.deepEqual(last?.kind === 'content' ? [...last.bytes] : [], [99, 0, 13, 10, 255, 99]);
 		const missing = await snapshotFolder(folder, path.join(root, 'other-store'), {
 			...OPTIONS,
 			git: path.join(root, 'no-such-git'),
