@@ -194,7 +194,10 @@ test("one file undone from its diff title bar; shell changes restorable from the
 				.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-before-source'))),
 			['baseline', 'baseline'],
 		);
-		assert.match(await shell.locator('.change-file .before-source').first().innerText(), /baseline/);
+		assert.match(
+			await shell.locator('.change-file .before-source').first().innerText(),
+			/baseline/,
+		);
 		assert.match(
 			await shell.locator('.before-sources').innerText(),
 			/2 files from the extension's baseline \(changed by shell commands\)/,
