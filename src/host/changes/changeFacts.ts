@@ -117,6 +117,11 @@ export function firstCopies(
 	return first;
 }
 
+/** Whether a copy of the file from before the turns exists: zero's checkpoint or the baseline's. */
+export function hasCopyFromBefore(touch: FileTouch, first: CopiedFirst | undefined): boolean {
+	return touch.checkpoint !== undefined || first?.source === 'baseline';
+}
+
 /** Why the baseline of these turns left a path out (ignored, too large...), when it did. */
 export function baselineGaps(sources: readonly ChangeSource[]): Map<string, string> {
 	const gaps = new Map<string, string>();
@@ -138,7 +143,7 @@ export async function beforeFactOf(
 	first: CopiedFirst | undefined,
 	touch: FileTouch,
 ): Promise<BeforeFact> {
-	if (!touch.checkpoint && first?.source !== 'baseline') {
+	if (!hasCopyFromBefore(touch, first)) {
 		return { kind: 'none' };
 	}
 	const copy = first?.copy;

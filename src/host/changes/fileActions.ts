@@ -10,7 +10,13 @@ import type { Turn } from '../../shared/transcriptSchema';
 import { collectFileTouches, filePathKey } from './turnChanges';
 import { expectedStamps, type FileStamp, type TurnEndStamps } from './undoConflicts';
 import type { ChangeRecords, TurnChangeRecord } from './changeRecords';
-import { effectiveItems, firstCopies, readTouchedState, type ChangeSource } from './changeFacts';
+import {
+	effectiveItems,
+	firstCopies,
+	hasCopyFromBefore,
+	readTouchedState,
+	type ChangeSource,
+} from './changeFacts';
 import { sameStamp } from './undoPlan';
 import { workspaceKeys, type ChangeChat } from './undoTurns';
 import { deleteWorkspaceFile, stampOf, writeWorkspaceFile } from './workspaceFiles';
@@ -89,7 +95,7 @@ export async function undoSingleFile(
 		return { kind: 'refused', message: `${filePath} is not among these changes.` };
 	}
 	const first = firstCopies(sources, records.blobsDir).get(filePath);
-	if ((!touch.checkpoint && first?.source !== 'baseline') || touch.outside) {
+	if (!hasCopyFromBefore(touch, first) || touch.outside) {
 		return {
 			kind: 'refused',
 			message: `${filePath} cannot be undone: neither zero nor the extension kept a copy of it from before (${touch.outside ? 'outside the workspace' : `changed by ${touch.changedBy.join(', ') || 'a tool'}`}).`,

@@ -38,7 +38,18 @@ import { stampOf } from './workspaceFiles';
 import { saveAfterCopy } from './hunkSource';
 import { sameFolder } from './rewindFolder';
 import { readBaseline } from './baselineRead';
-import { snapshotFolder, type BaselineSetup, type BaselineSnapshot } from './shellBaseline';
+import {
+	snapshotFolder,
+	type BaselineOptions,
+	type BaselineSetup,
+	type BaselineSnapshot,
+} from './shellBaseline';
+
+/** A baseline taken before the turn, with the options it was taken with (for reading it back). */
+interface TakenBaseline {
+	snapshot: BaselineSnapshot;
+	options: BaselineOptions;
+}
 
 /** Runs work one item at a time, in order; `idle()` resolves once everything queued so far is done. */
 export class SerialQueue {
@@ -100,7 +111,7 @@ export class TurnTracking {
 		private userSequence: number | undefined,
 		private undoProblem: string | undefined,
 		private readonly log: Pick<Logger, 'warn'>,
-		private readonly baseline: { snapshot: BaselineSnapshot } | { problem: string } | undefined,
+		private readonly baseline: TakenBaseline | { problem: string } | undefined,
 	) {}
 
 	/** Reads where the turn's user message will land in zero's session; call it just before spawning. */
@@ -132,11 +143,11 @@ export class TurnTracking {
 				problem = `zero's session store could not be read: ${metadata.reason}`;
 			}
 		}
-		let baseline: { snapshot: BaselineSnapshot } | { problem: string } | undefined;
+		let baseline: TakenBaseline | { problem: string } | undefined;
 		if (start.baseline?.kind === 'on') {
 			const taken = await snapshotFolder(start.cwd, start.baseline.store, start.baseline.options);
 			if (taken.ok) {
-				baseline = { snapshot: taken.snapshot };
+				baseline = { snapshot: taken.snapshot, options: start.baseline.options };
 			} else {
 				log.warn(`No baseline of ${start.cwd} before turn ${start.turnId}: ${taken.reason}`);
 				baseline = { problem: taken.reason };
@@ -160,7 +171,7 @@ export class TurnTracking {
 			record.baselineProblem = baseline.problem;
 			return;
 		}
-		const { snapshot } = baseline;
+		const { snapshot, options } = baseline;
 		record.baseline = {
 			store: snapshot.store,
 			tree: snapshot.tree,
@@ -175,15 +186,10 @@ export class TurnTracking {
 					(!touch.checkpoint || touch.changedBeforeCheckpoint.length > 0),
 			)
 			.map((touch) => touch.path);
-		if (uncovered.length === 0 || this.start.baseline?.kind !== 'on') {
+		if (uncovered.length === 0) {
 			return;
 		}
-		const answers = await readBaseline(
-			this.start.cwd,
-			snapshot,
-			uncovered,
-			this.start.baseline.options,
-		);
+		const answers = await readBaseline(this.start.cwd, snapshot, uncovered, options);
 		const files: CopiedBefore[] = [];
 		const gaps: { path: string; reason: string }[] = [];
 		for (const [filePath, answer] of answers) {

@@ -12,7 +12,13 @@ import {
 	type FileStamp,
 	type TurnEndStamps,
 } from './undoConflicts';
-import { effectiveItems, firstCopies, readTouchedState, type ChangeSource } from './changeFacts';
+import {
+	effectiveItems,
+	firstCopies,
+	hasCopyFromBefore,
+	readTouchedState,
+	type ChangeSource,
+} from './changeFacts';
 import { stampOf } from './workspaceFiles';
 import type { CopiedBefore } from '../../zero/protocol/checkpointSchemas';
 
@@ -96,7 +102,7 @@ export async function planUndo(
 			// baseline's copy after the rewind.
 			plan.fromBaseline.set(touch.path, first.copy);
 		}
-		if ((!touch.checkpoint && first?.source !== 'baseline') || touch.outside) {
+		if (!hasCopyFromBefore(touch, first) || touch.outside) {
 			if (touch.changedBy.length > 0) {
 				plan.notRestorable.push({
 					path: touch.path,

@@ -23,6 +23,19 @@ function sessionEvents(world: ChangeWorld): { sequence: number; type: string }[]
 		.map((line) => JSON.parse(line) as { sequence: number; type: string });
 }
 
+/** What undoing one file asks of the editor: the confirmation answered with `answer`. */
+const deps = (
+	answer: boolean,
+	options: { unsaved?: () => string[]; whileAsked?: () => void } = {},
+) => ({
+	confirm: async () => {
+		options.whileAsked?.();
+		return answer;
+	},
+	isRunning: () => false,
+	unsavedFiles: options.unsaved ?? (() => []),
+});
+
 describe('undoing a turn', () => {
 	let world: ChangeWorld;
 	beforeEach(() => {
@@ -267,18 +280,6 @@ describe('undoing one file', () => {
 	});
 	afterEach(() => world.dispose());
 
-	const deps = (
-		answer: boolean,
-		options: { unsaved?: () => string[]; whileAsked?: () => void } = {},
-	) => ({
-		confirm: async () => {
-			options.whileAsked?.();
-			return answer;
-		},
-		isRunning: () => false,
-		unsavedFiles: options.unsaved ?? (() => []),
-	});
-
 	it('restores one file from the copy, leaves the rest, and a later turn undo sees no conflict there', async () => {
 		const original = readFileSync(world.file('src/stats.js'));
 		const originalMode = statSync(world.file('src/stats.js')).mode & 0o777;
@@ -436,12 +437,6 @@ describe("the shell baseline: what zero's shell tools changed, undone from the e
 	});
 	afterEach(() => world.dispose());
 
-	const confirmAll = (answer: boolean) => ({
-		confirm: async () => answer,
-		isRunning: () => false,
-		unsavedFiles: () => [],
-	});
-
 	it('a bash-changed file is restorable from the baseline, byte for byte, and a file bash created is deleted', async () => {
 		const readme = readFileSync(world.file('README.md'));
 		const turn = await world.runTurn('Build [scenario:changes-shell]');
@@ -459,7 +454,7 @@ describe("the shell baseline: what zero's shell tools changed, undone from the e
 			{ kind: 'turn', turnId: turn.id },
 			'README.md',
 			world.records,
-			confirmAll(true),
+			deps(true),
 		);
 		assert.equal(restored.kind, 'done');
 		assert.deepEqual(readFileSync(world.file('README.md')), readme);
@@ -468,7 +463,7 @@ describe("the shell baseline: what zero's shell tools changed, undone from the e
 			{ kind: 'turn', turnId: turn.id },
 			'build.log',
 			world.records,
-			confirmAll(true),
+			deps(true),
 		);
 		assert.equal(deleted.kind, 'done');
 		assert.equal(existsSync(world.file('build.log')), false);
@@ -482,7 +477,7 @@ describe("the shell baseline: what zero's shell tools changed, undone from the e
 			{ kind: 'turn', turnId: turn.id },
 			'README.md',
 			world.records,
-			confirmAll(false),
+			deps(false),
 		);
 		assert.deepEqual(outcome, { kind: 'cancelled' });
 		assert.equal(readFileSync(world.file('README.md'), 'utf8'), 'mine\n');
