@@ -15,12 +15,11 @@
  * Bounded: files over `maxFileBytes` are left out (and listed, so they never read as absent), and
  * a store over `maxStoreBytes` is started again before the next snapshot.
  */
-import { spawn } from 'node:child_process';
 import type { Dirent } from 'node:fs';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { safeWorkspaceRelativePath } from '../../zero/protocol/checkpointSchemas';
+import { globalExcludesFile } from '../platform/gitExcludes';
 import { failure, gitEnv, nulList, runGit } from './shadowGit';
 
 export interface BaselineOptions {
@@ -159,31 +158,6 @@ async function readOptional(file: string | undefined): Promise<string> {
 	return fs.readFile(file, 'utf8').catch(() => '');
 }
 
-/** The user's global excludes file, as git finds it (core.excludesFile, else XDG's git/ignore). */
-async function globalExcludesFile(git: string, folder: string): Promise<string | undefined> {
-	const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1' };
-	delete env.GIT_DIR;
-	delete env.GIT_WORK_TREE;
-	// Read-only: `git config --global --get` opens no repository.
-	const answer = await new Promise<string>((resolve) => {
-		const child = spawn(git, ['config', '--global', '--path', '--get', 'core.excludesFile'], {
-			env,
-			cwd: folder,
-			stdio: ['ignore', 'pipe', 'ignore'],
-			windowsHide: true,
-		});
-		let out = '';
-		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-		child.on('error', () => resolve(''));
-		child.on('close', () => resolve(out.trim()));
-	});
-	if (answer) {
-		return answer;
-	}
-	const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
-	return path.join(xdg, 'git', 'ignore');
-}
-
 /** The folder's own repository's `info/exclude` (read only; a `.git` file points elsewhere). */
 async function repositoryExcludes(folder: string): Promise<string> {
 	const dotGit = path.join(folder, '.git');
@@ -232,7 +206,7 @@ async function prepareStore(
 	const excludes = [
 		'# Written by Zero for VS Code before each snapshot: the folder repository\u2019s and the user\u2019s global excludes.',
 		await repositoryExcludes(folder),
-		await readOptional(await globalExcludesFile(git, folder)),
+		await readOptional(await globalExcludesFile(folder, git)),
 	].join('\n');
 	await fs.writeFile(path.join(gitDir, 'info', 'exclude'), excludes);
 	return undefined;

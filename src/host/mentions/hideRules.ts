@@ -5,12 +5,11 @@
  * `core.excludesFile`. Every file is read bounded; a folder that is not in a git repository has
  * only its own `.gitignore` files.
  */
-import { execFile } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { globalExcludesFile } from '../platform/gitExcludes';
 
 import {
 	filesExcludeMatcher,
@@ -86,26 +85,6 @@ interface GitContext {
 }
 
 const contexts = new Map<string, { at: number; context: Promise<GitContext | undefined> }>();
-
-/** `core.excludesFile` as git answers it, else git's default `$XDG_CONFIG_HOME/git/ignore`. */
-function globalExcludesFile(cwd: string): Promise<string> {
-	const fallback = path.join(
-		process.env.XDG_CONFIG_HOME?.trim() || path.join(os.homedir(), '.config'),
-		'git',
-		'ignore',
-	);
-	return new Promise((resolve) => {
-		execFile(
-			'git',
-			['config', '--path', '--get', 'core.excludesFile'],
-			{ cwd, timeout: 5000, maxBuffer: 64 * 1024, windowsHide: true },
-			(error, stdout) => {
-				const configured = String(stdout).trim();
-				resolve(!error && configured !== '' ? path.resolve(cwd, configured) : fallback);
-			},
-		);
-	});
-}
 
 async function findGitContext(folderRoot: string): Promise<GitContext | undefined> {
 	let dir = folderRoot;
