@@ -91,6 +91,7 @@ export class AcpChat implements TurnBackend {
 				);
 				return;
 			}
+			turn.timeline?.mark('session');
 			const mapper = new AcpTurnMapper({
 				turnId,
 				sessionId: session.sessionId,
@@ -103,6 +104,7 @@ export class AcpChat implements TurnBackend {
 			if (turn.model && !this.stopRequested) {
 				await session.setModel(turn.model).catch(() => undefined);
 			}
+			turn.timeline?.mark('prompted');
 			// A Stop that came before the prompt went out wins: zero has no turn to cancel yet.
 			const outcome: PromptOutcome = this.stopRequested
 				? { kind: 'completed', stopReason: 'cancelled' }

@@ -81,8 +81,7 @@ export function chatExecBackend(
 		log: deps.log,
 		// zero's sandbox policy and turn budget are asked for before every run (zero's CLI refuses
 		// in an untrusted workspace, and then nothing runs anyway).
-		prepare: (trusted) =>
-			trusted ? deps.facts.refresh().then(() => undefined) : Promise.resolve(),
+		prepare: (trusted) => (trusted ? deps.facts.beforeRun() : Promise.resolve()),
 		plan: (_turnId, request, model) => {
 			const settings = deps.settings();
 			// A spec draft and the run that implements a spec are new zero sessions (zero refuses

@@ -27,6 +27,7 @@ import { boundMentionEntries, titleFrom } from '../composer/promptContext';
 import { runOutside, type OutsideRunRequest, type OutsideRunResult } from './outsideRun';
 import { RunSlotClaim } from './runSlotClaim';
 import { runChatTurn, type TurnRunHost } from './turnRun';
+import { TurnTimeline } from '../turns/turnTimeline';
 import { messageTurnRequest, type Queued } from './chatQueue';
 
 export type { ChatDeps } from './chatDeps';
@@ -46,6 +47,7 @@ export function chatFolder(own: string | undefined, deps: ChatDeps): string | un
 interface ActiveRun {
 	turnId: string;
 	backend: TurnBackend;
+	timeline: TurnTimeline;
 }
 
 /** Saves at most this often while a run streams (and always when it ends). */
@@ -273,9 +275,10 @@ export class ChatSession extends ChatComposerState implements ChangeChat {
 		const specTurn = request.kind === 'spec-draft' || request.kind === 'spec-impl';
 		const kind = specTurn && !traitsOf(this.backend).specTurns ? DEFAULT_BACKEND : this.backend;
 		const backend = this.backendFor(kind);
-		this.active = { turnId, backend };
+		const timeline = new TurnTimeline();
+		this.active = { turnId, backend, timeline };
 		this.composerEmitter.fire();
-		void runChatTurn(this.turnRunHost(), turnId, request, backend, now).finally(() =>
+		void runChatTurn(this.turnRunHost(), turnId, request, backend, now, timeline).finally(() =>
 			this.afterRun(turnId),
 		);
 		return turnId;
@@ -339,6 +342,7 @@ export class ChatSession extends ChatComposerState implements ChangeChat {
 
 	/** Applies an action to the transcript, tells listeners, and schedules a save. */
 	apply(action: TranscriptAction): void {
+		this.active?.timeline.observe(action);
 		applyAction(this.transcript, action);
 		this.actionsEmitter.fire(action);
 		this.scheduleSave();

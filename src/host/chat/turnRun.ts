@@ -7,6 +7,7 @@ import { findTurn } from '../../shared/transcript';
 import type { Transcript, TranscriptAction, Turn } from '../../shared/transcriptSchema';
 import { preflight } from '../turns/preflight';
 import type { TurnBackend, TurnRequest } from '../turns/turnBackend';
+import type { TurnTimeline } from '../turns/turnTimeline';
 import type { ChatDeps } from './chatDeps';
 
 /** What a turn's run reads and tells of its chat. */
@@ -28,6 +29,7 @@ export async function runChatTurn(
 	request: TurnRequest,
 	backend: TurnBackend,
 	now: number,
+	timeline?: TurnTimeline,
 ): Promise<void> {
 	const deps = host.deps;
 	const cwd = host.folder;
@@ -53,7 +55,18 @@ export async function runChatTurn(
 			return;
 		}
 		host.ranWith(checked.binary);
-		await backend.run({ turnId, request, binary: checked.binary, cwd: checked.cwd, model });
+		await backend.run({
+			turnId,
+			request,
+			binary: checked.binary,
+			cwd: checked.cwd,
+			model,
+			timeline,
+		});
+		if (timeline) {
+			// Where the time before the first answer went (no content): npm run bench:firstbyte.
+			deps.log.info(`Turn ${turnId} timing: ${timeline.describe()}`);
+		}
 	} catch (error) {
 		// Never leave the chat stuck "running": end the turn with what went wrong.
 		const failure = error as Error;

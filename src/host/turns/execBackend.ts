@@ -115,6 +115,7 @@ export class ExecBackend implements TurnBackend {
 			const raw = await this.deps.openRaw?.(turnId).catch(() => undefined);
 			// Read before zero starts: where its session will put this turn's message.
 			tracked = await this.deps.beginTracking?.(turnId, plan, turn.cwd, request.addDirs);
+			turn.timeline?.mark('tracked');
 			const launched = this.deps.launcher.launch({
 				binary: turn.binary,
 				args: plan.args,
@@ -141,6 +142,7 @@ export class ExecBackend implements TurnBackend {
 				},
 			});
 			this.launched = launched;
+			turn.timeline?.mark('spawned');
 			// Stop may have come while zero was located and its facts read, before the process existed.
 			if (this.stopRequested || findTurn(this.host.transcript, turnId)?.run.stopRequested) {
 				this.host.apply({ type: 'run/stopping', turnId });

@@ -15,6 +15,7 @@ import type {
 	TranscriptAction,
 	TurnCommand,
 } from '../../shared/transcriptSchema';
+import type { TurnTimeline } from './turnTimeline';
 
 /** What a backend needs from the chat it runs turns for. */
 export interface TurnHost {
@@ -49,6 +50,8 @@ export interface StartedTurn {
 	/** The workspace folder zero works in. */
 	cwd: string;
 	model: string | undefined;
+	/** Marks where the turn's time goes before its first answer (the chat logs it at the end). */
+	timeline?: TurnTimeline;
 }
 
 export interface TurnBackend {

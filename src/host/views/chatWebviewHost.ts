@@ -8,6 +8,7 @@ import {
 import type { ToolDetails } from '../../shared/viewTranscript';
 import type { Event } from '../platform/emitter';
 import type { Logger } from '../platform/log';
+import { PostThrottle } from './postThrottle';
 import type { ViewConnection } from './requestTable';
 import { chatResourceRoots, renderChatHtml } from './webviewHtml';
 
@@ -23,9 +24,6 @@ export interface ChatSource {
 	handle(message: WebviewToHost, view: ViewConnection): Promise<void>;
 }
 
-/** Frames are coalesced for this long so a burst of deltas costs one postMessage. */
-const FLUSH_MS = 16;
-
 /**
  * Binds one webview (the side view or an editor tab) to a chat source. Nothing is posted before
  * the webview says `hello` with our protocol major; after that it gets a snapshot and then an
@@ -34,7 +32,7 @@ const FLUSH_MS = 16;
 export class ChatWebviewHost implements vscode.Disposable {
 	private ready = false;
 	private outbox: HostToWebview[] = [];
-	private flushTimer: NodeJS.Timeout | undefined;
+	private readonly throttle = new PostThrottle(() => this.flush());
 	private readonly disposables: vscode.Disposable[] = [];
 
 	constructor(
@@ -126,11 +124,10 @@ export class ChatWebviewHost implements vscode.Disposable {
 		} else {
 			this.outbox.push(message);
 		}
-		this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+		this.throttle.request();
 	}
 
 	private flush(): void {
-		this.flushTimer = undefined;
 		const frames = this.outbox;
 		this.outbox = [];
 		for (const frame of frames) {
@@ -139,9 +136,7 @@ export class ChatWebviewHost implements vscode.Disposable {
 	}
 
 	dispose(): void {
-		if (this.flushTimer) {
-			clearTimeout(this.flushTimer);
-		}
+		this.throttle.cancel();
 		for (const disposable of this.disposables) {
 			disposable.dispose();
 		}

@@ -135,6 +135,7 @@ export class ChatWorld {
 			isTrusted: () => this.trusted,
 			facts: {
 				refresh: async () => snapshot,
+				beforeRun: async () => undefined,
 				current: () => snapshot,
 			} as unknown as ZeroFacts,
 			traces: {

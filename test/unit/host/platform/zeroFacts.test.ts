@@ -1,13 +1,13 @@
 /** What the host asks zero before a run (sandbox policy, turn budget) and reads after it (the trace). */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import { TraceFiles } from '../../../../src/host/platform/traceFiles';
 import type { ZeroCliResult } from '../../../../src/host/platform/zeroCli';
-import { ZeroFacts } from '../../../../src/host/platform/zeroFacts';
+import { FACTS_REASK_MS, ZeroFacts } from '../../../../src/host/platform/zeroFacts';
 import { RECORDED, recordedCli } from '../../helpers';
 
 const settings: ZeroSettings = {
@@ -55,6 +55,99 @@ describe('zero facts', () => {
 	it('knows nothing it was not told when zero cannot answer (a config it cannot read)', async () => {
 		const known = await factsFrom('broken-config').refresh();
 		assert.equal(known.maxTurns, undefined);
+	});
+});
+
+describe('zero facts before a run', () => {
+	/** Facts over the recorded answers, counting zero's processes; zero's config in a temp dir. */
+	function counted(found = true) {
+		const root = mkdtempSync(path.join(os.tmpdir(), 'zero-facts-'));
+		const cli = recordedCli('fake-server');
+		const calls: string[][] = [];
+		let clock = 1_000_000;
+		let gate: Promise<void> = Promise.resolve();
+		const own: ZeroSettings = { ...settings, env: { XDG_CONFIG_HOME: path.join(root, 'cfg') } };
+		const facts = new ZeroFacts(
+			{
+				run: async (args): Promise<ZeroCliResult> => {
+					calls.push([...args]);
+					await gate;
+					return found ? { found: true, ...(await cli(args)) } : { found: false };
+				},
+			},
+			() => own,
+			() => path.join(root, 'ws'),
+			log,
+			() => clock,
+		);
+		return {
+			facts,
+			calls,
+			root,
+			tick: (ms: number) => (clock += ms),
+			/** zero stops answering (its processes hang) from now on. */
+			hang: () => {
+				gate = new Promise(() => undefined);
+			},
+			cleanup: () => rmSync(root, { recursive: true, force: true }),
+		};
+	}
+
+	it("a run waits for zero's answers only the first time; unchanged inputs reuse them", async () => {
+		const world = counted();
+		try {
+			await world.facts.beforeRun();
+			assert.equal(world.calls.length, 2, 'sandbox policy and config asked');
+			assert.equal(world.facts.current().maxTurns, 80);
+			await world.facts.beforeRun();
+			world.tick(FACTS_REASK_MS - 1);
+			await world.facts.beforeRun();
+			assert.equal(world.calls.length, 2, 'nothing changed: not asked again');
+		} finally {
+			world.cleanup();
+		}
+	});
+
+	it("a changed user or project config of zero's is asked about before the run starts", async () => {
+		const world = counted();
+		try {
+			await world.facts.beforeRun();
+			mkdirSync(path.join(world.root, 'cfg', 'zero'), { recursive: true });
+			writeFileSync(path.join(world.root, 'cfg', 'zero', 'config.json'), '{"maxTurns": 3}');
+			await world.facts.beforeRun();
+			assert.equal(world.calls.length, 4, 'the new user config: asked again, and waited for');
+			mkdirSync(path.join(world.root, 'ws', '.zero'), { recursive: true });
+			writeFileSync(path.join(world.root, 'ws', '.zero', 'config.json'), '{}');
+			await world.facts.beforeRun();
+			assert.equal(world.calls.length, 6, 'a project config: asked again');
+			world.facts.invalidate();
+			await world.facts.beforeRun();
+			assert.equal(world.calls.length, 8, 'another binary or environment: asked again');
+		} finally {
+			world.cleanup();
+		}
+	});
+
+	it('old answers are asked again without holding up the run; a zero that was not found is asked every run', async () => {
+		const world = counted();
+		try {
+			await world.facts.beforeRun();
+			world.tick(FACTS_REASK_MS + 1);
+			world.hang();
+			await world.facts.beforeRun(); // resolves although zero does not answer
+			assert.equal(world.calls.length, 4, 'asked again');
+			assert.equal(world.facts.current().maxTurns, 80, 'the last answers still hold');
+		} finally {
+			world.cleanup();
+		}
+		const missing = counted(false);
+		try {
+			await missing.facts.beforeRun();
+			await missing.facts.beforeRun();
+			assert.equal(missing.calls.length, 4, 'no answers kept: asked again');
+		} finally {
+			missing.cleanup();
+		}
 	});
 });
 
