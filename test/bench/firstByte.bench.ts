@@ -24,12 +24,12 @@ import type { Frame } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
 import { chooseMode, send, waitForRunEnd } from '../harness/chatSteps';
 import { waitForValue } from '../harness/wait';
+import { zeroLogText } from '../harness/zeroLog';
 import { screenshot } from '../harness/workbench';
 import { startFakeChat, type FakeChatSession } from '../e2e/fakeChat';
 import { wholeNumberOption } from './benchOptions';
 
 const TURNS = wholeNumberOption('turns', 50);
-const EXTENSION_LOG = path.join('zero-community.zero-vscode', 'Zero.log');
 
 type Backend = 'exec' | 'acp';
 
@@ -121,34 +121,20 @@ async function probeTimes(frame: Frame, turnId: string): Promise<ScreenTimes | u
 	}, turnId)) as ScreenTimes | undefined;
 }
 
-/** The chat's timing lines in the extension host's log, oldest first, by turn id. */
+/** The chat's timing lines in the extension host's log, by turn id. */
 function hostTimings(userDataDir: string): Map<string, HostTimes> {
 	const found = new Map<string, HostTimes>();
-	const logs = path.join(userDataDir, 'logs');
-	if (!fs.existsSync(logs)) {
-		return found;
-	}
-	for (const session of fs.readdirSync(logs).sort()) {
-		for (const host of fs
-			.readdirSync(path.join(logs, session))
-			.filter((d) => /^exthost\d+$/.test(d))) {
-			const file = path.join(logs, session, host, EXTENSION_LOG);
-			if (!fs.existsSync(file)) {
-				continue;
-			}
-			for (const match of fs
-				.readFileSync(file, 'utf8')
-				.matchAll(/Turn (\S+) timing: sent at ([\d.]+) ms; (.*)$/gm)) {
-				const marks: Record<string, number> = {};
-				for (const part of match[3].split(', ')) {
-					const mark = /^(.+) \+([\d.]+) ms$/.exec(part);
-					if (mark) {
-						marks[mark[1]] = Number(mark[2]);
-					}
-				}
-				found.set(match[1], { sentAt: Number(match[2]), marks });
+	for (const match of zeroLogText(userDataDir).matchAll(
+		/Turn (\S+) timing: sent at ([\d.]+) ms; (.*)$/gm,
+	)) {
+		const marks: Record<string, number> = {};
+		for (const part of match[3].split(', ')) {
+			const mark = /^(.+) \+([\d.]+) ms$/.exec(part);
+			if (mark) {
+				marks[mark[1]] = Number(mark[2]);
 			}
 		}
+		found.set(match[1], { sentAt: Number(match[2]), marks });
 	}
 	return found;
 }

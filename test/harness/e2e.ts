@@ -60,6 +60,8 @@ export interface ZeroWorkbenchOptions {
 	startupEditorNone?: boolean;
 	/** true: workspace trust on (the folder starts untrusted). */
 	workspaceTrust?: boolean;
+	/** true: the driver alone, without Zero (a benchmark's reference of the bare workbench). */
+	withoutZero?: boolean;
 }
 
 export async function startZeroWorkbench(opts: ZeroWorkbenchOptions = {}): Promise<ZeroWorkbench> {
@@ -71,6 +73,7 @@ export async function startZeroWorkbench(opts: ZeroWorkbenchOptions = {}): Promi
 		startupEditorNone = true,
 		workspaceTrust = false,
 		workspaceFolders,
+		withoutZero = false,
 	} = opts;
 	const safeName = name.replace(/[^\w.-]+/g, '_');
 	const logsDir = path.join(testOutputDir, 'e2e');
@@ -78,9 +81,12 @@ export async function startZeroWorkbench(opts: ZeroWorkbenchOptions = {}): Promi
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-session-'));
 	const cleanTmp = (): void => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
 
-	let extensionsDir = process.env.ZERO_E2E_EXTENSIONS_DIR;
+	let extensionsDir = withoutZero ? undefined : process.env.ZERO_E2E_EXTENSIONS_DIR;
 	const installVsixes: string[] = [];
-	if (!extensionsDir) {
+	if (withoutZero) {
+		installVsixes.push(await buildDriverVsix());
+		extensionsDir = path.join(tmp, 'extensions');
+	} else if (!extensionsDir) {
 		const vsix = process.env.ZERO_E2E_VSIX ?? defaultVsixPath;
 		if (!fs.existsSync(vsix)) {
 			cleanTmp();

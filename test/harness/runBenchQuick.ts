@@ -10,6 +10,8 @@ const QUICK_FORMS: { name: string; script: string; args: string[] }[] = [
 	{ name: 'fuzz', script: 'bench:fuzz', args: ['--cases', '100', '--rounds', '1'] },
 	{ name: 'webview', script: 'bench:webview', args: ['--events=2000'] },
 	{ name: 'transcript', script: 'bench:transcript', args: ['--mb', '2'] },
+	{ name: 'firstbyte', script: 'bench:firstbyte', args: ['--turns', '2'] },
+	{ name: 'idle', script: 'bench:idle', args: ['--seconds', '2'] },
 	{ name: 'chats', script: 'bench:chats', args: ['--chats', '3', '--events', '1000'] },
 	{
 		name: 'soak',
