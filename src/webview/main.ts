@@ -34,6 +34,12 @@ import { dispatchViewAction, onViewClick, viewActionHandlers } from './viewActio
 import { VirtualList } from './virtualList';
 import { post } from './vscodeApi';
 
+/** The last snapshot's User Timing mark `zero:snapshot-<step>` (one of each kept). */
+function markSnapshot(step: 'received' | 'validated' | 'applied'): void {
+	performance.clearMarks(`zero:snapshot-${step}`);
+	performance.mark(`zero:snapshot-${step}`);
+}
+
 class ChatApp {
 	private transcript: Transcript | undefined;
 	/** Text for the composer of the new chat asked for from chat `from` (an ACP message's "New Chat"). */
@@ -165,7 +171,15 @@ class ChatApp {
 	}
 
 	private receive(data: unknown): void {
+		// User Timing marks for npm run bench:transcript (where opening a large transcript goes).
+		const snapshot = (data as { type?: unknown } | null)?.type === 'state/snapshot';
+		if (snapshot) {
+			markSnapshot('received');
+		}
 		const parsed = HostToWebviewSchema.safeParse(data);
+		if (snapshot) {
+			markSnapshot('validated');
+		}
 		if (!parsed.success) {
 			post({
 				type: 'ui/error',
@@ -198,6 +212,7 @@ class ChatApp {
 				// mounted row may keep its DOM on an equal signature.
 				this.list.invalidate();
 				this.invalidateRows();
+				markSnapshot('applied');
 				return;
 			case 'transcript/actions':
 				if (this.transcript) {

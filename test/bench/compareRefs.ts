@@ -2,17 +2,41 @@
 // benchmarks on an earlier commit and on this tree, one after the other in the same run (A, B, A,
 // B...), so both meet the same machine. The baseline is a temporary git worktree sharing
 // node_modules; each side builds its own dist. Outputs go to test-output/bench/compare/ and their
-// figure lines are printed side by side; no figure is judged.
+// figure lines are printed side by side; no figure is judged. The benchmarks of a packaged build in
+// code-server (transcript, firstbyte, idle) run this tree's benchmark on each side's .vsix
+// (ZERO_E2E_VSIX), so both are measured the same way even where the baseline had no such bench.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../harness/codeServer';
 
-const BENCHES: Record<string, { script: string; args: string[] }> = {
+interface Bench {
+	script: string;
+	args: string[];
+	/** A benchmark of the packaged extension: this tree's file, run against each side's .vsix. */
+	packaged?: { file: string; nodeFlags: string[] };
+}
+
+const BENCHES: Record<string, Bench> = {
 	protocol: { script: 'bench', args: [] },
 	webview: { script: 'bench:webview', args: [] },
 	chats: { script: 'bench:chats', args: [] },
+	transcript: {
+		script: 'bench:transcript',
+		args: ['--mb', '52.7'],
+		packaged: { file: 'test/bench/transcriptOpen.bench.ts', nodeFlags: [] },
+	},
+	firstbyte: {
+		script: 'bench:firstbyte',
+		args: ['--turns', '50'],
+		packaged: { file: 'test/bench/firstByte.bench.ts', nodeFlags: [] },
+	},
+	idle: {
+		script: 'bench:idle',
+		args: ['--seconds', '60'],
+		packaged: { file: 'test/bench/idle.bench.ts', nodeFlags: ['--experimental-websocket'] },
+	},
 };
 
 function option(name: string): string | undefined {
@@ -28,16 +52,37 @@ function figures(output: string): string[] {
 		.map((line) => line.trimEnd());
 }
 
-function runIn(tree: string, script: string, args: string[]): string {
-	const result = spawnSync('npm', ['run', '--silent', script, '--', ...args], {
-		cwd: tree,
-		encoding: 'utf8',
-		maxBuffer: 64 * 1024 * 1024,
-	});
+function checked(what: string, result: ReturnType<typeof spawnSync>): string {
 	if (result.status !== 0) {
-		throw new Error(`npm run ${script} failed in ${tree}:\n${result.stdout}\n${result.stderr}`);
+		throw new Error(`${what} failed:\n${String(result.stdout)}\n${String(result.stderr)}`);
 	}
-	return result.stdout;
+	return String(result.stdout);
+}
+
+function runIn(tree: string, bench: Bench): string {
+	const options = { encoding: 'utf8' as const, maxBuffer: 64 * 1024 * 1024 };
+	if (!bench.packaged) {
+		return checked(
+			`npm run ${bench.script} in ${tree}`,
+			spawnSync('npm', ['run', '--silent', bench.script, '--', ...bench.args], {
+				...options,
+				cwd: tree,
+			}),
+		);
+	}
+	checked(
+		`npm run package in ${tree}`,
+		spawnSync('npm', ['run', '--silent', 'package'], { ...options, cwd: tree }),
+	);
+	const { file, nodeFlags } = bench.packaged;
+	return checked(
+		`${file} on the build of ${tree}`,
+		spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', file, ...bench.args], {
+			...options,
+			cwd: repoRoot,
+			env: { ...process.env, ZERO_E2E_VSIX: path.join(tree, 'zero-vscode.vsix') },
+		}),
+	);
 }
 
 function main(): void {
@@ -45,7 +90,7 @@ function main(): void {
 	if (!baseline) {
 		throw new Error('usage: npm run bench:compare -- --baseline <ref> [--only a,b] [--rounds N]');
 	}
-	const only = option('only')?.split(',') ?? Object.keys(BENCHES);
+	const only = option('only')?.split(',') ?? ['protocol', 'webview', 'chats'];
 	const rounds = Number(option('rounds') ?? '1');
 	const out = path.join(repoRoot, 'test-output', 'bench', 'compare');
 	fs.mkdirSync(out, { recursive: true });
@@ -66,7 +111,7 @@ function main(): void {
 					[`baseline ${baseline}`, tree],
 					['this tree', repoRoot],
 				] as const) {
-					const output = runIn(cwd, bench.script, bench.args);
+					const output = runIn(cwd, bench);
 					const file = path.join(out, `${name}-${side.split(' ')[0]}-${round}.txt`);
 					fs.writeFileSync(file, output);
 					console.log(`\n==== ${name}, round ${round}, ${side} (${path.relative(repoRoot, file)})`);

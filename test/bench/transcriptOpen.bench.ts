@@ -10,6 +10,56 @@ import path from 'node:path';
 import { startZeroWorkbench } from '../harness/e2e';
 import { findWebviewFrame, screenshot } from '../harness/workbench';
 import { generateTranscriptLines } from './corpus';
+import { zeroLogText } from '../harness/zeroLog';
+import type { Frame } from 'playwright-core';
+
+/**
+ * Where the time from Enter to the last item on screen went: the host's read (its log line), the
+ * webview's start, and the webview's User Timing marks (src/webview/main.ts) as the snapshot
+ * arrives, is validated and applied. Absent parts (an older build) are left out.
+ */
+async function openingPhases(
+	frame: Frame,
+	userDataDir: string,
+	started: number,
+	visibleAt: number,
+): Promise<Record<string, number>> {
+	const phases: Record<string, number> = {};
+	const logged =
+		/^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) \[info\] Opened transcript .* in (\d+) ms\.$/m.exec(
+			zeroLogText(userDataDir),
+		);
+	const readEnd = logged ? new Date(logged[1].replace(' ', 'T')).getTime() : undefined;
+	if (logged && readEnd !== undefined) {
+		phases['command to read start'] = readEnd - Number(logged[2]) - started;
+		phases['host read'] = Number(logged[2]);
+	}
+	const page = (await frame.evaluate(() => ({
+		origin: performance.timeOrigin,
+		marks: Object.fromEntries(
+			performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime]),
+		),
+	}))) as { origin: number; marks: Record<string, number> };
+	if (readEnd !== undefined) {
+		phases['read end to webview start'] = page.origin - readEnd;
+	}
+	let last = page.origin;
+	for (const [name, label] of [
+		['zero:snapshot-received', 'webview start to snapshot received'],
+		['zero:snapshot-validated', 'snapshot validated'],
+		['zero:snapshot-applied', 'snapshot applied'],
+	] as const) {
+		const at = page.marks[name];
+		if (at !== undefined) {
+			phases[label] = page.origin + at - last;
+			last = page.origin + at;
+		}
+	}
+	phases['applied to on screen (and seen)'] = visibleAt - last;
+	return Object.fromEntries(
+		Object.entries(phases).map(([name, ms]) => [name, Math.round(ms)] as const),
+	);
+}
 
 async function main(): Promise<void> {
 	// --mb N: transcript size (default 50); the test tiers run a small form.
@@ -39,7 +89,9 @@ async function main(): Promise<void> {
 		const started = Date.now();
 		await page.keyboard.press('Enter');
 		const frame = await findWebviewFrame(page, '[data-kind="status"][data-phase="ended"]', 60_000);
-		const lastVisible = Date.now() - started;
+		const visibleAt = Date.now();
+		const lastVisible = visibleAt - started;
+		const phases = await openingPhases(frame, wb.server.userDataDir, started, visibleAt);
 		const rendered = (await frame.evaluate(
 			"({ nodes: document.getElementsByTagName('*').length, rows: document.querySelectorAll('.vl-body > *').length })",
 		)) as { nodes: number; rows: number };
@@ -72,8 +124,10 @@ async function main(): Promise<void> {
 			firstItemVisibleAfterJumpMs: firstVisible,
 			domNodes: rendered.nodes,
 			mountedRows: rendered.rows,
+			phasesMs: phases,
 		};
 		console.log(JSON.stringify(result, null, 2));
+		console.log(`where the time went (ms): ${JSON.stringify(phases)}`);
 		console.log(
 			`open -> last item visible: ${lastVisible} ms; jump to top -> first item visible: ${firstVisible} ms (goal: interactive under 2000 ms)`,
 		);

@@ -72,7 +72,9 @@ describe('zero facts before a run', () => {
 				run: async (args): Promise<ZeroCliResult> => {
 					calls.push([...args]);
 					await gate;
-					return found ? { found: true, ...(await cli(args)) } : { found: false };
+					return found
+						? { found: true, ...(await cli(args)) }
+						: { found: false, reason: 'not_found', message: 'zero was not found' };
 				},
 			},
 			() => own,
