@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
+import { processTable, type ProcessRow } from '../harness/processTable';
 import { send, waitForRunEnd } from '../harness/chatSteps';
 import { executeCommand, findWebviewFrame, screenshot } from '../harness/workbench';
 import { startFakeChat } from '../e2e/fakeChat';
@@ -31,36 +32,6 @@ const SECONDS = wholeNumberOption('seconds', 60);
 const SETTLE_MS = 3000;
 const EXTENSION_ID = 'zero-community.zero-vscode';
 const TRACE_CATEGORIES = ['devtools.timeline', 'toplevel'];
-
-interface ProcessRow {
-	pid: number;
-	ppid: number;
-	/** utime + stime, in clock ticks. */
-	ticks: number;
-	cmdline: string;
-}
-
-function processTable(): ProcessRow[] {
-	const rows: ProcessRow[] = [];
-	for (const name of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(name)) {
-			continue;
-		}
-		try {
-			const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			rows.push({
-				pid: Number(name),
-				ppid: Number(fields[1]),
-				ticks: Number(fields[11]) + Number(fields[12]),
-				cmdline: fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' '),
-			});
-		} catch {
-			// Gone while listed.
-		}
-	}
-	return rows;
-}
 
 /** Processes below `root` (the benchmark itself), the root left out. */
 function descendants(table: ProcessRow[], root: number): ProcessRow[] {
@@ -278,6 +249,11 @@ async function main(): Promise<void> {
 		await session.close();
 	}
 	// The same workbench without Zero installed: what an idle extension host costs without us.
+	if (process.argv.includes('--no-bare-workbench')) {
+		console.log('(the workbench without Zero was not measured: --no-bare-workbench)');
+		printStates(states);
+		return;
+	}
 	const bare = await startZeroWorkbench({ name: 'bench-idle-bare', withoutZero: true });
 	try {
 		await bare.page.mouse.move(5, 890);
@@ -286,7 +262,10 @@ async function main(): Promise<void> {
 	} finally {
 		await bare.close();
 	}
+	printStates(states);
+}
 
+function printStates(states: Record<string, StateFigures>): void {
 	console.log(`\nidle for ${SECONDS} s per state (CPU as % of one core)`);
 	for (const [state, figures] of Object.entries(states)) {
 		const cpu = Object.entries(figures.cpuPercentOfOneCore)
@@ -303,9 +282,9 @@ async function main(): Promise<void> {
 	}
 	const worst = (role: string): number =>
 		Math.max(states['side panel'].cpuPercentOfOneCore[role], states.tab.cpuPercentOfOneCore[role]);
-	const bareHost = states['without Zero'].cpuPercentOfOneCore;
+	const bareHost = states['without Zero']?.cpuPercentOfOneCore ?? {};
 	console.log(
-		`idle chat: extension host ${worst('extension host')}% (without Zero ${bareHost['extension host']}%), renderer ${worst('renderer')}% (Zero view hidden ${states.reference.cpuPercentOfOneCore.renderer}%, without Zero ${bareHost.renderer}%) of one core; Zero's webview: ${states['side panel'].zeroDocument.timersFired + states.tab.zeroDocument.timersFired} timers, ${states['side panel'].zeroDocument.animationFrames + states.tab.zeroDocument.animationFrames} animation frames (goal: under 1% each; no timers or animation frames)`,
+		`idle chat: extension host ${worst('extension host')}% (without Zero ${bareHost['extension host'] ?? '?'}%), renderer ${worst('renderer')}% (Zero view hidden ${states.reference.cpuPercentOfOneCore.renderer}%, without Zero ${bareHost.renderer ?? '?'}%) of one core; Zero's webview: ${states['side panel'].zeroDocument.timersFired + states.tab.zeroDocument.timersFired} timers, ${states['side panel'].zeroDocument.animationFrames + states.tab.zeroDocument.animationFrames} animation frames (goal: under 1% each; no timers or animation frames)`,
 	);
 	const out = path.join(repoRoot, 'test-output', 'bench');
 	fs.mkdirSync(out, { recursive: true });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
+import { processTable, type ProcessRow } from '../harness/processTable';
 import {
 	chooseMode,
 	send,
@@ -36,37 +37,14 @@ function pidsIn(file: string): number[] {
 		: [];
 }
 
-interface ProcessRow {
-	pid: number;
-	state: string;
-	session: number;
-	cmdline: string;
-}
-
-/** Every live process (zombies left out: they run nothing), as /proc lists it. */
-function processTable(): ProcessRow[] {
-	const rows: ProcessRow[] = [];
-	for (const name of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(name)) {
-			continue;
-		}
-		try {
-			const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
-			if (fields[0] !== 'Z') {
-				rows.push({ pid: Number(name), state: fields[0], session: Number(fields[3]), cmdline });
-			}
-		} catch {
-			// Gone while listed.
-		}
-	}
-	return rows;
+/** Every live process (zombies left out: they run nothing). */
+function liveProcesses(): ProcessRow[] {
+	return processTable().filter((row) => row.state !== 'Z');
 }
 
 /** What is still running of these agents: themselves, their tool commands, their sessions. */
 function leftOf(agents: number[], tools: number[]): ProcessRow[] {
-	return processTable().filter(
+	return liveProcesses().filter(
 		(row) => agents.includes(row.pid) || tools.includes(row.pid) || agents.includes(row.session),
 	);
 }
@@ -98,7 +76,7 @@ async function runningAgentAndTool(known: { agents: number; tools: number }) {
 	);
 	const agent = pidsIn(agentPids).at(-1) as number;
 	const tool = pidsIn(toolPids).at(-1) as number;
-	const toolRow = () => processTable().find((row) => row.pid === tool);
+	const toolRow = () => liveProcesses().find((row) => row.pid === tool);
 	// perl moves it into its own process group, then becomes `sleep 600`.
 	await waitUntil(() => /^sleep 600/.test(toolRow()?.cmdline ?? ''), 20_000, 'sleep 600 to run', {
 		seen: toolRow,

@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { mergeSettingsFile, repoRoot, testOutputDir } from '../harness/codeServer';
 import { EXTENSION_ID } from '../harness/e2e';
+import { zeroLogFiles } from '../harness/zeroLog';
 import {
 	closeTabByClick,
 	launchBrowser,
@@ -191,22 +192,7 @@ test('the steps tick themselves once zero is set up', async () => {
 
 /** The Zero logs of the profile's extension hosts (one per window load). */
 function zeroLogs(): string[] {
-	const logs = path.join(printed('Profile')!, 'logs');
-	if (!fs.existsSync(logs)) {
-		return [];
-	}
-	const found: string[] = [];
-	for (const session of fs.readdirSync(logs).sort()) {
-		for (const host of fs
-			.readdirSync(path.join(logs, session))
-			.filter((d) => /^exthost\d+$/.test(d))) {
-			const file = path.join(logs, session, host, EXTENSION_ID, 'Zero.log');
-			if (fs.existsSync(file)) {
-				found.push(file);
-			}
-		}
-	}
-	return found;
+	return zeroLogFiles(printed('Profile')!);
 }
 
 test('the walkthrough opens once per profile: not again after a reload', async () => {

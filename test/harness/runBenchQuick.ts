@@ -11,7 +11,7 @@ const QUICK_FORMS: { name: string; script: string; args: string[] }[] = [
 	{ name: 'webview', script: 'bench:webview', args: ['--events=2000'] },
 	{ name: 'transcript', script: 'bench:transcript', args: ['--mb', '2'] },
 	{ name: 'firstbyte', script: 'bench:firstbyte', args: ['--turns', '2'] },
-	{ name: 'idle', script: 'bench:idle', args: ['--seconds', '2'] },
+	{ name: 'idle', script: 'bench:idle', args: ['--seconds', '2', '--no-bare-workbench'] },
 	{ name: 'chats', script: 'bench:chats', args: ['--chats', '3', '--events', '1000'] },
 	{
 		name: 'soak',
