@@ -22,6 +22,7 @@ const BENCHES: Record<string, Bench> = {
 	protocol: { script: 'bench', args: [] },
 	webview: { script: 'bench:webview', args: [] },
 	chats: { script: 'bench:chats', args: [] },
+	soak: { script: 'bench:soak', args: [] },
 	transcript: {
 		script: 'bench:transcript',
 		args: ['--mb', '52.7'],

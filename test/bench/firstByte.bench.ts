@@ -11,9 +11,9 @@
  * - the FAKE zero: FAKE_ZERO_TIMELINE / FAKE_ACP_TIMELINE (when it started or read the prompt, and
  *   just before it wrote the first answer text).
  *
- * "Beyond zero" is the total less zero's own time (exec: from the spawn to zero writing its first
- * text, which includes starting the process; ACP: from zero reading the prompt to writing its first
- * text). Goals (reported, not judged): under 50 ms for exec, under 10 ms for ACP.
+ * "Beyond zero" is the total less zero's own time (exec: from its process's start to zero writing
+ * its first text; ACP: from zero reading the prompt to writing its first text), both on the FAKE's
+ * own clock. Goals (reported, not judged): under 50 ms for exec, under 10 ms for ACP.
  *
  * Options: --turns N (per backend). ZERO_E2E_VSIX picks another build (bench:compare uses it).
  */
@@ -166,13 +166,9 @@ function figuresOf(
 	const at = (mark: string): number | undefined =>
 		host?.marks[mark] === undefined ? undefined : host.sentAt + host.marks[mark];
 	const figures: TurnFigures = { total };
-	let zeroBegins: number;
-	if (backend === 'exec') {
-		// Without the host's line (an older build) the process start stands in for the spawn.
-		zeroBegins = at('spawned') ?? zero.start;
-	} else {
-		zeroBegins = zero.start;
-	}
+	// exec: from the moment zero's process started (its own clock's origin); ACP: from zero reading
+	// the prompt. Either way the FAKE's own clock, on both sides of a comparison.
+	const zeroBegins = zero.start;
 	figures.zeroOwn = zero.firstText - zeroBegins;
 	figures.beyondZero = total - figures.zeroOwn;
 	if (host) {
@@ -187,9 +183,8 @@ function figuresOf(
 				previous = time;
 			}
 		}
-		if (backend === 'acp') {
-			figures.promptToZero = zero.start - previous;
-		}
+		// The prompt's way to zero, or the process's start after the spawn call.
+		figures[backend === 'acp' ? 'promptToZero' : 'spawnToZeroStart'] = zero.start - previous;
 		const hostText = at('first text');
 		if (hostText !== undefined) {
 			figures.framing = hostText - zero.firstText;
