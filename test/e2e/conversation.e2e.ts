@@ -49,7 +49,12 @@ test('Edit a message in place: the rewind confirmation names the files and a con
 		await send(frame, 'Say hello [scenario:answer]');
 		await waitForRunEnd(frame, 'Say hello');
 		await send(frame, 'Fix average and note the rest [scenario:changes-edit]');
-		await waitForRunEnd(frame, 'Fix average and note the rest');
+		const ended = await waitForRunEnd(frame, 'Fix average and note the rest');
+		// The change card comes once the turn's changes are recorded (after its end): the user's
+		// edit below is made after zero's, as a user's would be.
+		await frame
+			.locator(`[data-kind="changes"][data-turn="${await ended.getAttribute('data-turn')}"]`)
+			.waitFor({ state: 'attached', timeout: 10_000 });
 		// The user edits a file zero changed: going back must not lose it without asking.
 		const mine = `${fs.readFileSync(file('src/stats.js'), 'utf8')}// my own edit\n`;
 		fs.writeFileSync(file('src/stats.js'), mine);

@@ -178,6 +178,8 @@ test('a hard block explains itself and offers no re-run', async () => {
 		await waitForRunEnd(frame, 'Follow the link');
 		const notice = frame.locator('[data-kind="tool"] .permission-notice.block').first();
 		assert.equal(await notice.getAttribute('data-notice'), 'hard_block');
+		// The turn's notices settle after its end ("no action helps" is said once it has ended).
+		await notice.locator('.notice-none').waitFor({ state: 'visible', timeout: 10_000 });
 		const noticeText = await notice.innerText();
 		assert.match(noticeText, /symlink traversal/);
 		assert.match(noticeText, /No re-run from here can make this succeed/);

@@ -8,7 +8,6 @@ import {
 import type { ToolDetails } from '../../shared/viewTranscript';
 import type { Event } from '../platform/emitter';
 import type { Logger } from '../platform/log';
-import { PostThrottle } from './postThrottle';
 import type { ViewConnection } from './requestTable';
 import { chatResourceRoots, renderChatHtml } from './webviewHtml';
 
@@ -24,6 +23,9 @@ export interface ChatSource {
 	handle(message: WebviewToHost, view: ViewConnection): Promise<void>;
 }
 
+/** Frames are coalesced for this long so a burst of deltas costs one postMessage. */
+const FLUSH_MS = 16;
+
 /**
  * Binds one webview (the side view or an editor tab) to a chat source. Nothing is posted before
  * the webview says `hello` with our protocol major; after that it gets a snapshot and then an
@@ -32,7 +34,7 @@ export interface ChatSource {
 export class ChatWebviewHost implements vscode.Disposable {
 	private ready = false;
 	private outbox: HostToWebview[] = [];
-	private readonly throttle = new PostThrottle(() => this.flush());
+	private flushTimer: NodeJS.Timeout | undefined;
 	private readonly disposables: vscode.Disposable[] = [];
 
 	constructor(
@@ -124,10 +126,11 @@ export class ChatWebviewHost implements vscode.Disposable {
 		} else {
 			this.outbox.push(message);
 		}
-		this.throttle.request();
+		this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
 	}
 
 	private flush(): void {
+		this.flushTimer = undefined;
 		const frames = this.outbox;
 		this.outbox = [];
 		for (const frame of frames) {
@@ -136,7 +139,9 @@ export class ChatWebviewHost implements vscode.Disposable {
 	}
 
 	dispose(): void {
-		this.throttle.cancel();
+		if (this.flushTimer) {
+			clearTimeout(this.flushTimer);
+		}
 		for (const disposable of this.disposables) {
 			disposable.dispose();
 		}
