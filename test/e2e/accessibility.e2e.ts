@@ -17,19 +17,10 @@ import type { Frame, Locator, Page } from 'playwright-core';
 import { mergeSettingsFile } from '../harness/codeServer';
 import { findWebviewFrame, screenshot } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
-import {
-	chooseMode,
-	FAKE_ZERO,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
 /** One code-server per theme: the theme is in the user settings before the window opens. */
-let session: FakeChatSession | undefined;
+let session: fakeChat.FakeChatSession | undefined;
 const dataDirs: string[] = [];
 
 after(async () => {
@@ -39,13 +30,13 @@ after(async () => {
 	}
 });
 
-async function startInTheme(theme: (typeof THEMES)[number]): Promise<FakeChatSession> {
+async function startInTheme(theme: (typeof THEMES)[number]): Promise<fakeChat.FakeChatSession> {
 	await session?.close();
 	// A turn limit of 2: the turn-limit scenario (recorded from the real zero) makes 3 requests.
 	// A session store like zero's (XDG_DATA_HOME), as for the change cards of changes.e2e.ts.
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-a11y-data-'));
 	dataDirs.push(dataDir);
-	session = await startFakeChat(
+	session = await fakeChat.startFakeChat(
 		`accessibility-${theme.name}`,
 		{ XDG_DATA_HOME: dataDir },
 		{ 'zero.maxTurns': 2, 'workbench.colorTheme': theme.id },
@@ -55,7 +46,7 @@ async function startInTheme(theme: (typeof THEMES)[number]): Promise<FakeChatSes
 	return session;
 }
 
-function machineSettings(current: FakeChatSession): string {
+function machineSettings(current: fakeChat.FakeChatSession): string {
 	return path.join(current.wb.server.userDataDir, 'Machine', 'settings.json');
 }
 
@@ -63,10 +54,14 @@ async function chatFrame(page: Page): Promise<Frame> {
 	return findWebviewFrame(page, '#app[data-state="ready"]', 60_000);
 }
 
-async function useBinary(current: FakeChatSession, binary: string, state: string): Promise<Frame> {
+async function useBinary(
+	current: fakeChat.FakeChatSession,
+	binary: string,
+	state: string,
+): Promise<Frame> {
 	mergeSettingsFile(machineSettings(current), { 'zero.path': binary });
 	let frame = await chatFrame(current.page);
-	await waitUntil(
+	await fakeChat.waitUntil(
 		async () => {
 			frame = await chatFrame(current.page);
 			return (await frame.locator('#app').getAttribute('data-readiness')) === state;
@@ -81,14 +76,16 @@ async function useBinary(current: FakeChatSession, binary: string, state: string
  * A finished run, a refused call and a run stopped at the turn limit; the refused call's details
  * open, so axe sees the commands and the other options too. Returns the turn limit's status row.
  */
-async function fillChat(current: FakeChatSession): Promise<{ frame: Frame; limitStatus: Locator }> {
+async function fillChat(
+	current: fakeChat.FakeChatSession,
+): Promise<{ frame: Frame; limitStatus: Locator }> {
 	const frame = await current.chat();
-	await send(frame, 'Say hello [scenario:answer]');
-	await waitForRunEnd(frame, 'Say hello');
-	await send(frame, 'Run the tests [scenario:shell-blocked]');
-	await waitForRunEnd(frame, 'Run the tests');
-	await send(frame, 'Keep reading [scenario:turn-limit]');
-	const limitStatus = await waitForRunEnd(frame, 'Keep reading');
+	await fakeChat.send(frame, 'Say hello [scenario:answer]');
+	await fakeChat.waitForRunEnd(frame, 'Say hello');
+	await fakeChat.send(frame, 'Run the tests [scenario:shell-blocked]');
+	await fakeChat.waitForRunEnd(frame, 'Run the tests');
+	await fakeChat.send(frame, 'Keep reading [scenario:turn-limit]');
+	const limitStatus = await fakeChat.waitForRunEnd(frame, 'Keep reading');
 	const refused = frame.locator('[data-kind="tool"][data-tool="bash"] .permission-notice.block');
 	await refused.locator('.notice-toggle').click();
 	await refused.locator('.notice-details').waitFor();
@@ -97,8 +94,8 @@ async function fillChat(current: FakeChatSession): Promise<{ frame: Frame; limit
 
 /** A finished run that changed two files: its change card, unreviewed, scrolled into view. */
 async function addChangeCard(frame: Frame): Promise<Locator> {
-	await send(frame, 'Fix average and note the rest [scenario:changes-edit]');
-	const status = await waitForRunEnd(frame, 'Fix average and note the rest');
+	await fakeChat.send(frame, 'Fix average and note the rest [scenario:changes-edit]');
+	const status = await fakeChat.waitForRunEnd(frame, 'Fix average and note the rest');
 	assert.equal(await status.getAttribute('data-status'), 'success');
 	const card = frame.locator(
 		`[data-kind="changes"][data-turn="${await status.getAttribute('data-turn')}"]`,
@@ -114,11 +111,11 @@ async function addChangeCard(frame: Frame): Promise<Locator> {
  * A new chat on live approvals, and `zero acp` dying mid-turn (the FAKE's crash scenario: a stack
  * trace on stderr, exit 2). Returns the chat's frame with the turn's status row in view.
  */
-async function acpCrashChat(current: FakeChatSession): Promise<Frame> {
+async function acpCrashChat(current: fakeChat.FakeChatSession): Promise<Frame> {
 	const frame = await current.newChat();
-	await chooseMode(frame, 'acp');
-	await send(frame, 'Crash mid-turn [scenario:crash]');
-	const status = await waitForRunEnd(frame, 'Crash mid-turn');
+	await fakeChat.chooseMode(frame, 'acp');
+	await fakeChat.send(frame, 'Crash mid-turn [scenario:crash]');
+	const status = await fakeChat.waitForRunEnd(frame, 'Crash mid-turn');
 	assert.equal(await status.getAttribute('data-end'), 'no_run_end');
 	const line = await status.locator('.status-line').innerText();
 	assert.match(line, /zero stopped unexpectedly.*zero acp/s);
@@ -137,7 +134,7 @@ async function acpCrashChat(current: FakeChatSession): Promise<Frame> {
 
 test('a run stopped at the turn limit says so and offers Continue', async () => {
 	const current = await startInTheme(THEMES[0]);
-	await step(current.page, 'accessibility-turn-limit', async () => {
+	await fakeChat.step(current.page, 'accessibility-turn-limit', async () => {
 		const { frame, limitStatus } = await fillChat(current);
 		const limit = limitStatus.locator('.run-notice[data-notice="turn_limit"]');
 		await limit.waitFor();
@@ -170,7 +167,7 @@ test('a run stopped at the turn limit says so and offers Continue', async () => 
 for (const theme of THEMES) {
 	test(`axe: the chat (with a change card and an ACP crash) and the setup states in the ${theme.name} theme have no serious or critical violation`, async () => {
 		const current = theme === THEMES[0] && session ? session : await startInTheme(theme);
-		await step(current.page, `accessibility-${theme.name}`, async () => {
+		await fakeChat.step(current.page, `accessibility-${theme.name}`, async () => {
 			let frame = await chatFrame(current.page);
 			if ((await frame.locator('.permission-notice .notice-details').count()) === 0) {
 				frame = (await fillChat(current)).frame;
@@ -184,14 +181,14 @@ for (const theme of THEMES) {
 			frame = await acpCrashChat(current);
 			found.push(...(await axe(frame, `${theme.name}-acp-crash`)));
 			await screenshot(current.page, `axe-${theme.name}-acp-crash`);
-			frame = await useBinary(current, `${FAKE_ZERO}-no-api-key`, 'no_provider');
+			frame = await useBinary(current, `${fakeChat.FAKE_ZERO}-no-api-key`, 'no_provider');
 			assert.match(
 				await frame.locator('[data-setup-state="no_provider"]').innerText(),
 				/Connect a model provider[\s\S]*requires API key; set OPENAI_API_KEY/,
 			);
 			found.push(...(await axe(frame, `${theme.name}-no-provider`)));
 			await screenshot(current.page, `axe-${theme.name}-no-provider`);
-			frame = await useBinary(current, path.join(FAKE_ZERO, 'missing'), 'not_found');
+			frame = await useBinary(current, path.join(fakeChat.FAKE_ZERO, 'missing'), 'not_found');
 			found.push(...(await axe(frame, `${theme.name}-not-found`)));
 			await screenshot(current.page, `axe-${theme.name}-not-found`);
 			assert.deepEqual(serious(found), [], describeViolations(serious(found)));

@@ -11,20 +11,11 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { closeSideBar, executeCommand, screenshot } from '../harness/workbench';
-import {
-	chooseMode,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-acp-'));
 const wireLog = path.join(root, 'wire.log');
 
-let session: FakeChatSession;
 let frame: Frame;
 
 /** Prompts the FAKE received (one per turn; a re-run would be a second). */
@@ -45,21 +36,21 @@ function repliesSent(): string[] {
 		.filter((line) => line.startsWith('C> ') && line.includes('"outcome":{'));
 }
 
+// The FAKE zero answers the setup check and hands `zero acp` to the FAKE ACP agent.
+const session = fakeChat.fakeChatSuite('approvals', { FAKE_ACP_LOG: wireLog });
+
 before(async () => {
-	// The FAKE zero answers the setup check and hands `zero acp` to the FAKE ACP agent.
-	session = await startFakeChat('approvals', { FAKE_ACP_LOG: wireLog });
 	frame = await session.chat();
 });
 
-after(async () => {
-	await session?.close();
+after(() => {
 	fs.rmSync(root, { recursive: true, force: true });
 });
 
 /** A new chat switched to live approvals with the composer's selector, as a user does. */
 async function newAcpChat(): Promise<void> {
 	frame = await session.newChat();
-	await chooseMode(frame, 'acp');
+	await fakeChat.chooseMode(frame, 'acp');
 }
 
 async function waitingApproval(): Promise<ReturnType<Frame['locator']>> {
@@ -69,17 +60,17 @@ async function waitingApproval(): Promise<ReturnType<Frame['locator']>> {
 }
 
 test('Allow once: the tool result appears in the same turn, with no re-run', async () => {
-	await step(session.page, 'approvals-allow', async () => {
+	await fakeChat.step(session.page, 'approvals-allow', async () => {
 		await newAcpChat();
 		const before = promptsSent();
-		await send(frame, 'Run echo [scenario:permission]');
+		await fakeChat.send(frame, 'Run echo [scenario:permission]');
 		const approval = await waitingApproval();
 		assert.match(await approval.innerText(), /echo hello > out.txt && cat out.txt/);
 		const card = frame.locator('[data-kind="tool"]').last();
 		assert.equal(await card.getAttribute('data-status'), 'waiting');
 		await screenshot(session.page, 'approvals-1-waiting');
 		await approval.getByRole('button', { name: 'Allow once' }).click();
-		const status = await waitForRunEnd(frame, 'Run echo');
+		const status = await fakeChat.waitForRunEnd(frame, 'Run echo');
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		assert.equal(await card.getAttribute('data-status'), 'ok');
 		assert.match(await card.locator('.approval.settled').innerText(), /Allow once: allowed/);
@@ -90,13 +81,13 @@ test('Allow once: the tool result appears in the same turn, with no re-run', asy
 });
 
 test('Deny with Escape on the focused card: the call fails and zero continues', async () => {
-	await step(session.page, 'approvals-deny', async () => {
+	await fakeChat.step(session.page, 'approvals-deny', async () => {
 		await newAcpChat();
-		await send(frame, 'Run it again [scenario:permission]');
+		await fakeChat.send(frame, 'Run it again [scenario:permission]');
 		const approval = await waitingApproval();
 		await approval.focus();
 		await approval.press('Escape');
-		const status = await waitForRunEnd(frame, 'Run it again');
+		const status = await fakeChat.waitForRunEnd(frame, 'Run it again');
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		const card = frame.locator('[data-kind="tool"]').last();
 		assert.equal(await card.getAttribute('data-status'), 'error');
@@ -110,12 +101,12 @@ test('Deny with Escape on the focused card: the call fails and zero continues', 
 });
 
 test('Stop while zero waits: the request is answered cancelled and the turn ends cancelled', async () => {
-	await step(session.page, 'approvals-stop', async () => {
+	await fakeChat.step(session.page, 'approvals-stop', async () => {
 		await newAcpChat();
-		await send(frame, 'Run and stop [scenario:permission]');
+		await fakeChat.send(frame, 'Run and stop [scenario:permission]');
 		await waitingApproval();
 		await frame.locator('button.stop').click();
-		const status = await waitForRunEnd(frame, 'Run and stop');
+		const status = await fakeChat.waitForRunEnd(frame, 'Run and stop');
 		assert.equal(await status.getAttribute('data-status'), 'interrupted');
 		const card = frame.locator('[data-kind="tool"]').last();
 		assert.match(await card.locator('.approval.settled').innerText(), /Cancelled by Stop/);
@@ -125,9 +116,9 @@ test('Stop while zero waits: the request is answered cancelled and the turn ends
 });
 
 test('A call id used before (a model reuses call_1) gets its own card; the answered one stays answered', async () => {
-	await step(session.page, 'approvals-reused-call-id', async () => {
+	await fakeChat.step(session.page, 'approvals-reused-call-id', async () => {
 		await newAcpChat();
-		await send(frame, 'List and clean [scenario:reused-call-id]');
+		await fakeChat.send(frame, 'List and clean [scenario:reused-call-id]');
 		const first = await waitingApproval();
 		assert.equal(await first.locator('.approval-target').innerText(), 'ls');
 		await first.getByRole('button', { name: 'Allow once' }).click();
@@ -146,7 +137,7 @@ test('A call id used before (a model reuses call_1) gets its own card; the answe
 		assert.equal(await cards.last().getAttribute('data-status'), 'waiting');
 		await screenshot(session.page, 'approvals-5-reused-call-id');
 		await cards.last().getByRole('button', { name: 'Deny' }).click();
-		const status = await waitForRunEnd(frame, 'List and clean');
+		const status = await fakeChat.waitForRunEnd(frame, 'List and clean');
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		assert.match(await cards.last().locator('.approval.settled').innerText(), /Denied/);
 		assert.equal(await cards.first().getAttribute('data-status'), 'ok');
@@ -158,9 +149,9 @@ test('A call id used before (a model reuses call_1) gets its own card; the answe
 });
 
 test("A command longer than the card: zero's exact request, the argument bash runs marked, a visible cut marker, also after the view is shown again", async () => {
-	await step(session.page, 'approvals-long-command', async () => {
+	await fakeChat.step(session.page, 'approvals-long-command', async () => {
 		await newAcpChat();
-		await send(frame, 'Run the long one [scenario:long-command]');
+		await fakeChat.send(frame, 'Run the long one [scenario:long-command]');
 		await waitingApproval();
 		// Showing the view again takes a new snapshot (as "Review" on the notification does), whose
 		// copy of the call's arguments is cut to 240 characters: the card must not use that copy.
@@ -184,18 +175,18 @@ test("A command longer than the card: zero's exact request, the argument bash ru
 		await approval.scrollIntoViewIfNeeded();
 		await screenshot(session.page, 'approvals-6-long-command-cut');
 		await approval.getByRole('button', { name: 'Deny' }).click();
-		const status = await waitForRunEnd(frame, 'Run the long one');
+		const status = await fakeChat.waitForRunEnd(frame, 'Run the long one');
 		assert.equal(await status.getAttribute('data-status'), 'success');
 	});
 });
 
 test('An ACP message offers Copy and New Chat with it, not Edit, Retry or Fork (zero acp has no rewind and no fork)', async () => {
-	await step(session.page, 'approvals-new-chat-from-message', async () => {
+	await fakeChat.step(session.page, 'approvals-new-chat-from-message', async () => {
 		await newAcpChat();
-		await send(frame, 'Run echo [scenario:permission]');
+		await fakeChat.send(frame, 'Run echo [scenario:permission]');
 		const approval = await waitingApproval();
 		await approval.getByRole('button', { name: 'Allow once' }).click();
-		await waitForRunEnd(frame, 'Run echo');
+		await fakeChat.waitForRunEnd(frame, 'Run echo');
 		const message = frame.locator('[data-kind="prompt"]').first();
 		await message.hover();
 		const labels = await message
@@ -204,7 +195,7 @@ test('An ACP message offers Copy and New Chat with it, not Edit, Retry or Fork (
 		assert.deepEqual(labels, ['Copy message', 'New chat with this message']);
 		await message.getByRole('button', { name: 'New chat with this message' }).click();
 		const input = frame.locator('textarea.composer-input');
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () =>
 				(await frame.locator('[data-kind="prompt"]').count()) === 0 &&
 				(await input.inputValue()) === 'Run echo [scenario:permission]',

@@ -12,31 +12,22 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
 import { answerDialog, screenshot } from '../harness/workbench';
-import {
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import { send, fakeChatSuite, step, waitForRunEnd, waitUntil } from './fakeChat';
 
-let session: FakeChatSession;
 let frame: Frame;
-let dataDir: string;
 let originalStats: Buffer;
 
 const file = (relative: string) => path.join(session.wb.workspace, relative);
 
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-changes-data-'));
+const session = fakeChatSuite('changes', { XDG_DATA_HOME: dataDir });
+
 before(async () => {
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-changes-data-'));
-	session = await startFakeChat('changes', { XDG_DATA_HOME: dataDir });
 	frame = await session.chat();
 	originalStats = fs.readFileSync(file('src/stats.js'));
 });
 
-after(async () => {
-	await session?.close();
+after(() => {
 	fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -4,35 +4,23 @@
  * protocol drift, a crash without run_end, and a window reload that restores the chat.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { closeAllEditors, driverOf, executeCommand, screenshot } from '../harness/workbench';
-import {
-	flag,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
-let session: FakeChatSession;
 let frame: Frame;
 
+const session = fakeChat.fakeChatSuite('chat');
+
 before(async () => {
-	session = await startFakeChat('chat');
 	frame = await session.chat();
 });
 
-after(async () => {
-	await session?.close();
-});
-
 test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed session', async () => {
-	await step(session.page, 'chat-two-turns', async () => {
-		await send(frame, 'What does this project do? [scenario:answer]');
-		await waitForRunEnd(frame, 'What does this project do?');
+	await fakeChat.step(session.page, 'chat-two-turns', async () => {
+		await fakeChat.send(frame, 'What does this project do? [scenario:answer]');
+		await fakeChat.waitForRunEnd(frame, 'What does this project do?');
 		await frame.locator('[data-kind="reasoning"]').first().waitFor();
 		assert.match(
 			await frame.locator('[data-kind="text"]').last().innerText(),
@@ -42,8 +30,8 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 		assert.match(await frame.locator('.chat-meta').innerText(), /fake-model/);
 		await screenshot(session.page, 'chat-1-first-answer');
 
-		await send(frame, 'Find the bug and write a note [scenario:tools]');
-		await waitForRunEnd(frame, 'Find the bug and write a note');
+		await fakeChat.send(frame, 'Find the bug and write a note [scenario:tools]');
+		await fakeChat.waitForRunEnd(frame, 'Find the bug and write a note');
 		const cards = frame.locator('[data-kind="tool"]');
 		assert.deepEqual(
 			await cards.evaluateAll((nodes) =>
@@ -71,9 +59,9 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 		await screenshot(session.page, 'chat-2-tool-cards');
 
 		const [first, second] = session.execRecords();
-		const sessionId = flag(first.argv, '--init-session-id');
+		const sessionId = fakeChat.flag(first.argv, '--init-session-id');
 		assert.ok(sessionId);
-		assert.equal(flag(second.argv, '--resume'), sessionId);
+		assert.equal(fakeChat.flag(second.argv, '--resume'), sessionId);
 		assert.match(
 			(await frame.locator('.session-id').getAttribute('title')) ?? '',
 			new RegExp(sessionId),
@@ -82,13 +70,13 @@ test('a two-turn chat: streamed reasoning and text, then tool cards in a resumed
 });
 
 test('the same chat opens in an editor tab', async () => {
-	await step(session.page, 'chat-editor-tab', async () => {
+	await fakeChat.step(session.page, 'chat-editor-tab', async () => {
 		await executeCommand(session.page, 'zero.openChatInEditor');
 		await session.page
 			.locator('.tabs-container .tab', { hasText: 'Zero Chat' })
 			.first()
 			.waitFor({ timeout: 20_000 });
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => {
 				let chats = 0;
 				for (const candidate of session.page.frames()) {
@@ -111,16 +99,16 @@ test('the same chat opens in an editor tab', async () => {
 });
 
 test('Stop mid-run shows "interrupted"', async () => {
-	await step(session.page, 'chat-stop', async () => {
-		await send(frame, 'Take your time [scenario:slow]');
+	await fakeChat.step(session.page, 'chat-stop', async () => {
+		await fakeChat.send(frame, 'Take your time [scenario:slow]');
 		await frame.locator('[data-kind="text"]', { hasText: 'word3 ' }).waitFor();
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => (await frame.locator('#app').getAttribute('data-running')) === 'true',
 			10_000,
 			'the run',
 		);
 		await frame.locator('button.stop').click();
-		const status = await waitForRunEnd(frame, 'Take your time');
+		const status = await fakeChat.waitForRunEnd(frame, 'Take your time');
 		assert.equal(await status.getAttribute('data-status'), 'interrupted');
 		assert.match(await status.innerText(), /Stopped.*You stopped zero\./s);
 		await screenshot(session.page, 'chat-3-stopped');
@@ -128,9 +116,9 @@ test('Stop mid-run shows "interrupted"', async () => {
 });
 
 test('an unknown event and a malformed line are protocol notes, out of the conversation', async () => {
-	await step(session.page, 'chat-drift', async () => {
-		await send(frame, 'Odd output [scenario:drift]');
-		const status = await waitForRunEnd(frame, 'Odd output');
+	await fakeChat.step(session.page, 'chat-drift', async () => {
+		await fakeChat.send(frame, 'Odd output [scenario:drift]');
+		const status = await fakeChat.waitForRunEnd(frame, 'Odd output');
 		// Not rows of the conversation: one collapsed line on the turn's status row.
 		assert.equal(
 			await frame.locator('.row[data-kind="diagnostic"], .row[data-kind="unrecognized"]').count(),
@@ -168,9 +156,9 @@ test('an unknown event and a malformed line are protocol notes, out of the conve
 });
 
 test("a crash without run_end says so in words, offers Retry and Show Log, shows zero's last stderr lines and keeps the exit code behind Details", async () => {
-	await step(session.page, 'chat-crash', async () => {
-		await send(frame, 'Crash please [scenario:crash]');
-		const status = await waitForRunEnd(frame, 'Crash please');
+	await fakeChat.step(session.page, 'chat-crash', async () => {
+		await fakeChat.send(frame, 'Crash please [scenario:crash]');
+		const status = await fakeChat.waitForRunEnd(frame, 'Crash please');
 		assert.equal(await status.getAttribute('data-end'), 'no_run_end');
 		assert.match(await status.locator('.status-line').innerText(), /zero stopped unexpectedly/);
 		await status.getByRole('button', { name: 'Retry' }).waitFor();
@@ -187,7 +175,7 @@ test("a crash without run_end says so in words, offers Retry and Show Log, shows
 });
 
 test('a window reload restores the chat', async () => {
-	await step(session.page, 'chat-reload', async () => {
+	await fakeChat.step(session.page, 'chat-reload', async () => {
 		const before = await frame.locator('[data-kind="prompt"]').count();
 		const page = session.page;
 		// The reload ends the extension host that runs the command: its answer never comes.
@@ -197,7 +185,7 @@ test('a window reload restores the chat', async () => {
 		await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 60_000 });
 		await driverOf(page).ready();
 		frame = await session.chat();
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => (await frame.locator('[data-kind="prompt"]').count()) >= Math.min(before, 1),
 			30_000,
 			'the restored chat',
@@ -220,10 +208,10 @@ test('a window reload restores the chat', async () => {
 });
 
 test('model text and tool output with script, handlers, javascript: links and comments stay inert text', async () => {
-	await step(session.page, 'chat-xss', async () => {
+	await fakeChat.step(session.page, 'chat-xss', async () => {
 		frame = await session.newChat();
-		await send(frame, 'Show me hostile text [scenario:xss]');
-		await waitForRunEnd(frame, 'Show me hostile text');
+		await fakeChat.send(frame, 'Show me hostile text [scenario:xss]');
+		await fakeChat.waitForRunEnd(frame, 'Show me hostile text');
 		await frame.locator('[data-kind="tool"] .tool-header').first().click();
 		await frame.locator('.tool-output').first().waitFor();
 		const text = frame.locator('[data-kind="text"]').first();

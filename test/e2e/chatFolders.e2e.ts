@@ -10,17 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { answerDialog, executeCommand, pickQuickInputRow, screenshot } from '../harness/workbench';
-import {
-	flag,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
-const sessions: FakeChatSession[] = [];
+const sessions: fakeChat.FakeChatSession[] = [];
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-chat-folders-'));
 
 after(async () => {
@@ -30,7 +22,7 @@ after(async () => {
 	fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function statusText(session: FakeChatSession): Promise<string> {
+async function statusText(session: fakeChat.FakeChatSession): Promise<string> {
 	return session.page
 		.locator('.statusbar-item', { hasText: 'Zero' })
 		.allInnerTexts()
@@ -39,7 +31,7 @@ async function statusText(session: FakeChatSession): Promise<string> {
 }
 
 test('The first chat of a two-folder window shows its folder, and another can be chosen before the first message', async () => {
-	const session = await startFakeChat(
+	const session = await fakeChat.startFakeChat(
 		'chat-folders',
 		{},
 		{},
@@ -48,7 +40,7 @@ test('The first chat of a two-folder window shows its folder, and another can be
 	sessions.push(session);
 	const page = session.page;
 	const beta = path.join(path.dirname(session.wb.workspace), 'beta');
-	await step(page, 'chat-folders-first-chat', async () => {
+	await fakeChat.step(page, 'chat-folders-first-chat', async () => {
 		const frame = await session.chat();
 		const folderButton = frame.locator('button.chat-folder');
 		await folderButton.waitFor({ state: 'visible', timeout: 20_000 });
@@ -66,17 +58,17 @@ test('The first chat of a two-folder window shows its folder, and another can be
 			},
 			label: 'beta',
 		});
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => /beta/.test(await folderButton.innerText().catch(() => '')),
 			15_000,
 			'the header to name beta',
 		);
 		await screenshot(page, 'chat-folders-2-folder-changed');
-		await send(frame, 'Which folder is this');
-		await waitForRunEnd(frame, 'Which folder is this');
+		await fakeChat.send(frame, 'Which folder is this');
+		await fakeChat.waitForRunEnd(frame, 'Which folder is this');
 		const run = session.execRecords().at(-1);
 		assert.ok(run, 'zero exec ran');
-		assert.equal(flag(run.argv, '--cwd'), beta);
+		assert.equal(fakeChat.flag(run.argv, '--cwd'), beta);
 		// After the first message the folder is the chat's for good: shown, no longer a button.
 		await frame.locator('span.chat-folder').waitFor({ state: 'visible', timeout: 10_000 });
 		assert.equal(await frame.locator('button.chat-folder').count(), 0);
@@ -91,7 +83,7 @@ test('The first chat of a two-folder window shows its folder, and another can be
 test('Stop All Runs also stops a fork being made; nothing on disk changes', async () => {
 	const resumeFile = path.join(scratch, 'resume');
 	fs.writeFileSync(resumeFile, '');
-	const session = await startFakeChat('chat-folders-fork', {
+	const session = await fakeChat.startFakeChat('chat-folders-fork', {
 		XDG_DATA_HOME: path.join(scratch, 'data'),
 		// Runs go freely while the resume file exists; the fork's placeholder turn finds it gone.
 		FAKE_ZERO_PAUSE_AFTER: '1',
@@ -100,12 +92,12 @@ test('Stop All Runs also stops a fork being made; nothing on disk changes', asyn
 	sessions.push(session);
 	const page = session.page;
 	const file = (relative: string) => path.join(session.wb.workspace, relative);
-	await step(page, 'chat-folders-fork-stop-all', async () => {
+	await fakeChat.step(page, 'chat-folders-fork-stop-all', async () => {
 		const frame = await session.chat();
-		await send(frame, 'Say hello [scenario:answer]');
-		await waitForRunEnd(frame, 'Say hello');
-		await send(frame, 'Fix average and note the rest [scenario:changes-edit]');
-		await waitForRunEnd(frame, 'Fix average and note the rest');
+		await fakeChat.send(frame, 'Say hello [scenario:answer]');
+		await fakeChat.waitForRunEnd(frame, 'Say hello');
+		await fakeChat.send(frame, 'Fix average and note the rest [scenario:changes-edit]');
+		await fakeChat.waitForRunEnd(frame, 'Fix average and note the rest');
 		const stats = fs.readFileSync(file('src/stats.js'), 'utf8');
 		assert.ok(fs.existsSync(file('notes/todo.md')), 'turn 2 made its file');
 		const runs = session.execRecords().length;
@@ -118,7 +110,7 @@ test('Stop All Runs also stops a fork being made; nothing on disk changes', asyn
 		await answerDialog(page, 'Fork Here, Put Files Back', 'chat-folders-4-fork-choice');
 		await answerDialog(page, 'Fork and Put Files Back', 'chat-folders-5-fork-confirmation');
 		// The placeholder turn runs (and waits on the missing resume file), counted as a run.
-		await waitUntil(
+		await fakeChat.waitUntil(
 			() => session.execRecords().length === runs + 1,
 			20_000,
 			"the fork's placeholder turn",
@@ -128,7 +120,7 @@ test('Stop All Runs also stops a fork being made; nothing on disk changes', asyn
 			placeholder?.argv.some((arg) => arg.startsWith('--fork=')),
 			'zero is forking',
 		);
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => (await statusText(session)).includes('Zero'),
 			20_000,
 			'the status bar to say zero is working (the fork)',
@@ -138,7 +130,7 @@ test('Stop All Runs also stops a fork being made; nothing on disk changes', asyn
 		await screenshot(page, 'chat-folders-6-fork-running');
 
 		await executeCommand(page, 'zero.stopAllRuns');
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => (await statusText(session)) === '',
 			20_000,
 			'the status bar to stop saying zero works',

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import {
 	executeCommand,
@@ -17,26 +17,14 @@ import {
 } from '../harness/workbench';
 import { expandZeroCommand } from '../../src/zero/protocol/zeroCommands';
 import { axe, describeViolations, serious } from './axe';
-import {
-	pickMention,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
-let session: FakeChatSession;
 let frame: Frame;
 
-before(async () => {
-	session = await startFakeChat('composer');
-	frame = await session.chat();
-});
+const session = fakeChat.fakeChatSuite('composer');
 
-after(async () => {
-	await session?.close();
+before(async () => {
+	frame = await session.chat();
 });
 
 async function meterLabel(): Promise<string> {
@@ -44,9 +32,9 @@ async function meterLabel(): Promise<string> {
 }
 
 test('the context meter: the window before any request, then the last request of a long turn', async () => {
-	await step(session.page, 'composer-meter', async () => {
+	await fakeChat.step(session.page, 'composer-meter', async () => {
 		// The FAKE zero lists fake-model with an 8k window (zero models --json).
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => (await meterLabel()) === '0 / 8k',
 			20_000,
 			'the meter with the window',
@@ -64,9 +52,9 @@ test('the context meter: the window before any request, then the last request of
 		const before = serious(await axe(frame, 'composer-meter-before'));
 		assert.equal(before.length, 0, describeViolations(before));
 
-		await send(frame, 'A short question [scenario:answer]');
-		await waitForRunEnd(frame, 'A short question');
-		await waitUntil(
+		await fakeChat.send(frame, 'A short question [scenario:answer]');
+		await fakeChat.waitForRunEnd(frame, 'A short question');
+		await fakeChat.waitUntil(
 			async () => (await meterLabel()) === '1.2k / 8k (15%)',
 			10_000,
 			'the meter after one request',
@@ -76,10 +64,10 @@ test('the context meter: the window before any request, then the last request of
 		);
 		assert.equal(await meter.getAttribute('data-level'), 'normal');
 
-		await send(frame, 'Read everything [scenario:long-turn]');
-		await waitForRunEnd(frame, 'Read everything');
+		await fakeChat.send(frame, 'Read everything [scenario:long-turn]');
+		await fakeChat.waitForRunEnd(frame, 'Read everything');
 		// Three requests; the last sent 5,900 prompt tokens: past zero's compaction point (5,600).
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => (await meterLabel()) === '5.9k / 8k (74%)',
 			10_000,
 			'the meter after the long turn',
@@ -108,7 +96,7 @@ function lastPrompt(): string {
 }
 
 test('@-mentions picked by keyboard: a file, a symbol and Problems reach zero as their text', async () => {
-	await step(session.page, 'composer-mentions', async () => {
+	await fakeChat.step(session.page, 'composer-mentions', async () => {
 		// Findings in the Problems panel (the FAKE inspection), and a JS file open for the symbols.
 		await executeCommand(session.page, 'zero.inspectWorkspace', {
 			label: 'Find bugs',
@@ -128,14 +116,19 @@ test('@-mentions picked by keyboard: a file, a symbol and Problems reach zero as
 			.waitFor({ state: 'visible', timeout: 15_000 });
 		frame = await session.chat();
 
-		await pickMention(frame, 'stats', 'file:src/stats.js', 'src/stats.js');
-		await pickMention(frame, 'average', 'symbol:', 'average');
-		await pickMention(frame, 'Problems', 'problems:workspace', 'problems in the workspace');
+		await fakeChat.pickMention(frame, 'stats', 'file:src/stats.js', 'src/stats.js');
+		await fakeChat.pickMention(frame, 'average', 'symbol:', 'average');
+		await fakeChat.pickMention(
+			frame,
+			'Problems',
+			'problems:workspace',
+			'problems in the workspace',
+		);
 		await frame.locator('textarea.composer-input').fill('What is wrong here? [scenario:answer]');
 		await screenshot(session.page, 'composer-3-mention-chips');
 		const shownChips = await frame.locator('.composer-chips .chip').allInnerTexts();
 		await frame.locator('textarea.composer-input').press('Enter');
-		await waitForRunEnd(frame, 'What is wrong here?');
+		await fakeChat.waitForRunEnd(frame, 'What is wrong here?');
 
 		const source = fs.readFileSync(path.join(session.wb.workspace, 'src', 'stats.js'), 'utf8');
 		const prompt = lastPrompt();
@@ -184,7 +177,7 @@ test('@-mentions picked by keyboard: a file, a symbol and Problems reach zero as
 // Named audit: a command file named like one of the extension's own actions (/review) is never
 // offered nor run (#31).
 test("a .zero/commands/audit.md command from the / menu is expanded as zero's TUI does", async () => {
-	await step(session.page, 'composer-user-command', async () => {
+	await fakeChat.step(session.page, 'composer-user-command', async () => {
 		const template =
 			'---\ndescription: Review one file for bugs\n---\nReview $1 for bugs.\n\nAlso consider: $ARGUMENTS\n[scenario:answer]\n';
 		fs.mkdirSync(path.join(session.wb.workspace, '.zero', 'commands'), { recursive: true });
@@ -192,7 +185,7 @@ test("a .zero/commands/audit.md command from the / menu is expanded as zero's TU
 		frame = await session.newChat();
 		const input = frame.locator('textarea.composer-input');
 		const option = frame.locator('.composer-picker [data-popup-id="command:audit"]');
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => {
 				await input.fill('');
 				await input.pressSequentially('/aud');
@@ -225,7 +218,7 @@ test("a .zero/commands/audit.md command from the / menu is expanded as zero's TU
 			expected,
 			'Review src/stats.js for bugs.\n\nAlso consider: src/stats.js   the empty list\n[scenario:answer]',
 		);
-		await waitForRunEnd(frame, 'Review src/stats.js for bugs.');
+		await fakeChat.waitForRunEnd(frame, 'Review src/stats.js for bugs.');
 		assert.equal(lastPrompt(), expected);
 		const sent = frame.locator('[data-kind="prompt"]').last();
 		assert.match(
@@ -237,14 +230,14 @@ test("a .zero/commands/audit.md command from the / menu is expanded as zero's TU
 });
 
 test('keyboard only: keys focus the message box, switch to the other chat and stop a run', async () => {
-	await step(session.page, 'composer-keys', async () => {
+	await fakeChat.step(session.page, 'composer-keys', async () => {
 		const page = session.page;
 		const inComposer = () =>
 			frame.evaluate(() => document.activeElement?.classList.contains('composer-input') === true);
 		// A chat with one message, then a new one: "the other chat" is the first.
 		frame = await session.newChat();
-		await send(frame, 'The first chat [scenario:answer]');
-		await waitForRunEnd(frame, 'The first chat');
+		await fakeChat.send(frame, 'The first chat [scenario:answer]');
+		await fakeChat.waitForRunEnd(frame, 'The first chat');
 		frame = await session.newChat();
 		// From the editor (no selection): Ctrl+Alt+Z puts the keyboard in the message box.
 		await pickQuickInputRow(page, {
@@ -259,14 +252,18 @@ test('keyboard only: keys focus the message box, switch to the other chat and st
 		await page.locator('.monaco-editor .view-lines').first().click();
 		assert.equal(await inComposer(), false);
 		await page.keyboard.press('Control+Alt+z');
-		await waitUntil(inComposer, 10_000, 'the keyboard in the message box');
+		await fakeChat.waitUntil(inComposer, 10_000, 'the keyboard in the message box');
 
 		// Ctrl+Alt+O: back to the chat that was open before.
 		await page.keyboard.press('Control+Alt+o');
 		await frame
 			.locator('[data-kind="prompt"]', { hasText: 'The first chat' })
 			.waitFor({ state: 'visible', timeout: 10_000 });
-		await waitUntil(inComposer, 10_000, 'the keyboard in the message box of the other chat');
+		await fakeChat.waitUntil(
+			inComposer,
+			10_000,
+			'the keyboard in the message box of the other chat',
+		);
 
 		// Ctrl+Alt+X stops the run from the editor. (Typed in the message box it does not reach the
 		// workbench's keybindings; Escape stops there.)
@@ -276,7 +273,7 @@ test('keyboard only: keys focus the message box, switch to the other chat and st
 		await frame.locator('[data-kind="text"]', { hasText: 'word3 ' }).waitFor();
 		await page.locator('.monaco-editor .view-lines').first().click();
 		await page.keyboard.press('Control+Alt+x');
-		const status = await waitForRunEnd(frame, 'Slowly');
+		const status = await fakeChat.waitForRunEnd(frame, 'Slowly');
 		assert.match(await status.innerText(), /Stopped/);
 	});
 });

@@ -12,30 +12,20 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { answerDialog, pickQuickInputRow, runCommand, screenshot } from '../harness/workbench';
-import {
-	flag,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
-let session: FakeChatSession;
 let frame: Frame;
-let dataDir: string;
 
 const file = (relative: string) => path.join(session.wb.workspace, relative);
 
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-conversation-data-'));
+const session = fakeChat.fakeChatSuite('conversation', { XDG_DATA_HOME: dataDir });
+
 before(async () => {
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-conversation-data-'));
-	session = await startFakeChat('conversation', { XDG_DATA_HOME: dataDir });
 	frame = await session.chat();
 });
 
-after(async () => {
-	await session?.close();
+after(() => {
 	fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -45,11 +35,11 @@ const promptTexts = () =>
 		.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText));
 
 test('Edit a message in place: the rewind confirmation names the files and a conflict; the later turn leaves; the edit runs on the kept session', async () => {
-	await step(session.page, 'conversation-edit', async () => {
-		await send(frame, 'Say hello [scenario:answer]');
-		await waitForRunEnd(frame, 'Say hello');
-		await send(frame, 'Fix average and note the rest [scenario:changes-edit]');
-		const ended = await waitForRunEnd(frame, 'Fix average and note the rest');
+	await fakeChat.step(session.page, 'conversation-edit', async () => {
+		await fakeChat.send(frame, 'Say hello [scenario:answer]');
+		await fakeChat.waitForRunEnd(frame, 'Say hello');
+		await fakeChat.send(frame, 'Fix average and note the rest [scenario:changes-edit]');
+		const ended = await fakeChat.waitForRunEnd(frame, 'Fix average and note the rest');
 		// The change card comes once the turn's changes are recorded (after its end): the user's
 		// edit below is made after zero's, as a user's would be.
 		await frame
@@ -58,7 +48,7 @@ test('Edit a message in place: the rewind confirmation names the files and a con
 		// The user edits a file zero changed: going back must not lose it without asking.
 		const mine = `${fs.readFileSync(file('src/stats.js'), 'utf8')}// my own edit\n`;
 		fs.writeFileSync(file('src/stats.js'), mine);
-		const sessionId = flag(session.execRecords()[0].argv, '--init-session-id');
+		const sessionId = fakeChat.flag(session.execRecords()[0].argv, '--init-session-id');
 
 		const first = frame.locator('[data-kind="prompt"]', { hasText: 'Say hello' }).first();
 		await first.scrollIntoViewIfNeeded();
@@ -67,7 +57,7 @@ test('Edit a message in place: the rewind confirmation names the files and a con
 		await first.getByRole('button', { name: 'Edit message' }).click();
 		const box = first.locator('textarea.message-edit-input');
 		await box.waitFor({ state: 'visible', timeout: 10_000 });
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => await box.evaluate((node) => node === document.activeElement),
 			5000,
 			'the edit box to have the focus',
@@ -89,8 +79,8 @@ test('Edit a message in place: the rewind confirmation names the files and a con
 		assert.match(dialog, /deletes notes\/todo\.md/);
 		assert.match(dialog, /src\/stats\.js \(it was edited after the turn\)/);
 
-		await waitForRunEnd(frame, 'Say hello again, briefly');
-		await waitUntil(
+		await fakeChat.waitForRunEnd(frame, 'Say hello again, briefly');
+		await fakeChat.waitUntil(
 			async () => (await promptTexts()).length === 1,
 			15_000,
 			'the old turns to leave the chat',
@@ -99,7 +89,11 @@ test('Edit a message in place: the rewind confirmation names the files and a con
 		assert.deepEqual(await promptTexts(), ['Say hello again, briefly [scenario:answer]']);
 		await screenshot(session.page, 'conversation-4-after-edit');
 		const edited = session.execRecords().at(-1);
-		assert.equal(flag(edited?.argv ?? [], '--resume'), sessionId, 'the kept session is resumed');
+		assert.equal(
+			fakeChat.flag(edited?.argv ?? [], '--resume'),
+			sessionId,
+			'the kept session is resumed',
+		);
 		assert.equal(
 			JSON.parse(edited?.stdin ?? '{}').content,
 			'Say hello again, briefly [scenario:answer]',
@@ -110,12 +104,12 @@ test('Edit a message in place: the rewind confirmation names the files and a con
 });
 
 test('Retry reached with the keyboard sends the same message again', async () => {
-	await step(session.page, 'conversation-retry', async () => {
+	await fakeChat.step(session.page, 'conversation-retry', async () => {
 		const runs = session.execRecords().length;
 		const message = frame.locator('[data-kind="prompt"]').first();
 		const retry = message.getByRole('button', { name: 'Retry message' });
 		await retry.focus();
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () =>
 				(await retry.evaluate(
 					(node) => getComputedStyle(node.parentElement as Element).opacity,
@@ -126,8 +120,12 @@ test('Retry reached with the keyboard sends the same message again', async () =>
 		await screenshot(session.page, 'conversation-5-retry-focused');
 		await retry.press('Enter');
 		await answerDialog(session.page, 'Retry', 'conversation-6-retry-confirmation');
-		await waitUntil(() => session.execRecords().length === runs + 1, 15_000, 'the retried run');
-		await waitForRunEnd(frame, 'Say hello again, briefly');
+		await fakeChat.waitUntil(
+			() => session.execRecords().length === runs + 1,
+			15_000,
+			'the retried run',
+		);
+		await fakeChat.waitForRunEnd(frame, 'Say hello again, briefly');
 		assert.deepEqual(await promptTexts(), ['Say hello again, briefly [scenario:answer]']);
 		assert.equal(
 			JSON.parse(session.execRecords().at(-1)?.stdin ?? '{}').content,
@@ -137,8 +135,8 @@ test('Retry reached with the keyboard sends the same message again', async () =>
 });
 
 test('Fork from the last message: a new chat with the history, zero\u2019s fork on its first run, nested under its parent in the Chats list', async () => {
-	await step(session.page, 'conversation-fork', async () => {
-		const parentSession = flag(session.execRecords().at(-1)?.argv ?? [], '--resume');
+	await fakeChat.step(session.page, 'conversation-fork', async () => {
+		const parentSession = fakeChat.flag(session.execRecords().at(-1)?.argv ?? [], '--resume');
 		assert.ok(parentSession, 'the parent chat has a zero session');
 		const message = frame.locator('[data-kind="prompt"]').first();
 		await message.hover();
@@ -152,13 +150,17 @@ test('Fork from the last message: a new chat with the history, zero\u2019s fork 
 		await screenshot(session.page, 'conversation-7-fork-opened');
 
 		const runs = session.execRecords().length;
-		await send(frame, 'Continue in the fork [scenario:answer]');
-		await waitUntil(() => session.execRecords().length === runs + 1, 15_000, 'the fork run');
-		await waitForRunEnd(frame, 'Continue in the fork');
+		await fakeChat.send(frame, 'Continue in the fork [scenario:answer]');
+		await fakeChat.waitUntil(
+			() => session.execRecords().length === runs + 1,
+			15_000,
+			'the fork run',
+		);
+		await fakeChat.waitForRunEnd(frame, 'Continue in the fork');
 		const argv = session.execRecords().at(-1)?.argv ?? [];
-		assert.equal(flag(argv, '--fork'), parentSession, "zero's fork of the parent session");
-		assert.match(flag(argv, '--init-session-id') ?? '', /^vscode-c[A-Za-z0-9_-]+-2$/);
-		assert.equal(flag(argv, '--resume'), undefined);
+		assert.equal(fakeChat.flag(argv, '--fork'), parentSession, "zero's fork of the parent session");
+		assert.match(fakeChat.flag(argv, '--init-session-id') ?? '', /^vscode-c[A-Za-z0-9_-]+-2$/);
+		assert.equal(fakeChat.flag(argv, '--resume'), undefined);
 
 		await pickQuickInputRow(session.page, {
 			name: 'the Chats list',
@@ -186,7 +188,7 @@ test('Fork from the last message: a new chat with the history, zero\u2019s fork 
 		// Chosen: the parent opens again, untouched. The header is drawn at once and the rows on
 		// the next frame, so both are waited for (CI once read the fork's rows under the parent's header).
 		const parentPrompts = ['Say hello again, briefly [scenario:answer]'];
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () =>
 				(await frame.locator('.fork-origin').count()) === 0 &&
 				JSON.stringify(await promptTexts()) === JSON.stringify(parentPrompts),

@@ -2,11 +2,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
 import { startZeroWorkbench, type ZeroWorkbench, type ZeroWorkbenchOptions } from '../harness/e2e';
 import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
 import { waitUntil } from '../harness/wait';
+import { suiteSession } from '../harness/suiteSession';
 
 export { chooseMode, pickMention, send, step, timer, waitForRunEnd } from '../harness/chatSteps';
 export { waitUntil };
@@ -78,6 +80,21 @@ export async function startFakeChat(
 			fs.rmSync(root, { recursive: true, force: true });
 		},
 	};
+}
+
+/**
+ * The test file's one code-server with the FAKE zero, started before its first test and closed
+ * after its last; the returned session forwards to the started one (see `realZeroSuite`).
+ */
+export function fakeChatSuite(...args: Parameters<typeof startFakeChat>): FakeChatSession {
+	let started: FakeChatSession | undefined;
+	before(async () => {
+		started = await startFakeChat(...args);
+	});
+	after(async () => {
+		await started?.close();
+	});
+	return suiteSession(() => started, args[0]);
 }
 
 export function flag(argv: string[], name: string): string | undefined {

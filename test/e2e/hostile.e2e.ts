@@ -5,28 +5,17 @@
  * Packaged extension in code-server, the FAKE zero replaying test/fixtures/scenarios/hostile-tools.jsonl.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { driverOf, screenshot } from '../harness/workbench';
-import {
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import { send, fakeChatSuite, step, waitForRunEnd, waitUntil } from './fakeChat';
 
-let session: FakeChatSession;
 let frame: Frame;
 
-before(async () => {
-	session = await startFakeChat('hostile');
-	frame = await session.chat();
-});
+const session = fakeChatSuite('hostile');
 
-after(async () => {
-	await session?.close();
+before(async () => {
+	frame = await session.chat();
 });
 
 const toolCards = (target: Frame) =>

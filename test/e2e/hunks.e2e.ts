@@ -12,18 +12,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
 import { answerDialog, screenshot } from '../harness/workbench';
-import {
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import { send, fakeChatSuite, step, waitForRunEnd, waitUntil } from './fakeChat';
 
-let session: FakeChatSession;
 let frame: Frame;
-let dataDir: string;
 let original: string;
 
 const STATS = 'src/stats.js';
@@ -41,15 +32,15 @@ const THEMES = [
 	{ name: 'high-contrast', id: 'Default High Contrast', workbenchClass: 'hc-black' },
 ] as const;
 
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-hunks-data-'));
+const session = fakeChatSuite('hunks', { XDG_DATA_HOME: dataDir });
+
 before(async () => {
-	dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-hunks-data-'));
-	session = await startFakeChat('hunks', { XDG_DATA_HOME: dataDir });
 	frame = await session.chat();
 	original = fs.readFileSync(file(STATS), 'utf8');
 });
 
-after(async () => {
-	await session?.close();
+after(() => {
 	fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import {
 	driverOf,
 	findWebviewFrame,
@@ -18,23 +18,19 @@ import {
 	screenshot,
 	waitForNotification,
 } from '../harness/workbench';
-import { flag, startFakeChat, step, timer, waitUntil, type FakeChatSession } from './fakeChat';
+import { flag, fakeChatSuite, step, timer, waitUntil } from './fakeChat';
 
-let session: FakeChatSession;
 const resumeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-inspection-resume-'));
 const resumeFile = path.join(resumeDir, 'resume');
 
-before(async () => {
-	session = await startFakeChat('inspection', {
-		FAKE_ZERO_SCENARIO: 'inspection',
-		// After run_start, reasoning, list_directory (call and result) and read_file's call.
-		FAKE_ZERO_PAUSE_AFTER: '5',
-		FAKE_ZERO_RESUME_FILE: resumeFile,
-	});
+const session = fakeChatSuite('inspection', {
+	FAKE_ZERO_SCENARIO: 'inspection',
+	// After run_start, reasoning, list_directory (call and result) and read_file's call.
+	FAKE_ZERO_PAUSE_AFTER: '5',
+	FAKE_ZERO_RESUME_FILE: resumeFile,
 });
 
-after(async () => {
-	await session?.close();
+after(() => {
 	fs.rmSync(resumeDir, { recursive: true, force: true });
 });
 

@@ -5,21 +5,17 @@
  * test/fixtures/scenarios/links.jsonl.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { closeAllEditors, editorTab, screenshot, waitForActiveTab } from '../harness/workbench';
-import { send, startFakeChat, step, waitForRunEnd, type FakeChatSession } from './fakeChat';
+import { send, fakeChatSuite, step, waitForRunEnd } from './fakeChat';
 
-let session: FakeChatSession;
 let frame: Frame;
 
-before(async () => {
-	session = await startFakeChat('links');
-	frame = await session.chat();
-});
+const session = fakeChatSuite('links');
 
-after(async () => {
-	await session?.close();
+before(async () => {
+	frame = await session.chat();
 });
 
 test('a chat link outside the workspace asks before it opens, and declining opens nothing', async () => {

@@ -20,20 +20,11 @@ import {
 	quickInputWidget,
 	screenshot,
 } from '../harness/workbench';
-import {
-	chooseMode,
-	flag,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
 const resumeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-many-chats-'));
 const resumeFile = path.join(resumeDir, 'resume');
-const sessions: FakeChatSession[] = [];
+const sessions: fakeChat.FakeChatSession[] = [];
 
 after(async () => {
 	for (const session of sessions) {
@@ -45,7 +36,7 @@ after(async () => {
 /** A new chat in a view of its own: a new editor tab, then "new chat" in the view used last. */
 async function chatInNewTab(page: Page, count: number): Promise<Frame> {
 	await executeCommand(page, 'zero.openChatInEditor');
-	await waitUntil(
+	await fakeChat.waitUntil(
 		async () => (await visibleChats(page)).length === count,
 		30_000,
 		`${count} visible chats after opening a tab`,
@@ -63,25 +54,25 @@ async function statusText(page: Page): Promise<string> {
 }
 
 test('Three chats at once: two running and one waiting, counted, listed and all stopped', async () => {
-	const session = await startFakeChat('many-chats', {
+	const session = await fakeChat.startFakeChat('many-chats', {
 		// Every `zero exec` run stops after its first lines until the test lets it go.
 		FAKE_ZERO_PAUSE_AFTER: '2',
 		FAKE_ZERO_RESUME_FILE: resumeFile,
 	});
 	sessions.push(session);
 	const page = session.page;
-	await step(page, 'many-chats', async () => {
+	await fakeChat.step(page, 'many-chats', async () => {
 		const side = await session.chat();
-		await send(side, 'First chat runs');
+		await fakeChat.send(side, 'First chat runs');
 		await side.locator('button.stop').waitFor({ state: 'visible', timeout: 20_000 });
 
 		const second = await chatInNewTab(page, 2);
-		await send(second, 'Second chat runs');
+		await fakeChat.send(second, 'Second chat runs');
 		await second.locator('button.stop').waitFor({ state: 'visible', timeout: 20_000 });
 
 		const third = await chatInNewTab(page, 3);
-		await chooseMode(third, 'acp');
-		await send(third, 'Third chat asks [scenario:permission]');
+		await fakeChat.chooseMode(third, 'acp');
+		await fakeChat.send(third, 'Third chat asks [scenario:permission]');
 		await third
 			.locator('[data-kind="tool"] .approval[data-approval="waiting"]')
 			.last()
@@ -101,7 +92,7 @@ test('Three chats at once: two running and one waiting, counted, listed and all 
 		assert.equal(await side.locator('button.stop').isVisible(), true, 'the first still runs');
 		assert.equal(await second.locator('button.stop').isVisible(), true, 'the second still runs');
 
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => /waiting for approval/.test(await statusText(page)),
 			20_000,
 			'the status bar to count the waiting approval',
@@ -115,7 +106,7 @@ test('Three chats at once: two running and one waiting, counted, listed and all 
 		driverOf(page).start('zero.showChats');
 		const list = quickInputWidget(page);
 		const rows = list.locator('.monaco-list-row');
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => (await rows.count()) >= 3,
 			20_000,
 			'the Chats list with three chats',
@@ -135,10 +126,10 @@ test('Three chats at once: two running and one waiting, counted, listed and all 
 			[second, 'Second chat runs'],
 			[third, 'Third chat asks'],
 		] as const) {
-			const ended = await waitForRunEnd(frame, prompt);
+			const ended = await fakeChat.waitForRunEnd(frame, prompt);
 			assert.equal(await ended.getAttribute('data-status'), 'interrupted', prompt);
 		}
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => !/running|waiting/.test(await statusText(page)),
 			20_000,
 			'the status bar to stop counting runs',
@@ -149,7 +140,7 @@ test('Three chats at once: two running and one waiting, counted, listed and all 
 });
 
 test('A new chat in a two-folder workspace asks its folder, shows it and runs zero there', async () => {
-	const session = await startFakeChat(
+	const session = await fakeChat.startFakeChat(
 		'many-chats-folders',
 		{},
 		{},
@@ -160,7 +151,7 @@ test('A new chat in a two-folder workspace asks its folder, shows it and runs ze
 	sessions.push(session);
 	const page = session.page;
 	const beta = path.join(path.dirname(session.wb.workspace), 'beta');
-	await step(page, 'many-chats-folders', async () => {
+	await fakeChat.step(page, 'many-chats-folders', async () => {
 		await session.chat();
 		let pickerShot = false;
 		await pickQuickInputRow(page, {
@@ -182,7 +173,7 @@ test('A new chat in a two-folder workspace asks its folder, shows it and runs ze
 		const frame = await emptyChat(page, 1, 'the new chat');
 		const header = frame.locator('.chat-folder');
 		// The first chat (alpha, #31) shows a folder too: wait for the new chat's, not any header.
-		await waitUntil(
+		await fakeChat.waitUntil(
 			async () => /beta/.test((await header.innerText({ timeout: 1_000 }).catch(() => '')) ?? ''),
 			15_000,
 			'the new chat to show its folder beta',
@@ -193,11 +184,11 @@ test('A new chat in a two-folder workspace asks its folder, shows it and runs ze
 			((await header.getAttribute('title')) ?? '').startsWith(`zero works in ${beta}.`),
 			'the header names the folder zero works in',
 		);
-		await send(frame, 'Where am I');
-		await waitForRunEnd(frame, 'Where am I');
+		await fakeChat.send(frame, 'Where am I');
+		await fakeChat.waitForRunEnd(frame, 'Where am I');
 		const run = session.execRecords().at(-1);
 		assert.ok(run, 'zero exec ran');
-		assert.equal(flag(run.argv, '--cwd'), beta);
+		assert.equal(fakeChat.flag(run.argv, '--cwd'), beta);
 		assert.equal((run as { cwd?: string }).cwd, beta);
 		await screenshot(page, 'many-chats-5-folder-in-header');
 	});

@@ -12,28 +12,19 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
-import {
-	flag,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
-let session: FakeChatSession;
 let frame: Frame;
 /** An existing directory outside the workspace that the outside-workspace scenario writes into. */
 const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-outside-'));
 
+const session = fakeChat.fakeChatSuite('permissions', { FAKE_ZERO_OUTSIDE_DIR: outside });
+
 before(async () => {
-	session = await startFakeChat('permissions', { FAKE_ZERO_OUTSIDE_DIR: outside });
 	frame = await session.chat();
 });
 
-after(async () => {
-	await session?.close();
+after(() => {
 	fs.rmSync(outside, { recursive: true, force: true });
 });
 
@@ -53,10 +44,10 @@ async function answerDialog(page: Page, button: string): Promise<string> {
 }
 
 test('a shell block: notice, confirmation, then a re-run with --resume and the unsafe flag', async () => {
-	await step(session.page, 'permissions-shell', async () => {
+	await fakeChat.step(session.page, 'permissions-shell', async () => {
 		await newChat();
-		await send(frame, 'Run the tests [scenario:shell-blocked]');
-		const status = await waitForRunEnd(frame, 'Run the tests');
+		await fakeChat.send(frame, 'Run the tests [scenario:shell-blocked]');
+		const status = await fakeChat.waitForRunEnd(frame, 'Run the tests');
 		const card = frame.locator('[data-kind="tool"][data-tool="bash"]').first();
 		assert.equal(await card.getAttribute('data-status'), 'blocked');
 		const notice = card.locator('.permission-notice.block');
@@ -102,12 +93,15 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 
 		await rerun.click();
 		await answerDialog(session.page, 'Re-run Unsafely');
-		await waitUntil(async () => session.execRecords().length === 2, 10_000, 'the re-run');
-		const rerunStatus = await waitForRunEnd(frame, 'Your previous attempt to use bash');
+		await fakeChat.waitUntil(async () => session.execRecords().length === 2, 10_000, 'the re-run');
+		const rerunStatus = await fakeChat.waitForRunEnd(frame, 'Your previous attempt to use bash');
 		assert.equal(await rerunStatus.getAttribute('data-status'), 'success');
 		const argv = session.execRecords()[1].argv;
 		assert.ok(argv.includes('--skip-permissions-unsafe'));
-		assert.equal(flag(argv, '--resume'), flag(session.execRecords()[0].argv, '--init-session-id'));
+		assert.equal(
+			fakeChat.flag(argv, '--resume'),
+			fakeChat.flag(session.execRecords()[0].argv, '--init-session-id'),
+		);
 		const ran = frame.locator('[data-kind="tool"][data-tool="bash"]').last();
 		assert.equal(await ran.getAttribute('data-status'), 'ok');
 		// One quiet fact on the card; zero's full words in its tooltip.
@@ -125,10 +119,10 @@ test('a shell block: notice, confirmation, then a re-run with --resume and the u
 });
 
 test('an outside-workspace block: --add-dir after a modal naming the directory, kept and removable', async () => {
-	await step(session.page, 'permissions-outside', async () => {
+	await fakeChat.step(session.page, 'permissions-outside', async () => {
 		await newChat();
-		await send(frame, 'Write the report [scenario:outside-workspace]');
-		await waitForRunEnd(frame, 'Write the report');
+		await fakeChat.send(frame, 'Write the report [scenario:outside-workspace]');
+		await fakeChat.waitForRunEnd(frame, 'Write the report');
 		const notice = frame
 			.locator('[data-kind="tool"][data-tool="write_file"] .permission-notice.block')
 			.first();
@@ -149,9 +143,13 @@ test('an outside-workspace block: --add-dir after a modal naming the directory, 
 		const dialogText = await answerDialog(session.page, 'Re-run and Keep It for This Chat');
 		assert.match(dialogText, new RegExp(`Let zero read and write in ${outside}\\?`));
 		assert.match(dialogText, new RegExp(`--add-dir=${outside}`));
-		await waitUntil(async () => session.execRecords().length === before + 1, 10_000, 'the re-run');
-		await waitForRunEnd(frame, 'Your previous attempt to use write_file');
-		assert.equal(flag(session.execRecords()[before].argv, '--add-dir'), outside);
+		await fakeChat.waitUntil(
+			async () => session.execRecords().length === before + 1,
+			10_000,
+			'the re-run',
+		);
+		await fakeChat.waitForRunEnd(frame, 'Your previous attempt to use write_file');
+		assert.equal(fakeChat.flag(session.execRecords()[before].argv, '--add-dir'), outside);
 		assert.equal(
 			await frame
 				.locator('[data-kind="tool"][data-tool="write_file"]')
@@ -165,17 +163,17 @@ test('an outside-workspace block: --add-dir after a modal naming the directory, 
 		await screenshot(session.page, 'permissions-4-outside-rerun-kept-dir');
 		await chip.locator('.chip-remove').click();
 		await chip.waitFor({ state: 'detached' });
-		await send(frame, 'And now? [scenario:answer]');
-		await waitForRunEnd(frame, 'And now?');
-		assert.equal(flag(session.execRecords()[before + 1].argv, '--add-dir'), undefined);
+		await fakeChat.send(frame, 'And now? [scenario:answer]');
+		await fakeChat.waitForRunEnd(frame, 'And now?');
+		assert.equal(fakeChat.flag(session.execRecords()[before + 1].argv, '--add-dir'), undefined);
 	});
 });
 
 test('a hard block explains itself and offers no re-run', async () => {
-	await step(session.page, 'permissions-hard', async () => {
+	await fakeChat.step(session.page, 'permissions-hard', async () => {
 		await newChat();
-		await send(frame, 'Follow the link [scenario:hard-block]');
-		await waitForRunEnd(frame, 'Follow the link');
+		await fakeChat.send(frame, 'Follow the link [scenario:hard-block]');
+		await fakeChat.waitForRunEnd(frame, 'Follow the link');
 		const notice = frame.locator('[data-kind="tool"] .permission-notice.block').first();
 		assert.equal(await notice.getAttribute('data-notice'), 'hard_block');
 		// The turn's notices settle after its end ("no action helps" is said once it has ended).

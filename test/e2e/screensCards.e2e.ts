@@ -15,21 +15,13 @@ import { after, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { closeAllEditors, screenshot, setSideBarWidth } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
-import {
-	chooseMode,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
 const LABEL = process.env.SCREENS_LABEL ?? 'after';
 const AFTER = LABEL !== 'before';
 const SIDE_BAR_WIDTH = 300;
 
-let session: FakeChatSession | undefined;
+let session: fakeChat.FakeChatSession | undefined;
 let dataDir: string | undefined;
 
 after(async () => {
@@ -68,7 +60,7 @@ for (const theme of THEMES) {
 	test(`cards in a ${SIDE_BAR_WIDTH} px side bar, ${theme.name} theme: approval, tool cards, undone change card; no serious axe violation`, async () => {
 		await session?.close();
 		dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-cards-data-'));
-		session = await startFakeChat(
+		session = await fakeChat.startFakeChat(
 			`cards-${theme.name}`,
 			{ XDG_DATA_HOME: dataDir },
 			{ 'workbench.colorTheme': theme.id },
@@ -76,7 +68,7 @@ for (const theme of THEMES) {
 		const current = session;
 		const page = current.page;
 		const shot = (screen: string) => screenshot(page, `cards-${LABEL}-${theme.name}-${screen}`);
-		await step(page, `cards-${theme.name}`, async () => {
+		await fakeChat.step(page, `cards-${theme.name}`, async () => {
 			let frame = await current.chat();
 			await inTheme(current.chat, theme);
 			await setSideBarWidth(page, SIDE_BAR_WIDTH);
@@ -84,8 +76,8 @@ for (const theme of THEMES) {
 
 			// 1. The live-approval card, as zero asks.
 			frame = await current.newChat();
-			await chooseMode(frame, 'acp');
-			await send(frame, 'Run echo [scenario:permission]');
+			await fakeChat.chooseMode(frame, 'acp');
+			await fakeChat.send(frame, 'Run echo [scenario:permission]');
 			const approval = frame.locator('.approval[data-approval="waiting"]').last();
 			await approval.waitFor({ state: 'visible', timeout: 20_000 });
 			await approval.scrollIntoViewIfNeeded();
@@ -121,7 +113,7 @@ for (const theme of THEMES) {
 				await approval.focus();
 				await approval.press('Enter');
 			}
-			await waitForRunEnd(frame, 'Run echo');
+			await fakeChat.waitForRunEnd(frame, 'Run echo');
 			if (AFTER) {
 				assert.match(
 					await frame.locator('.approval.settled').last().innerText(),
@@ -135,8 +127,8 @@ for (const theme of THEMES) {
 				fs.mkdirSync(path.dirname(notes), { recursive: true });
 				fs.writeFileSync(notes, 'line one\nline two\nline three\n');
 				frame = await current.newChat();
-				await chooseMode(frame, 'acp');
-				await send(frame, 'Edit the notes [scenario:permission-edit]');
+				await fakeChat.chooseMode(frame, 'acp');
+				await fakeChat.send(frame, 'Edit the notes [scenario:permission-edit]');
 				const edit = frame.locator('.approval[data-approval="waiting"]').last();
 				await edit.waitFor({ state: 'visible', timeout: 20_000 });
 				const preview = edit.locator('.approval-preview[data-preview="diff"]');
@@ -160,7 +152,7 @@ for (const theme of THEMES) {
 					.locator('.tabs-container .tab', { hasText: 'notes.md' })
 					.first()
 					.waitFor({ state: 'visible', timeout: 10_000 });
-				await waitUntil(
+				await fakeChat.waitUntil(
 					// The editor draws spaces as no-break spaces.
 					async () => (await diffEditor.innerText()).replace(/\u00a0/g, ' ').includes('line 2'),
 					10_000,
@@ -170,16 +162,16 @@ for (const theme of THEMES) {
 				assert.equal(fs.readFileSync(notes, 'utf8'), 'line one\nline two\nline three\n');
 				await closeAllEditors(page);
 				await edit.getByRole('button', { name: 'Deny' }).click();
-				await waitForRunEnd(frame, 'Edit the notes');
+				await fakeChat.waitForRunEnd(frame, 'Edit the notes');
 				assert.equal(fs.readFileSync(notes, 'utf8'), 'line one\nline two\nline three\n');
 			}
 
 			// 2. Tool cards: a shell command, a file read and a write.
 			frame = await current.newChat();
-			await send(frame, 'Look at math [scenario:cards-tools]');
-			await waitForRunEnd(frame, 'Look at math');
+			await fakeChat.send(frame, 'Look at math [scenario:cards-tools]');
+			await fakeChat.waitForRunEnd(frame, 'Look at math');
 			const tools = frame.locator('[data-kind="tool"]');
-			await waitUntil(async () => (await tools.count()) === 3, 10_000, 'three tool cards');
+			await fakeChat.waitUntil(async () => (await tools.count()) === 3, 10_000, 'three tool cards');
 			// The turn's last row: once its change card is there, the tool cards are drawn for good.
 			await frame.locator('[data-kind="changes"]').last().waitFor({ timeout: 15_000 });
 			await tools.first().scrollIntoViewIfNeeded();
@@ -202,15 +194,15 @@ for (const theme of THEMES) {
 
 			// 3. A change card whose turn was undone.
 			frame = await current.newChat();
-			await send(frame, 'Fix average [scenario:changes-edit]');
-			const status = await waitForRunEnd(frame, 'Fix average');
+			await fakeChat.send(frame, 'Fix average [scenario:changes-edit]');
+			const status = await fakeChat.waitForRunEnd(frame, 'Fix average');
 			const turnId = await status.getAttribute('data-turn');
 			const card = frame.locator(`[data-kind="changes"][data-turn="${turnId}"]`);
 			await card.waitFor({ state: 'attached', timeout: 15_000 });
 			await card.scrollIntoViewIfNeeded();
 			await card.locator('button.changes-undo').click();
 			const dialogText = await answerDialog(page, 'Undo', () => shot('3a-undo-dialog'));
-			await waitUntil(
+			await fakeChat.waitUntil(
 				async () => (await card.getAttribute('data-undone')) === 'true',
 				15_000,
 				'the turn to show as undone',

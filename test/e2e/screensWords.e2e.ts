@@ -12,16 +12,7 @@ import { after, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { screenshot, setSideBarWidth } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
-import {
-	chooseMode,
-	flag,
-	send,
-	startFakeChat,
-	step,
-	waitForRunEnd,
-	waitUntil,
-	type FakeChatSession,
-} from './fakeChat';
+import * as fakeChat from './fakeChat';
 
 const LABEL = process.env.SCREENS_LABEL ?? 'after';
 const AFTER = LABEL !== 'before';
@@ -37,7 +28,7 @@ const INTERNAL_WORDS = [
 	/Exit code \d/,
 ];
 
-let session: FakeChatSession | undefined;
+let session: fakeChat.FakeChatSession | undefined;
 
 after(async () => {
 	await session?.close();
@@ -75,10 +66,10 @@ async function visibleWords(frame: Frame): Promise<string> {
 }
 
 /** Sends `prompt` in a new chat, waits for its end, and brings its status row into view. */
-async function endedTurn(current: FakeChatSession, prompt: string) {
+async function endedTurn(current: fakeChat.FakeChatSession, prompt: string) {
 	const frame = await current.newChat();
-	await send(frame, prompt);
-	const status = await waitForRunEnd(frame, prompt.split(' [')[0]);
+	await fakeChat.send(frame, prompt);
+	const status = await fakeChat.waitForRunEnd(frame, prompt.split(' [')[0]);
 	await scrollToEnd(frame);
 	return { frame, status };
 }
@@ -93,7 +84,7 @@ async function scrollToEnd(frame: Frame): Promise<void> {
 for (const theme of THEMES) {
 	test(`run endings in words in a ${SIDE_BAR_WIDTH} px side bar, ${theme.name} theme: finished, crash, turn limit, refusal, waiting approval; no serious axe violation`, async () => {
 		await session?.close();
-		session = await startFakeChat(
+		session = await fakeChat.startFakeChat(
 			`words-${theme.name}`,
 			{},
 			{ 'zero.maxTurns': 2, 'workbench.colorTheme': theme.id },
@@ -101,7 +92,7 @@ for (const theme of THEMES) {
 		const current = session;
 		const page = current.page;
 		const shot = (screen: string) => screenshot(page, `words-${LABEL}-${theme.name}-${screen}`);
-		await step(page, `words-${theme.name}`, async () => {
+		await fakeChat.step(page, `words-${theme.name}`, async () => {
 			await inTheme(current.chat, theme);
 			await setSideBarWidth(page, SIDE_BAR_WIDTH);
 			const found: Violation[] = [];
@@ -130,9 +121,13 @@ for (const theme of THEMES) {
 				const runs = current.execRecords().length;
 				await crash.status.getByRole('button', { name: 'Retry' }).click();
 				const prompts = crash.frame.locator('[data-kind="prompt"]', { hasText: 'Crash please' });
-				await waitUntil(async () => (await prompts.count()) === 2, 20_000, 'the retried prompt');
-				await waitForRunEnd(crash.frame, 'Crash please');
-				await waitUntil(
+				await fakeChat.waitUntil(
+					async () => (await prompts.count()) === 2,
+					20_000,
+					'the retried prompt',
+				);
+				await fakeChat.waitForRunEnd(crash.frame, 'Crash please');
+				await fakeChat.waitUntil(
 					async () => current.execRecords().length === runs + 1,
 					20_000,
 					'the retried run',
@@ -141,8 +136,9 @@ for (const theme of THEMES) {
 				assert.match(JSON.stringify(retried), /Crash please \[scenario:crash\]/);
 				const crashed = current.execRecords()[runs - 1];
 				assert.equal(
-					flag(retried.argv, '--resume'),
-					flag(crashed.argv, '--init-session-id') ?? flag(crashed.argv, '--resume'),
+					fakeChat.flag(retried.argv, '--resume'),
+					fakeChat.flag(crashed.argv, '--init-session-id') ??
+						fakeChat.flag(crashed.argv, '--resume'),
 					"the retry resumes the chat's zero session",
 				);
 			}
@@ -195,8 +191,8 @@ for (const theme of THEMES) {
 				'Keep going again [scenario:turn-limit]',
 				'Run it again [scenario:shell-blocked]',
 			]) {
-				await send(chat, prompt);
-				await waitForRunEnd(chat, prompt.split(' [')[0]);
+				await fakeChat.send(chat, prompt);
+				await fakeChat.waitForRunEnd(chat, prompt.split(' [')[0]);
 			}
 			const words = await visibleWords(chat);
 			if (AFTER) {
@@ -209,8 +205,8 @@ for (const theme of THEMES) {
 
 			// A live approval waiting for the user.
 			const live = await current.newChat();
-			await chooseMode(live, 'acp');
-			await send(live, 'Run echo [scenario:permission]');
+			await fakeChat.chooseMode(live, 'acp');
+			await fakeChat.send(live, 'Run echo [scenario:permission]');
 			const approval = live.locator('[data-kind="tool"] .approval[data-approval="waiting"]').last();
 			await approval.waitFor({ state: 'visible', timeout: 20_000 });
 			await scrollToEnd(live);
@@ -218,7 +214,7 @@ for (const theme of THEMES) {
 			found.push(...(await axe(live, `words-${theme.name}-waiting-approval`)));
 			if (AFTER) {
 				const running = live.locator('[data-kind="status"][data-phase]:not([data-phase="ended"])');
-				await waitUntil(
+				await fakeChat.waitUntil(
 					async () => /Waiting for you/.test(await running.last().innerText()),
 					10_000,
 					'"Waiting for you" in the status row',
@@ -234,7 +230,7 @@ for (const theme of THEMES) {
 				);
 			}
 			await approval.getByRole('button', { name: 'Allow once' }).click();
-			await waitForRunEnd(live, 'Run echo');
+			await fakeChat.waitForRunEnd(live, 'Run echo');
 
 			if (AFTER) {
 				assert.deepEqual(serious(found), [], describeViolations(serious(found)));

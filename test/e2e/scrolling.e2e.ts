@@ -14,7 +14,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
-import { send, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat';
+import { send, fakeChatSuite, step, waitUntil } from './fakeChat';
 
 const PAUSE_AFTER_LINES = 140;
 /** Lines of the stream each `release` lets through. */
@@ -26,25 +26,23 @@ const LAST_PARAGRAPH_BEFORE_PAUSE = 127;
 const WHEEL_STEP_PX = 10;
 const WHEEL_STEPS = 8;
 
-let session: FakeChatSession;
 let frame: Frame;
-let resumeFile: string;
 let released = 0;
 
+const resumeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-scroll-')), 'resume');
+const session = fakeChatSuite('scrolling', {
+	FAKE_ZERO_PAUSE_AFTER: Array.from(
+		{ length: CHUNKS + 1 },
+		(_, index) => PAUSE_AFTER_LINES + index * CHUNK_LINES,
+	).join(','),
+	FAKE_ZERO_RESUME_FILE: resumeFile,
+});
+
 before(async () => {
-	resumeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-scroll-')), 'resume');
-	session = await startFakeChat('scrolling', {
-		FAKE_ZERO_PAUSE_AFTER: Array.from(
-			{ length: CHUNKS + 1 },
-			(_, index) => PAUSE_AFTER_LINES + index * CHUNK_LINES,
-		).join(','),
-		FAKE_ZERO_RESUME_FILE: resumeFile,
-	});
 	frame = await session.chat();
 });
 
-after(async () => {
-	await session?.close();
+after(() => {
 	fs.rmSync(path.dirname(resumeFile), { recursive: true, force: true });
 });
 

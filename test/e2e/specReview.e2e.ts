@@ -9,12 +9,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { editorTab, screenshot } from '../harness/workbench';
-import { send, startFakeChat, step, waitUntil, type FakeChatSession } from './fakeChat';
+import { send, fakeChatSuite, step, waitUntil } from './fakeChat';
 
-let session: FakeChatSession;
 const resumeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-spec-resume-'));
 const resumeFile = path.join(resumeDir, 'resume');
 const dataHome = path.join(resumeDir, 'data');
@@ -34,18 +33,15 @@ function runFreely(): void {
 	}
 }
 
-before(async () => {
-	session = await startFakeChat('spec-review', {
-		// plan-steps: after run_start + each update_plan call and result (3, 5, 7 lines);
-		// task-specialist: after the Task call's permission, two reasoning lines, its result + text.
-		FAKE_ZERO_PAUSE_AFTER: '3,5,7',
-		FAKE_ZERO_RESUME_FILE: resumeFile,
-		XDG_DATA_HOME: dataHome,
-	});
+const session = fakeChatSuite('spec-review', {
+	// plan-steps: after run_start + each update_plan call and result (3, 5, 7 lines);
+	// task-specialist: after the Task call's permission, two reasoning lines, its result + text.
+	FAKE_ZERO_PAUSE_AFTER: '3,5,7',
+	FAKE_ZERO_RESUME_FILE: resumeFile,
+	XDG_DATA_HOME: dataHome,
 });
 
-after(async () => {
-	await session?.close();
+after(() => {
 	fs.rmSync(resumeDir, { recursive: true, force: true });
 });
 

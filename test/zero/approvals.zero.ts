@@ -8,29 +8,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { screenshot } from '../harness/workbench';
-import {
-	chooseMode,
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	timer,
-	waitForTurnEnd,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
-
-before(async () => {
-	session = await startRealZero('approvals');
-});
-
-after(async () => {
-	await session?.close();
-});
+const session = support.realZeroSuite('approvals');
 
 function messagesText(index: number): string {
 	const request = session.server.requests[index];
@@ -38,12 +20,12 @@ function messagesText(index: number): string {
 }
 
 test('zero acp: Allow once runs the shell command in the same turn; the next prompt sees the first', async () => {
-	await step(session.page, 'zero-acp-approvals', async () => {
-		const mark = timer('zero-acp');
+	await support.step(session.page, 'zero-acp-approvals', async () => {
+		const mark = support.timer('zero-acp');
 		const frame = await session.newChat();
-		await chooseMode(frame, 'acp');
+		await support.chooseMode(frame, 'acp');
 		const command = 'echo approved-by-user > approved.txt && cat approved.txt';
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{
 				toolCalls: [{ id: 'call_acp_1', name: 'exec_command', args: { cmd: command } }],
 			},
@@ -51,7 +33,7 @@ test('zero acp: Allow once runs the shell command in the same turn; the next pro
 			{ text: ['Yes: you asked me to run the echo command.'] },
 		]);
 		const firstPrompt = 'Write approved.txt with a shell command. (acp scenario)';
-		await send(frame, firstPrompt);
+		await support.send(frame, firstPrompt);
 		const approval = frame.locator('.approval[data-approval="waiting"]').last();
 		await approval.waitFor({ state: 'visible', timeout: 60_000 });
 		mark('zero asks');
@@ -60,7 +42,7 @@ test('zero acp: Allow once runs the shell command in the same turn; the next pro
 		assert.ok(!fs.existsSync(path.join(session.wb.workspace, 'approved.txt')), 'nothing ran yet');
 		await screenshot(session.page, 'zero-acp-1-waiting');
 		await approval.getByRole('button', { name: 'Allow once' }).click();
-		const status = await waitForTurnEnd(frame, 1);
+		const status = await support.waitForTurnEnd(frame, 1);
 		mark('turn 1 ended');
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		const card = frame.locator('[data-kind="tool"]').last();
@@ -75,8 +57,8 @@ test('zero acp: Allow once runs the shell command in the same turn; the next pro
 		assert.match(messagesText(before + 1), /call_acp_1/);
 		await screenshot(session.page, 'zero-acp-2-allowed');
 
-		await send(frame, 'Did you run something just now?');
-		await waitForTurnEnd(frame, 2);
+		await support.send(frame, 'Did you run something just now?');
+		await support.waitForTurnEnd(frame, 2);
 		mark('turn 2 ended');
 		assert.equal(session.server.requests.length - before, 3);
 		const second = messagesText(before + 2);
@@ -89,7 +71,7 @@ test('zero acp: Allow once runs the shell command in the same turn; the next pro
 			.waitFor({ state: 'visible', timeout: 10_000 });
 		await screenshot(session.page, 'zero-acp-3-second-turn');
 
-		const chat = await savedChat(session, firstPrompt, 2);
+		const chat = await support.savedChat(session, firstPrompt, 2);
 		assert.equal(chat.transcript.backend, 'acp');
 		assert.match(chat.transcript.sessionId ?? '', /^zero_/);
 		const tool = chat.transcript.turns[0].run.items.find((item) => item.kind === 'tool');
@@ -103,13 +85,13 @@ test('zero acp: Allow once runs the shell command in the same turn; the next pro
 });
 
 test("zero acp: an edit zero asks about shows its diff before Allow, and zero's edit is that diff (#33)", async () => {
-	await step(session.page, 'zero-acp-edit-diff', async () => {
+	await support.step(session.page, 'zero-acp-edit-diff', async () => {
 		const notes = path.join(session.wb.workspace, '.zero', 'notes.md');
 		fs.mkdirSync(path.dirname(notes), { recursive: true });
 		fs.writeFileSync(notes, 'line one\nline two\nline three\n');
 		const frame = await session.newChat();
-		await chooseMode(frame, 'acp');
-		script(session.server, [
+		await support.chooseMode(frame, 'acp');
+		support.script(session.server, [
 			{
 				toolCalls: [
 					{
@@ -121,7 +103,7 @@ test("zero acp: an edit zero asks about shows its diff before Allow, and zero's 
 			},
 			{ text: ['Edited the notes.'] },
 		]);
-		await send(frame, 'Fix the second line of the notes. (acp scenario)');
+		await support.send(frame, 'Fix the second line of the notes. (acp scenario)');
 		const approval = frame.locator('.approval[data-approval="waiting"]').last();
 		await approval.waitFor({ state: 'visible', timeout: 60_000 });
 		const preview = approval.locator('.approval-preview[data-preview="diff"]');
@@ -142,7 +124,7 @@ test("zero acp: an edit zero asks about shows its diff before Allow, and zero's 
 		assert.equal(fs.readFileSync(notes, 'utf8'), 'line one\nline two\nline three\n', 'not yet');
 		await screenshot(session.page, 'zero-acp-4-edit-diff');
 		await approval.getByRole('button', { name: 'Allow once' }).click();
-		const status = await waitForTurnEnd(frame, 1);
+		const status = await support.waitForTurnEnd(frame, 1);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		// What zero wrote is what the card showed.
 		assert.equal(fs.readFileSync(notes, 'utf8'), 'line one\nline 2\nline three\n');

@@ -8,25 +8,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
 import type { RecordedRequest } from '../harness/modelServer';
-import {
-	assertCleanRun,
-	commandFlag,
-	lastUserMessage,
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	waitForTurnEnd,
-	waitUntil,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
 let frame: Frame;
 
 const usage = { prompt: 900, completion: 20 };
@@ -41,14 +28,11 @@ const file = (relative: string) => path.join(session.workspace, relative);
 let statsBefore: Buffer;
 let keptAfterTurn1: Buffer;
 
+const session = support.realZeroSuite('changes');
+
 before(async () => {
-	session = await startRealZero('changes');
 	frame = await session.newChat();
 	statsBefore = fs.readFileSync(file('src/stats.js'));
-});
-
-after(async () => {
-	await session?.close();
 });
 
 /** The change card of the `index`-th turn (0-based) of the chat. */
@@ -66,8 +50,8 @@ function requestText(request: RecordedRequest): string {
 }
 
 test('write -> review -> undo restores the bytes; the next turn resumes without the undone turn', async () => {
-	await step(session.page, 'zero-changes-1-turn1', async () => {
-		script(session.server, [
+	await support.step(session.page, 'zero-changes-1-turn1', async () => {
+		support.script(session.server, [
 			{
 				toolCalls: [
 					{
@@ -80,14 +64,14 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 			},
 			{ text: [TURN1_ANSWER], usage },
 		]);
-		await send(frame, KEPT_PROMPT);
-		const status = await waitForTurnEnd(frame, 1);
+		await support.send(frame, KEPT_PROMPT);
+		const status = await support.waitForTurnEnd(frame, 1);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		keptAfterTurn1 = fs.readFileSync(file('notes/kept.txt'));
 		assert.equal(keptAfterTurn1.toString(), 'kept from turn 1\n');
 	});
 
-	await step(session.page, 'zero-changes-2-turn2', async () => {
+	await support.step(session.page, 'zero-changes-2-turn2', async () => {
 		const patch = [
 			'*** Begin Patch',
 			'*** Update File: src/stats.js',
@@ -96,7 +80,7 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 			'+\treturn sum(values) / values.length;',
 			'*** End Patch',
 		].join('\n');
-		script(session.server, [
+		support.script(session.server, [
 			{
 				toolCalls: [
 					{
@@ -110,8 +94,8 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 			},
 			{ text: [TURN2_ANSWER], usage },
 		]);
-		await send(frame, UNDONE_PROMPT);
-		const status = await waitForTurnEnd(frame, 2);
+		await support.send(frame, UNDONE_PROMPT);
+		const status = await support.waitForTurnEnd(frame, 2);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		assert.equal(fs.readFileSync(file('notes/plan.txt'), 'utf8'), PLAN_TEXT);
 		assert.match(fs.readFileSync(file('src/stats.js'), 'utf8'), /sum\(values\) \/ values\.length;/);
@@ -134,18 +118,18 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 		assert.equal(await card.locator('.badge.unreviewed').count(), 1);
 		await screenshot(session.page, 'zero-changes-1-card');
 
-		const chat = await savedChat(session, KEPT_PROMPT, 2);
+		const chat = await support.savedChat(session, KEPT_PROMPT, 2);
 		for (const turn of chat.transcript.turns) {
-			assertCleanRun(turn);
+			support.assertCleanRun(turn);
 		}
 	});
 
-	await step(session.page, 'zero-changes-3-review', async () => {
+	await support.step(session.page, 'zero-changes-3-review', async () => {
 		const card = await changeCard(1);
 		await card.locator('button.changes-review').click();
 		const editor = session.page.locator('.monaco-component.multiDiffEditor');
 		await editor.waitFor({ state: 'visible', timeout: 20_000 });
-		await waitUntil(
+		await support.waitUntil(
 			async () => {
 				const text = (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
 				return /\(values\.length - 1\)/.test(text) && /UNDONE-PLAN-MARKER/.test(text);
@@ -154,14 +138,14 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 			'the before side of src/stats.js and the new notes/plan.txt in the diff editor',
 		);
 		await screenshot(session.page, 'zero-changes-2-review');
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await card.getAttribute('data-reviewed')) === 'true',
 			10_000,
 			'the card to be marked reviewed',
 		);
 	});
 
-	await step(session.page, 'zero-changes-4-undo', async () => {
+	await support.step(session.page, 'zero-changes-4-undo', async () => {
 		const card = await changeCard(1);
 		await card.locator('button.changes-undo').click();
 		const dialog = session.page.locator('.monaco-dialog-box');
@@ -171,7 +155,7 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 		assert.match(text, /deletes notes\/plan\.txt \(created by this turn\)/);
 		await screenshot(session.page, 'zero-changes-3-undo-dialog');
 		await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await card.getAttribute('data-undone')) === 'true',
 			30_000,
 			'the turn to show as undone',
@@ -189,14 +173,18 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 		await screenshot(session.page, 'zero-changes-4-undone');
 	});
 
-	await step(session.page, 'zero-changes-5-resume', async () => {
-		const before = script(session.server, [{ text: ['Nothing is left.'], usage }]);
-		await send(frame, NEXT_PROMPT);
-		const status = await waitForTurnEnd(frame, 3);
+	await support.step(session.page, 'zero-changes-5-resume', async () => {
+		const before = support.script(session.server, [{ text: ['Nothing is left.'], usage }]);
+		await support.send(frame, NEXT_PROMPT);
+		const status = await support.waitForTurnEnd(frame, 3);
 		assert.equal(await status.getAttribute('data-status'), 'success');
-		const chat = await savedChat(session, KEPT_PROMPT, 3);
+		const chat = await support.savedChat(session, KEPT_PROMPT, 3);
 		const [first, , third] = chat.transcript.turns;
-		assert.equal(commandFlag(third, '--resume'), first.run.sessionId, 'turn 3 resumes the session');
+		assert.equal(
+			support.commandFlag(third, '--resume'),
+			first.run.sessionId,
+			'turn 3 resumes the session',
+		);
 
 		const requests = session.server.requests.slice(before);
 		assert.ok(requests.length >= 1);
@@ -209,11 +197,11 @@ test('write -> review -> undo restores the bytes; the next turn resumes without 
 		for (const undone of [UNDONE_PROMPT, TURN2_ANSWER]) {
 			assert.ok(
 				!sent.includes(undone),
-				`the undone turn's ${JSON.stringify(undone)} is not in the context; zero sent: ${lastUserMessage(requests[0])}`,
+				`the undone turn's ${JSON.stringify(undone)} is not in the context; zero sent: ${support.lastUserMessage(requests[0])}`,
 			);
 		}
 		console.log(
-			`real zero: last user message of the resumed request: ${JSON.stringify(lastUserMessage(requests[0]))}`,
+			`real zero: last user message of the resumed request: ${JSON.stringify(support.lastUserMessage(requests[0]))}`,
 		);
 		console.log(
 			`real zero: turn 3 request carried ${(requests[0].body?.messages ?? []).length} messages, ${sent.length} chars`,

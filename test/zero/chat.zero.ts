@@ -8,39 +8,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { screenshot } from '../harness/workbench';
-import {
-	chooseMode,
-	assertCleanRun,
-	commandFlag,
-	lastUserMessage,
-	rawRun,
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	waitForTurnEnd,
-	waitUntil,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
-
-before(async () => {
-	session = await startRealZero('chat');
-});
-
-after(async () => {
-	await session?.close();
-});
+const session = support.realZeroSuite('chat');
 
 test('1. a streamed answer with reasoning, usage and final', async () => {
-	await step(session.page, 'zero-1-answer', async () => {
+	await support.step(session.page, 'zero-1-answer', async () => {
 		const frame = await session.newChat();
 		const prompt = 'Say hello. (scenario 1)';
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{
 				reasoning: ['The user greets me. ', 'I should answer briefly.'],
 				text: ['Hello', '! How can I ', 'help you **today**?'],
@@ -48,8 +26,8 @@ test('1. a streamed answer with reasoning, usage and final', async () => {
 				delayMs: 30,
 			},
 		]);
-		await send(frame, prompt);
-		const status = await waitForTurnEnd(frame, 1);
+		await support.send(frame, prompt);
+		const status = await support.waitForTurnEnd(frame, 1);
 
 		// What the user sees.
 		assert.equal(await status.getAttribute('data-end'), 'run_end');
@@ -81,9 +59,9 @@ test('1. a streamed answer with reasoning, usage and final', async () => {
 		await screenshot(session.page, 'zero-1-answer');
 
 		// What the extension recorded.
-		const chat = await savedChat(session, prompt, 1);
+		const chat = await support.savedChat(session, prompt, 1);
 		const turn = chat.transcript.turns[0];
-		assertCleanRun(turn);
+		support.assertCleanRun(turn);
 		assert.deepEqual(
 			turn.run.items.map((item) => item.kind),
 			['reasoning', 'text'],
@@ -111,28 +89,28 @@ test('1. a streamed answer with reasoning, usage and final', async () => {
 		assert.ok(turn.run.sessionId, 'run_start carried a session id');
 		assert.equal(chat.transcript.sessionId, turn.run.sessionId);
 		assert.equal(
-			commandFlag(turn, '--init-session-id'),
+			support.commandFlag(turn, '--init-session-id'),
 			turn.run.sessionId,
 			'the first turn names its zero session',
 		);
-		assert.equal(commandFlag(turn, '--permission-mode'), 'member');
+		assert.equal(support.commandFlag(turn, '--permission-mode'), 'member');
 		assert.deepEqual(
-			rawRun(chat, turn).map((event) => event.type),
+			support.rawRun(chat, turn).map((event) => event.type),
 			['run_start', 'reasoning', 'reasoning', 'text', 'text', 'text', 'usage', 'final', 'run_end'],
 		);
 
 		// What the model server received.
 		const requests = session.server.requests.slice(before);
 		assert.equal(requests.length, 1);
-		assert.equal(lastUserMessage(requests[0]), prompt);
+		assert.equal(support.lastUserMessage(requests[0]), prompt);
 	});
 });
 
 test('2. read_file, then an answer; the expanded tool card shows the output', async () => {
-	await step(session.page, 'zero-2-read-file', async () => {
+	await support.step(session.page, 'zero-2-read-file', async () => {
 		const frame = await session.newChat();
 		const prompt = 'What does the README say? (scenario 2)';
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{
 				text: ['Let me read the README.'],
 				toolCalls: [
@@ -145,8 +123,8 @@ test('2. read_file, then an answer; the expanded tool card shows the output', as
 				usage: { prompt: 1600, completion: 12 },
 			},
 		]);
-		await send(frame, prompt);
-		const status = await waitForTurnEnd(frame, 1);
+		await support.send(frame, prompt);
+		const status = await support.waitForTurnEnd(frame, 1);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 
 		const card = frame.locator('[data-kind="tool"][data-tool="read_file"]');
@@ -174,9 +152,9 @@ test('2. read_file, then an answer; the expanded tool card shows the output', as
 		);
 		await screenshot(session.page, 'zero-2-read-file');
 
-		const chat = await savedChat(session, prompt, 1);
+		const chat = await support.savedChat(session, prompt, 1);
 		const turn = chat.transcript.turns[0];
-		assertCleanRun(turn);
+		support.assertCleanRun(turn);
 		assert.deepEqual(
 			turn.run.items.map((item) => item.kind),
 			['text', 'tool', 'text'],
@@ -202,12 +180,12 @@ test('2. read_file, then an answer; the expanded tool card shows the output', as
 });
 
 test('3. write_file inside the workspace: quiet audit notice, checkpoint, changed-file link, file on disk', async () => {
-	await step(session.page, 'zero-3-write-file', async () => {
+	await support.step(session.page, 'zero-3-write-file', async () => {
 		const frame = await session.newChat();
 		const prompt = 'Create src/notes.txt saying hello. (scenario 3)';
 		const target = path.join(session.workspace, 'src', 'notes.txt');
 		assert.equal(fs.existsSync(target), false);
-		script(session.server, [
+		support.script(session.server, [
 			{
 				toolCalls: [
 					{
@@ -221,8 +199,8 @@ test('3. write_file inside the workspace: quiet audit notice, checkpoint, change
 			},
 			{ text: ['Created src/notes.txt.'], usage: { prompt: 1700, completion: 8 } },
 		]);
-		await send(frame, prompt);
-		const status = await waitForTurnEnd(frame, 1);
+		await support.send(frame, prompt);
+		const status = await support.waitForTurnEnd(frame, 1);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		assert.equal(await status.locator('.blocked-count').count(), 0);
 
@@ -265,9 +243,9 @@ test('3. write_file inside the workspace: quiet audit notice, checkpoint, change
 			.first()
 			.waitFor({ timeout: 15_000 });
 
-		const chat = await savedChat(session, prompt, 1);
+		const chat = await support.savedChat(session, prompt, 1);
 		const turn = chat.transcript.turns[0];
-		assertCleanRun(turn);
+		support.assertCleanRun(turn);
 		const tool = turn.run.items.find((item) => item.kind === 'tool');
 		assert.ok(tool?.kind === 'tool');
 		assert.equal(tool.name, 'write_file');
@@ -285,7 +263,7 @@ test('3. write_file inside the workspace: quiet audit notice, checkpoint, change
 			summary: 'Created src/notes.txt (1 lines).',
 		});
 		assert.deepEqual(
-			rawRun(chat, turn).map((event) => event.type),
+			support.rawRun(chat, turn).map((event) => event.type),
 			[
 				'run_start',
 				'usage',
@@ -303,10 +281,10 @@ test('3. write_file inside the workspace: quiet audit notice, checkpoint, change
 });
 
 test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file', async () => {
-	await step(session.page, 'zero-3b-plan-mode', async () => {
+	await support.step(session.page, 'zero-3b-plan-mode', async () => {
 		const frame = await session.newChat();
-		await chooseMode(frame, 'plan');
-		await waitUntil(
+		await support.chooseMode(frame, 'plan');
+		await support.waitUntil(
 			async () =>
 				((await frame.locator('button.mode-button').getAttribute('title')) ?? '').includes(
 					'every write and command is refused',
@@ -317,14 +295,14 @@ test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file'
 		const prompt = 'Add a notes file. (scenario 3b)';
 		const target = path.join(session.workspace, 'plan-notes.txt');
 		const write = { name: 'write_file', args: { path: 'plan-notes.txt', content: 'planned\n' } };
-		script(session.server, [
+		support.script(session.server, [
 			{ toolCalls: [{ ...write, id: 'call_plan_1' }], usage: { prompt: 1200, completion: 20 } },
 			{ text: ['Plan: create plan-notes.txt.'], usage: { prompt: 1300, completion: 8 } },
 			{ toolCalls: [{ ...write, id: 'call_plan_2' }], usage: { prompt: 1400, completion: 20 } },
 			{ text: ['Created plan-notes.txt.'], usage: { prompt: 1500, completion: 6 } },
 		]);
-		await send(frame, prompt);
-		await waitForTurnEnd(frame, 1);
+		await support.send(frame, prompt);
+		await support.waitForTurnEnd(frame, 1);
 		assert.equal(fs.existsSync(target), false, 'plan mode wrote nothing');
 		const card = frame.locator('[data-kind="tool"][data-tool="write_file"]').first();
 		assert.equal(await card.getAttribute('data-status'), 'blocked');
@@ -340,10 +318,10 @@ test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file'
 		assert.match(await rerun.innerText(), /Re-run in member mode/);
 		await screenshot(session.page, 'zero-3b-plan-mode-refused');
 
-		const chat1 = await savedChat(session, prompt, 1);
+		const chat1 = await support.savedChat(session, prompt, 1);
 		const turn1 = chat1.transcript.turns[0];
-		assertCleanRun(turn1);
-		assert.equal(commandFlag(turn1, '--permission-mode'), 'plan');
+		support.assertCleanRun(turn1);
+		assert.equal(support.commandFlag(turn1, '--permission-mode'), 'plan');
 		const refused = turn1.run.items.find((item) => item.kind === 'tool');
 		assert.ok(refused?.kind === 'tool');
 		assert.equal(
@@ -354,7 +332,7 @@ test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file'
 		assert.match(refused.result?.output ?? '', /Tool "write_file" is not available in plan mode/);
 
 		await rerun.click();
-		const status = await waitForTurnEnd(frame, 2);
+		const status = await support.waitForTurnEnd(frame, 2);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		assert.equal(fs.readFileSync(target, 'utf8'), 'planned\n');
 		assert.equal(
@@ -362,12 +340,12 @@ test('3b. plan mode refuses write_file; "Re-run in member mode" writes the file'
 			'member',
 			'the chat continues in member mode',
 		);
-		const chat = await savedChat(session, prompt, 2);
+		const chat = await support.savedChat(session, prompt, 2);
 		const turn2 = chat.transcript.turns[1];
-		assertCleanRun(turn2);
+		support.assertCleanRun(turn2);
 		assert.equal(turn2.command?.kind, 'rerun');
-		assert.equal(commandFlag(turn2, '--permission-mode'), 'member');
-		assert.equal(commandFlag(turn2, '--resume'), turn1.run.sessionId);
+		assert.equal(support.commandFlag(turn2, '--permission-mode'), 'member');
+		assert.equal(support.commandFlag(turn2, '--resume'), turn1.run.sessionId);
 		assert.equal(turn2.run.sessionId, turn1.run.sessionId);
 		await screenshot(session.page, 'zero-3b-plan-mode-rerun');
 	});
@@ -389,33 +367,33 @@ test('3c. a write that plan mode refused does not claim a checkpoint "before the
 });
 
 test("8. a second turn resumes the zero session, and the model gets the first turn's summary", async () => {
-	await step(session.page, 'zero-8-resume', async () => {
+	await support.step(session.page, 'zero-8-resume', async () => {
 		const frame = await session.newChat();
 		const first = 'Remember the code word: pineapple. (scenario 8)';
 		const second = 'What was the code word?';
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{ text: ['Noted: the code word is pineapple.'], usage: { prompt: 1000, completion: 10 } },
 			{ text: ['The code word was pineapple.'], usage: { prompt: 1100, completion: 8 } },
 		]);
-		await send(frame, first);
-		await waitForTurnEnd(frame, 1);
-		await send(frame, second);
-		const status = await waitForTurnEnd(frame, 2);
+		await support.send(frame, first);
+		await support.waitForTurnEnd(frame, 1);
+		await support.send(frame, second);
+		const status = await support.waitForTurnEnd(frame, 2);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		assert.deepEqual(
 			(await frame.locator('[data-kind="text"]').allInnerTexts()).map((t) => t.trim()),
 			['Noted: the code word is pineapple.', 'The code word was pineapple.'],
 		);
 
-		const chat = await savedChat(session, first, 2);
+		const chat = await support.savedChat(session, first, 2);
 		const [turn1, turn2] = chat.transcript.turns;
-		assertCleanRun(turn1);
-		assertCleanRun(turn2);
+		support.assertCleanRun(turn1);
+		support.assertCleanRun(turn2);
 		const sessionId = turn1.run.sessionId;
 		assert.ok(sessionId);
-		assert.equal(commandFlag(turn1, '--init-session-id'), sessionId);
-		assert.equal(commandFlag(turn2, '--resume'), sessionId);
-		assert.equal(commandFlag(turn2, '--init-session-id'), undefined);
+		assert.equal(support.commandFlag(turn1, '--init-session-id'), sessionId);
+		assert.equal(support.commandFlag(turn2, '--resume'), sessionId);
+		assert.equal(support.commandFlag(turn2, '--init-session-id'), undefined);
 		assert.equal(
 			turn2.run.sessionId,
 			sessionId,
@@ -443,7 +421,7 @@ test("8. a second turn resumes the zero session, and the model gets the first tu
 
 		const requests = session.server.requests.slice(before);
 		assert.equal(requests.length, 2);
-		const resumed = lastUserMessage(requests[1]);
+		const resumed = support.lastUserMessage(requests[1]);
 		assert.match(resumed, new RegExp(`^Continuing Zero session ${sessionId}\\.`));
 		assert.match(resumed, /pineapple/);
 		assert.match(resumed, /Current user request:\nWhat was the code word\?$/);

@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { emptyChat, visibleChats } from '../harness/chatViews';
 import { waitForValue } from '../harness/wait';
@@ -30,34 +30,16 @@ import {
 	screenshot,
 } from '../harness/workbench';
 import { buildUserMessage } from '../../src/zero/protocol/streamInput';
-import {
-	pickMention,
-	readSavedChats,
-	script,
-	send,
-	startRealZero,
-	step,
-	waitForTurnEnd,
-	waitUntil,
-	ZERO_BIN,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
 const usage = { prompt: 900, completion: 20 };
 const folder = (name: string): string => path.join(path.dirname(session.workspace), name);
 
-before(async () => {
-	session = await startRealZero(
-		'chat-folders',
-		{ 'zero.maxConcurrentRuns': 1 },
-		{ workspaceFolders: ['alpha', 'beta'] },
-	);
-});
-
-after(async () => {
-	await session?.close();
-});
+const session = support.realZeroSuite(
+	'chat-folders',
+	{ 'zero.maxConcurrentRuns': 1 },
+	{ workspaceFolders: ['alpha', 'beta'] },
+);
 
 /** Every file under `root` with the sha256 of its bytes (what "untouched" means here). */
 function snapshot(root: string): Record<string, string> {
@@ -88,7 +70,7 @@ const promptTexts = (frame: Frame) =>
 		.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText));
 
 async function idleWith(frame: Frame, count: number, what: string): Promise<void> {
-	await waitUntil(
+	await support.waitUntil(
 		async () =>
 			(await promptTexts(frame)).length === count &&
 			(await frame.locator('#app').getAttribute('data-running')) === 'false' &&
@@ -127,7 +109,7 @@ async function newChatIn(page: Page, name: string, views: number): Promise<Frame
 	});
 	const frame = await emptyChat(page, views, `the new chat in ${name}`);
 	await frame.locator('#app[data-readiness="ready"]').waitFor({ state: 'attached' });
-	await waitUntil(
+	await support.waitUntil(
 		async () =>
 			(
 				await frame
@@ -159,7 +141,7 @@ test('1. the first chat moves to beta, forks there with files put back: only bet
 	fs.writeFileSync(path.join(folder('alpha'), 'shared.txt'), ALPHA_SHARED);
 	fs.writeFileSync(path.join(folder('beta'), 'shared.txt'), BETA_SHARED);
 	const frame = await session.chat();
-	await step(page, 'zero-chat-folders-1-first-chat', async () => {
+	await support.step(page, 'zero-chat-folders-1-first-chat', async () => {
 		const button = frame.locator('button.chat-folder');
 		await button.waitFor({ state: 'visible', timeout: 20_000 });
 		assert.match(await button.innerText(), /alpha/, 'the first chat says which folder it took');
@@ -171,18 +153,18 @@ test('1. the first chat moves to beta, forks there with files put back: only bet
 			},
 			label: 'beta',
 		});
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await button.innerText().catch(() => '')).includes('beta'),
 			15_000,
 			'the header to name beta',
 		);
 	});
 
-	await step(page, 'zero-chat-folders-2-two-turns', async () => {
-		script(session.server, [{ text: ['Hello from beta.'], usage }]);
-		await send(frame, T1);
+	await support.step(page, 'zero-chat-folders-2-two-turns', async () => {
+		support.script(session.server, [{ text: ['Hello from beta.'], usage }]);
+		await support.send(frame, T1);
 		await idleWith(frame, 1, 'turn 1');
-		script(session.server, [
+		support.script(session.server, [
 			{
 				toolCalls: [
 					{ id: 'b21', name: 'apply_patch', args: { patch: SHARED_PATCH } },
@@ -196,7 +178,7 @@ test('1. the first chat moves to beta, forks there with files put back: only bet
 			},
 			{ text: ['Turn two changed beta.'], usage },
 		]);
-		await send(frame, T2);
+		await support.send(frame, T2);
 		await idleWith(frame, 2, 'turn 2');
 		assert.equal(
 			fs.readFileSync(path.join(folder('beta'), 'shared.txt'), 'utf8'),
@@ -205,9 +187,9 @@ test('1. the first chat moves to beta, forks there with files put back: only bet
 		assert.ok(fs.existsSync(path.join(folder('beta'), 'notes', 'b2.txt')));
 	});
 
-	await step(page, 'zero-chat-folders-3-fork', async () => {
+	await support.step(page, 'zero-chat-folders-3-fork', async () => {
 		const alphaBefore = snapshot(folder('alpha'));
-		script(session.server, [{ text: ['OK'], usage }]);
+		support.script(session.server, [{ text: ['OK'], usage }]);
 		await (await messageButton(frame, T1, 'Fork from this message')).click();
 		await answerDialog(page, 'Fork Here, Put Files Back', 'zero-chat-folders-2-fork-choice');
 		const confirmation = await answerDialog(
@@ -217,7 +199,7 @@ test('1. the first chat moves to beta, forks there with files put back: only bet
 		);
 		assert.match(confirmation, /deletes notes\/b2\.txt/);
 		assert.match(confirmation, /shared\.txt/);
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await frame.locator('.fork-origin').count()) === 1,
 			90_000,
 			'the fork chat to open',
@@ -232,11 +214,11 @@ test('1. the first chat moves to beta, forks there with files put back: only bet
 		assert.equal(fs.readFileSync(path.join(folder('alpha'), 'shared.txt'), 'utf8'), ALPHA_SHARED);
 		// zero made the fork in beta: its session records beta as the folder it restores into.
 		let forkSession: string | undefined;
-		await waitUntil(
+		await support.waitUntil(
 			() => {
-				forkSession = readSavedChats(session).find(
-					(chat) => chat.transcript.forkedFrom !== undefined,
-				)?.transcript.sessionId;
+				forkSession = support
+					.readSavedChats(session)
+					.find((chat) => chat.transcript.forkedFrom !== undefined)?.transcript.sessionId;
 				return forkSession !== undefined;
 			},
 			15_000,
@@ -256,7 +238,7 @@ test('1. the first chat moves to beta, forks there with files put back: only bet
 
 /** Runs the real zero outside the editor: a session of another project, as a terminal would. */
 async function zeroSessionElsewhere(cwd: string, sessionId: string, prompt: string) {
-	script(session.server, [
+	support.script(session.server, [
 		{
 			toolCalls: [
 				{
@@ -271,7 +253,7 @@ async function zeroSessionElsewhere(cwd: string, sessionId: string, prompt: stri
 	]);
 	const exitCode = await new Promise<number | null>((resolve, reject) => {
 		const child = spawn(
-			ZERO_BIN,
+			support.ZERO_BIN,
 			[
 				'exec',
 				'-o',
@@ -301,7 +283,7 @@ test("2. a chat resumed from another project's zero session refuses Undo, Edit a
 	const OTHER_PROMPT = 'O1: work in the other project (chat folders)';
 	await zeroSessionElsewhere(other, 'other-project-session', OTHER_PROMPT);
 	let frame: Frame | undefined;
-	await step(page, 'zero-chat-folders-5-resume', async () => {
+	await support.step(page, 'zero-chat-folders-5-resume', async () => {
 		await pickQuickInputRow(page, {
 			name: "zero's own session of another project",
 			open: async () => {
@@ -310,7 +292,7 @@ test("2. a chat resumed from another project's zero session refuses Undo, Edit a
 			label: OTHER_PROMPT,
 			filter: false,
 		});
-		await waitUntil(
+		await support.waitUntil(
 			async () => /This zero session started in .*other-project/.test(await toasts(page)),
 			15_000,
 			'the resumed chat to say where its zero session started',
@@ -318,7 +300,7 @@ test("2. a chat resumed from another project's zero session refuses Undo, Edit a
 		);
 		await screenshot(page, 'zero-chat-folders-5-resumed-elsewhere');
 		frame = await session.chat();
-		script(session.server, [
+		support.script(session.server, [
 			{
 				toolCalls: [
 					{
@@ -331,8 +313,8 @@ test("2. a chat resumed from another project's zero session refuses Undo, Edit a
 			},
 			{ text: ['Wrote notes/r1.txt.'], usage },
 		]);
-		await send(frame, 'R1: write notes/r1.txt here.');
-		await waitForTurnEnd(frame, 1, 90_000);
+		await support.send(frame, 'R1: write notes/r1.txt here.');
+		await support.waitForTurnEnd(frame, 1, 90_000);
 	});
 	const chatFolder = (await frame?.locator('.chat-folder').getAttribute('title'))?.replace(
 		'zero works in ',
@@ -341,12 +323,12 @@ test("2. a chat resumed from another project's zero session refuses Undo, Edit a
 	assert.ok(chatFolder, 'the resumed chat shows its folder');
 	const before = { here: snapshot(chatFolder), other: snapshot(other) };
 	assert.ok(before.here[path.join('notes', 'r1.txt')], 'the turn wrote in the chat folder');
-	await step(page, 'zero-chat-folders-6-refused', async () => {
+	await support.step(page, 'zero-chat-folders-6-refused', async () => {
 		assert.ok(frame);
 		const refused = async (what: string, act: () => Promise<void>) => {
 			await executeCommand(page, 'notifications.clearAll');
 			await act();
-			await waitUntil(
+			await support.waitUntil(
 				async () => (await toasts(page)).includes(other),
 				20_000,
 				`${what} to be refused naming ${other}`,
@@ -378,14 +360,14 @@ test('3. a mention and a user command of beta reach the model from a chat of bet
 	fs.writeFileSync(path.join(folder('alpha'), '.zero', 'commands', 'bee.md'), 'ALPHA-COMMAND $1');
 	fs.writeFileSync(path.join(folder('beta'), '.zero', 'commands', 'bee.md'), 'BETA-COMMAND $1');
 	fs.writeFileSync(path.join(folder('beta'), 'only-in-beta.md'), 'BETA-MENTION-MARKER\n');
-	await step(page, 'zero-chat-folders-7-mention-and-command', async () => {
+	await support.step(page, 'zero-chat-folders-7-mention-and-command', async () => {
 		const frame = await newChatIn(page, 'beta', 1);
-		await pickMention(frame, 'only-in-beta', 'file:', 'only-in-beta.md');
-		let before = script(session.server, [{ text: ['Seen the beta file.'], usage }]);
-		await send(frame, 'What does it say?');
+		await support.pickMention(frame, 'only-in-beta', 'file:', 'only-in-beta.md');
+		let before = support.script(session.server, [{ text: ['Seen the beta file.'], usage }]);
+		await support.send(frame, 'What does it say?');
 		await idleWith(frame, 1, 'the mention turn');
 		assert.ok(requestText(session.server.requests[before]).includes('BETA-MENTION-MARKER'));
-		before = script(session.server, [{ text: ['Ran the beta command.'], usage }]);
+		before = support.script(session.server, [{ text: ['Ran the beta command.'], usage }]);
 		// The chat shows the expansion, not the typed line: send by the keyboard, as a user does.
 		const input = frame.locator('textarea.composer-input');
 		await input.fill('/bee now');
@@ -402,11 +384,11 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 	const page = session.page;
 	const TITLE = 'Beta spec';
 	let specChat: Frame | undefined;
-	await step(page, 'zero-chat-folders-8-draft', async () => {
+	await support.step(page, 'zero-chat-folders-8-draft', async () => {
 		specChat = await newChatIn(page, 'beta', 1);
 		const toggle = specChat.locator('.plan-first-toggle');
 		await toggle.click();
-		script(session.server, [
+		support.script(session.server, [
 			{
 				toolCalls: [
 					{
@@ -418,23 +400,23 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 				usage,
 			},
 		]);
-		await send(specChat, 'Plan something in beta. (chat folders spec)');
+		await support.send(specChat, 'Plan something in beta. (chat folders spec)');
 		await specChat.locator('[data-kind="spec"]').waitFor({ state: 'attached', timeout: 60_000 });
-		await waitForTurnEnd(specChat, 1, 90_000);
+		await support.waitForTurnEnd(specChat, 1, 90_000);
 	});
 	let release: () => void = () => undefined;
 	const hold = new Promise<void>((resolve) => {
 		release = resolve;
 	});
-	await step(page, 'zero-chat-folders-9-approve-while-busy', async () => {
+	await support.step(page, 'zero-chat-folders-9-approve-while-busy', async () => {
 		assert.ok(specChat);
 		await executeCommand(page, 'zero.openChatInEditor');
 		const busy = await newChatIn(page, 'alpha', 2);
-		const first = script(session.server, [
+		const first = support.script(session.server, [
 			{ text: ['The busy chat is done.'], usage, hold },
 			{ text: ['IMPLEMENTED-BETA'], usage },
 		]);
-		await send(busy, 'A busy turn in alpha. (chat folders)');
+		await support.send(busy, 'A busy turn in alpha. (chat folders)');
 		await session.server.waitForRequests(first + 1, 60_000);
 		// Which view shows which chat depends on the view used last: find the spec's by its card.
 		specChat = await waitForValue(
@@ -453,7 +435,7 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 		const widget = quickInputWidget(page);
 		await widget.waitFor({ state: 'visible', timeout: 15_000 });
 		await widget.locator('.quick-input-box input').press('Enter');
-		await waitUntil(
+		await support.waitUntil(
 			async () => /waits in the queue/.test(await toasts(page)),
 			20_000,
 			'the approved spec to say it waits',
@@ -461,7 +443,7 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 		);
 		// The toast and the chat's view are told separately: the queue shows it a moment apart.
 		const spec = specChat;
-		await waitUntil(
+		await support.waitUntil(
 			async () =>
 				/Implement the approved spec/.test(
 					await spec
@@ -481,7 +463,7 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 			requestText(session.server.requests[first + 1]),
 			/Implement the following approved spec/,
 		);
-		await waitForTurnEnd(specChat, 2, 90_000);
+		await support.waitForTurnEnd(specChat, 2, 90_000);
 		await screenshot(page, 'zero-chat-folders-9-spec-started');
 	});
 });

@@ -8,33 +8,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { expandZeroCommand } from '../../src/zero/protocol/zeroCommands';
-import {
-	lastUserMessage,
-	pickMention,
-	savedChat,
-	script,
-	startRealZero,
-	step,
-	waitForTurnEnd,
-	waitUntil,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
-
-before(async () => {
-	session = await startRealZero('composer');
-});
-
-after(async () => {
-	await session?.close();
-});
+const session = support.realZeroSuite('composer');
 
 test("a mention and an expanded user command reach the model byte for byte; the meter shows zero's tokens", async () => {
-	await step(session.page, 'zero-composer', async () => {
+	await support.step(session.page, 'zero-composer', async () => {
 		// Backticks inside, so the block's fence must be longer; a non-ASCII line too.
 		const notes = 'Notes for review:\n```\nnot the end of the block\n```\nünïcödé ✓ line\n';
 		fs.mkdirSync(path.join(session.workspace, 'notes'), { recursive: true });
@@ -46,11 +28,11 @@ test("a mention and an expanded user command reach the model byte for byte; the 
 			`---\ndescription: Review with care\n---\n${template}\n`,
 		);
 		const frame = await session.newChat();
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{ text: ['Reviewed.'], usage: { prompt: 4321, completion: 12 } },
 		]);
 
-		await pickMention(frame, 'mention', 'file:notes/mention.txt', 'notes/mention.txt');
+		await support.pickMention(frame, 'mention', 'file:notes/mention.txt', 'notes/mention.txt');
 		const input = frame.locator('textarea.composer-input');
 		await input.fill('');
 		await input.pressSequentially('/audit');
@@ -60,7 +42,7 @@ test("a mention and an expanded user command reach the model byte for byte; the 
 		await input.press('Enter');
 		await input.pressSequentially('notes/mention.txt  twice');
 		await input.press('Enter');
-		await waitForTurnEnd(frame, 1);
+		await support.waitForTurnEnd(frame, 1);
 
 		const expanded = expandZeroCommand(template, 'notes/mention.txt  twice');
 		assert.equal(
@@ -70,13 +52,16 @@ test("a mention and an expanded user command reach the model byte for byte; the 
 		const block = `@file notes/mention.txt:\n\`\`\`\`txt\n${notes}\n\`\`\`\``;
 		const requests = session.server.requests.slice(before);
 		assert.equal(requests.length, 1);
-		assert.equal(lastUserMessage(requests[0]), `${expanded}\n\n<context>\n${block}\n</context>`);
+		assert.equal(
+			support.lastUserMessage(requests[0]),
+			`${expanded}\n\n<context>\n${block}\n</context>`,
+		);
 
-		const chat = await savedChat(session, expanded, 1);
+		const chat = await support.savedChat(session, expanded, 1);
 		assert.equal(chat.transcript.turns[0].prompt?.command, '/audit notes/mention.txt  twice');
 		assert.equal(chat.transcript.turns[0].run.usage.lastPromptTokens, 4321);
 		const meter = frame.locator('button.context-meter .meter-label');
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await meter.innerText()) === '4.3k, window unknown',
 			10_000,
 			'the meter with the tokens zero reported',

@@ -11,24 +11,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import type { RecordedRequest } from '../harness/modelServer';
 import { answerDialog, screenshot } from '../harness/workbench';
-import {
-	lastUserMessage,
-	readSavedChats,
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	waitUntil,
-	type RealZeroSession,
-	type SavedChat,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
 let frame: Frame;
 
 const usage = { prompt: 900, completion: 20 };
@@ -55,13 +43,10 @@ const STATS_PATCH = [
 ].join('\n');
 const file = (relative: string) => path.join(session.workspace, relative);
 
-before(async () => {
-	session = await startRealZero('conversation');
-	frame = await session.newChat();
-});
+const session = support.realZeroSuite('conversation');
 
-after(async () => {
-	await session?.close();
+before(async () => {
+	frame = await session.newChat();
 });
 
 const promptTexts = () =>
@@ -70,7 +55,7 @@ const promptTexts = () =>
 		.evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).innerText));
 
 async function idleWith(texts: string[], what: string): Promise<void> {
-	await waitUntil(
+	await support.waitUntil(
 		async () =>
 			JSON.stringify(await promptTexts()) === JSON.stringify(texts) &&
 			(await frame.locator('#app').getAttribute('data-running')) === 'false' &&
@@ -88,7 +73,7 @@ function writeFile(id: string, relative: string, content: string) {
 /** The one user message zero sends a resumed or forked turn (its history above the request). */
 function sentHistory(requests: RecordedRequest[]): string {
 	assert.ok(requests.length >= 1, 'zero asked the model server');
-	return lastUserMessage(requests[0]);
+	return support.lastUserMessage(requests[0]);
 }
 
 function assertHas(text: string, expected: string[], absent: string[]): void {
@@ -110,12 +95,12 @@ async function messageButton(text: string, label: string) {
 let statsBefore: Buffer;
 
 test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what it sends the model', async () => {
-	await step(session.page, 'zero-conversation-1-three-turns', async () => {
+	await support.step(session.page, 'zero-conversation-1-three-turns', async () => {
 		statsBefore = fs.readFileSync(file('src/stats.js'));
-		script(session.server, [{ text: [T1_ANSWER], usage }]);
-		await send(frame, T1);
+		support.script(session.server, [{ text: [T1_ANSWER], usage }]);
+		await support.send(frame, T1);
 		await idleWith([T1], 'turn 1 to end');
-		script(session.server, [
+		support.script(session.server, [
 			{
 				toolCalls: [
 					writeFile('c21', 'notes/t2.txt', 'from turn two\n'),
@@ -125,13 +110,13 @@ test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what 
 			},
 			{ text: [T2_ANSWER], usage },
 		]);
-		await send(frame, T2);
+		await support.send(frame, T2);
 		await idleWith([T1, T2], 'turn 2 to end');
-		script(session.server, [
+		support.script(session.server, [
 			{ toolCalls: [writeFile('c31', 'notes/t3.txt', 'from turn three\n')], usage },
 			{ text: [T3_ANSWER], usage },
 		]);
-		await send(frame, T3);
+		await support.send(frame, T3);
 		await idleWith([T1, T2, T3], 'turn 3 to end');
 		assert.equal(fs.readFileSync(file('notes/t2.txt'), 'utf8'), 'from turn two\n');
 		assert.equal(fs.readFileSync(file('notes/t3.txt'), 'utf8'), 'from turn three\n');
@@ -139,11 +124,11 @@ test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what 
 			!fs.readFileSync(file('src/stats.js')).equals(statsBefore),
 			'turn 2 changed src/stats.js',
 		);
-		await savedChat(session, T1, 3);
+		await support.savedChat(session, T1, 3);
 	});
 
-	await step(session.page, 'zero-conversation-2-edit', async () => {
-		const before = script(session.server, [
+	await support.step(session.page, 'zero-conversation-2-edit', async () => {
+		const before = support.script(session.server, [
 			{ toolCalls: [writeFile('c2b', 'notes/t2b.txt', 'edited turn two\n')], usage },
 			{ text: [T2B_ANSWER], usage },
 		]);
@@ -174,8 +159,8 @@ test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what 
 		await screenshot(session.page, 'zero-conversation-2-after-edit');
 	});
 
-	await step(session.page, 'zero-conversation-3-retry', async () => {
-		const before = script(session.server, [
+	await support.step(session.page, 'zero-conversation-3-retry', async () => {
+		const before = support.script(session.server, [
 			{ toolCalls: [writeFile('c2r', 'notes/t2b.txt', 'retried turn two\n')], usage },
 			{ text: [RETRY_ANSWER], usage },
 		]);
@@ -186,7 +171,7 @@ test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what 
 			'zero-conversation-3-retry-confirmation',
 		);
 		assert.match(dialog, /Retry the message/);
-		await waitUntil(
+		await support.waitUntil(
 			async () =>
 				(await frame.locator('[data-kind="text"]', { hasText: RETRY_ANSWER }).count()) === 1,
 			90_000,
@@ -200,12 +185,12 @@ test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what 
 	});
 
 	let forkSession = '';
-	await step(session.page, 'zero-conversation-4-fork', async () => {
-		const original = await savedChat(session, T1, 2);
+	await support.step(session.page, 'zero-conversation-4-fork', async () => {
+		const original = await support.savedChat(session, T1, 2);
 		const originalSession = original.transcript.sessionId;
 		assert.ok(originalSession);
 		// The placeholder turn zero needs to make a fork: one request, answer thrown away.
-		script(session.server, [{ text: ['OK'], usage }]);
+		support.script(session.server, [{ text: ['OK'], usage }]);
 		await (await messageButton(T1, 'Fork from this message')).click();
 		const choice = await answerDialog(
 			session.page,
@@ -219,23 +204,23 @@ test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what 
 			'zero-conversation-5-fork-confirmation',
 		);
 		assert.match(confirmation, /deletes notes\/t2b\.txt/);
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await frame.locator('.fork-origin').count()) === 1,
 			90_000,
 			'the fork chat to open',
 		);
 		await idleWith([T1], 'the fork chat with turn 1 only');
 		assert.equal(fs.existsSync(file('notes/t2b.txt')), false, "the later turn's file is gone");
-		const before = script(session.server, [{ text: [FORK_ANSWER], usage }]);
-		await send(frame, FORK_PROMPT);
+		const before = support.script(session.server, [{ text: [FORK_ANSWER], usage }]);
+		await support.send(frame, FORK_PROMPT);
 		await idleWith([T1, FORK_PROMPT], 'the fork turn to end');
 		assertHas(
 			sentHistory(session.server.requests.slice(before)),
 			[T1, T1_ANSWER, FORK_PROMPT],
 			[T2_EDITED, RETRY_ANSWER, T2B_ANSWER, 'creating a fork'],
 		);
-		let forked: SavedChat['transcript'] | undefined;
-		await waitUntil(
+		let forked: support.SavedChat['transcript'] | undefined;
+		await support.waitUntil(
 			() => {
 				forked = readForkOf(original.transcript.id);
 				return forked?.turns.length === 2 && forked.turns[1].run.phase === 'ended';
@@ -249,11 +234,11 @@ test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what 
 		await screenshot(session.page, 'zero-conversation-6-fork');
 	});
 
-	await step(session.page, 'zero-conversation-5-original-continues', async () => {
+	await support.step(session.page, 'zero-conversation-5-original-continues', async () => {
 		await frame.locator('.fork-origin button').click();
 		await idleWith([T1, T2_EDITED], 'the original chat with all its turns');
-		const before = script(session.server, [{ text: ['The original goes on.'], usage }]);
-		await send(frame, ORIGINAL_NEXT);
+		const before = support.script(session.server, [{ text: ['The original goes on.'], usage }]);
+		await support.send(frame, ORIGINAL_NEXT);
 		await idleWith([T1, T2_EDITED, ORIGINAL_NEXT], 'the original chat to continue');
 		assertHas(
 			sentHistory(session.server.requests.slice(before)),
@@ -264,7 +249,8 @@ test('edit turn 2 of 3, retry it, fork from turn 1: what zero restores and what 
 });
 
 /** The saved chat forked from `parentId`, if any. */
-function readForkOf(parentId: string): SavedChat['transcript'] | undefined {
-	return readSavedChats(session).find((chat) => chat.transcript.forkedFrom?.chatId === parentId)
-		?.transcript;
+function readForkOf(parentId: string): support.SavedChat['transcript'] | undefined {
+	return support
+		.readSavedChats(session)
+		.find((chat) => chat.transcript.forkedFrom?.chatId === parentId)?.transcript;
 }

@@ -6,50 +6,29 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { findWebviewFrame, screenshot } from '../harness/workbench';
-import {
-	assertCleanRun,
-	rawRun,
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	timer,
-	waitForTurnEnd,
-	waitUntil,
-	zeroProcesses,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
-
-before(async () => {
-	session = await startRealZero('failures');
-});
-
-after(async () => {
-	await session?.close();
-});
+const session = support.realZeroSuite('failures');
 
 test('7. Stop during a slow stream: run_end interrupted (130), no zero process left', async () => {
-	await step(session.page, 'zero-7-stop', async () => {
-		const mark = timer('zero-7');
+	await support.step(session.page, 'zero-7-stop', async () => {
+		const mark = support.timer('zero-7');
 		const frame = await session.newChat();
 		const prompt = 'Count slowly. (scenario 7)';
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{
 				text: Array.from({ length: 40 }, (_, index) => `${index + 1} `),
 				delayMs: 250,
 				usage: { prompt: 1000, completion: 40 },
 			},
 		]);
-		await send(frame, prompt);
+		await support.send(frame, prompt);
 		// Stop once the answer is visibly streaming.
 		await frame.locator('[data-kind="text"]').first().waitFor({ timeout: 30_000 });
 		assert.equal(await frame.locator('#app').getAttribute('data-running'), 'true');
-		const running = zeroProcesses().filter(isChatRun);
+		const running = support.zeroProcesses().filter(isChatRun);
 		assert.equal(
 			running.length,
 			1,
@@ -61,7 +40,7 @@ test('7. Stop during a slow stream: run_end interrupted (130), no zero process l
 		assert.equal(await stop.isVisible(), true);
 		const stoppedAt = Date.now();
 		await stop.click();
-		const status = await waitForTurnEnd(frame, 1, 15_000);
+		const status = await support.waitForTurnEnd(frame, 1, 15_000);
 		const stopMs = Date.now() - stoppedAt;
 		mark(`ended ${stopMs} ms after Stop`);
 
@@ -80,11 +59,13 @@ test('7. Stop during a slow stream: run_end interrupted (130), no zero process l
 		mark('screenshot');
 
 		// No zero process is left (the setup check's short commands are done by now too).
-		await waitUntil(() => zeroProcesses().length === 0, 5_000, 'every zero process to exit').catch(
-			() => {
-				throw new Error(`zero processes left after Stop: ${JSON.stringify(zeroProcesses())}`);
-			},
-		);
+		await support
+			.waitUntil(() => support.zeroProcesses().length === 0, 5_000, 'every zero process to exit')
+			.catch(() => {
+				throw new Error(
+					`zero processes left after Stop: ${JSON.stringify(support.zeroProcesses())}`,
+				);
+			});
 		mark('no zero process left');
 		assert.equal(
 			session.server.requests[before]?.outcome,
@@ -92,10 +73,10 @@ test('7. Stop during a slow stream: run_end interrupted (130), no zero process l
 			'zero closed the model stream',
 		);
 
-		const chat = await savedChat(session, prompt, 1);
+		const chat = await support.savedChat(session, prompt, 1);
 		mark('saved');
 		const turn = chat.transcript.turns[0];
-		assertCleanRun(turn);
+		support.assertCleanRun(turn);
 		assert.equal(turn.run.stopRequested, true);
 		assert.deepEqual(turn.run.end, {
 			kind: 'run_end',
@@ -110,7 +91,7 @@ test('7. Stop during a slow stream: run_end interrupted (130), no zero process l
 			code: 'interrupted',
 			message: 'run cancelled by signal',
 		});
-		const events = rawRun(chat, turn).map((event) => event.type);
+		const events = support.rawRun(chat, turn).map((event) => event.type);
 		assert.deepEqual(events.slice(-2), ['error', 'run_end']);
 	});
 });
@@ -126,29 +107,37 @@ test('7b. Stop while zero is still starting (before run_start) reads as stopped,
 	config.mcp.servers.slow = { command: 'sleep', args: [marker] };
 	fs.writeFileSync(session.home.configPath, JSON.stringify(config));
 	try {
-		await step(session.page, 'zero-7b-stop-before-start', async () => {
+		await support.step(session.page, 'zero-7b-stop-before-start', async () => {
 			const frame = await session.newChat();
 			const prompt = 'Count slowly. (scenario 7b)';
-			const before = script(session.server, [{ text: ['too late'] }]);
-			await send(frame, prompt);
+			const before = support.script(session.server, [{ text: ['too late'] }]);
+			await support.send(frame, prompt);
 			// zero runs, its MCP server runs, and nothing has come out yet.
-			await waitUntil(() => zeroProcesses().some(isChatRun), 10_000, 'zero exec to start');
-			await waitUntil(() => sleepers(marker).length > 0, 10_000, 'the slow MCP server to start');
+			await support.waitUntil(
+				() => support.zeroProcesses().some(isChatRun),
+				10_000,
+				'zero exec to start',
+			);
+			await support.waitUntil(
+				() => sleepers(marker).length > 0,
+				10_000,
+				'the slow MCP server to start',
+			);
 			assert.equal(await frame.locator('[data-kind="status"][data-phase="starting"]').count(), 1);
 			await frame.locator('button.stop').click();
-			const status = await waitForTurnEnd(frame, 1, 15_000);
+			const status = await support.waitForTurnEnd(frame, 1, 15_000);
 			await screenshot(session.page, 'zero-7c-stop-before-start');
 			assert.equal(session.server.requests.length, before, 'zero never reached the model');
-			await waitUntil(
-				() => zeroProcesses().length === 0 && sleepers(marker).length === 0,
+			await support.waitUntil(
+				() => support.zeroProcesses().length === 0 && sleepers(marker).length === 0,
 				5_000,
 				'zero and its MCP server to exit',
 			);
 
-			const chat = await savedChat(session, prompt, 1);
+			const chat = await support.savedChat(session, prompt, 1);
 			const turn = chat.transcript.turns[0];
-			assertCleanRun(turn);
-			assert.equal(rawRun(chat, turn).length, 0, 'zero wrote nothing');
+			support.assertCleanRun(turn);
+			assert.equal(support.rawRun(chat, turn).length, 0, 'zero wrote nothing');
 			assert.equal(turn.run.stopRequested, true);
 			assert.equal(turn.run.end?.kind, 'no_run_end');
 			assert.equal(turn.run.exit?.signal, 'SIGINT');
@@ -169,14 +158,14 @@ test('7b. Stop while zero is still starting (before run_start) reads as stopped,
 });
 
 test('6. provider failure (HTTP 500): error and run_end exit 3 are shown clearly', async () => {
-	await step(session.page, 'zero-6-provider-500', async () => {
+	await support.step(session.page, 'zero-6-provider-500', async () => {
 		const frame = await session.newChat();
 		const prompt = 'Say hello. (scenario 6)';
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{ httpError: { status: 500, message: 'upstream exploded', type: 'server_error' } },
 		]);
-		await send(frame, prompt);
-		const status = await waitForTurnEnd(frame, 1);
+		await support.send(frame, prompt);
+		const status = await support.waitForTurnEnd(frame, 1);
 		assert.equal(await status.getAttribute('data-end'), 'run_end');
 		assert.equal(await status.getAttribute('data-status'), 'error');
 		assert.match(
@@ -189,9 +178,9 @@ test('6. provider failure (HTTP 500): error and run_end exit 3 are shown clearly
 		assert.equal((await error.innerText()).trim(), 'provider error: upstream exploded');
 		await screenshot(session.page, 'zero-6-provider-500');
 
-		const chat = await savedChat(session, prompt, 1);
+		const chat = await support.savedChat(session, prompt, 1);
 		const turn = chat.transcript.turns[0];
-		assertCleanRun(turn);
+		support.assertCleanRun(turn);
 		assert.deepEqual(turn.run.end, {
 			kind: 'run_end',
 			status: 'error',
@@ -200,7 +189,7 @@ test('6. provider failure (HTTP 500): error and run_end exit 3 are shown clearly
 		});
 		assert.equal(turn.run.exit?.exitCode, 3);
 		assert.deepEqual(
-			rawRun(chat, turn).map((event) => event.type),
+			support.rawRun(chat, turn).map((event) => event.type),
 			['run_start', 'error', 'run_end'],
 		);
 		assert.equal(session.server.requests.length - before, 1, 'zero does not retry an HTTP 500');
@@ -208,17 +197,19 @@ test('6. provider failure (HTTP 500): error and run_end exit 3 are shown clearly
 });
 
 test('6b. after a transient provider failure (HTTP 500) the chat stays usable: the user can simply send again', async () => {
-	await step(session.page, 'zero-6b-after-500', async () => {
+	await support.step(session.page, 'zero-6b-after-500', async () => {
 		// Runs right after test 6 in the same window: one HTTP 500 has just been answered.
 		const frame = await findWebviewFrame(session.page, '#app[data-state="ready"]', 10_000);
-		const readiness = await waitUntil(
-			async () => (await frame.locator('#app').getAttribute('data-readiness')) === 'ready',
-			5_000,
-			'the chat to be ready',
-		).then(
-			() => 'ready',
-			async () => frame.locator('#app').getAttribute('data-readiness'),
-		);
+		const readiness = await support
+			.waitUntil(
+				async () => (await frame.locator('#app').getAttribute('data-readiness')) === 'ready',
+				5_000,
+				'the chat to be ready',
+			)
+			.then(
+				() => 'ready',
+				async () => frame.locator('#app').getAttribute('data-readiness'),
+			);
 		const footer = (await frame.locator('footer.chat-footer').innerText())
 			.replace(/\s+/g, ' ')
 			.trim();
@@ -227,9 +218,11 @@ test('6b. after a transient provider failure (HTTP 500) the chat stays usable: t
 			'ready',
 			`one HTTP 500 from a working provider turned the chat into a "Connect a model provider" setup state; the composer is gone. Footer: ${JSON.stringify(footer)}`,
 		);
-		script(session.server, [{ text: ['Hello again.'], usage: { prompt: 900, completion: 3 } }]);
-		await send(frame, 'Say hello. (scenario 6b, retry)');
-		const status = await waitForTurnEnd(frame, 2);
+		support.script(session.server, [
+			{ text: ['Hello again.'], usage: { prompt: 900, completion: 3 } },
+		]);
+		await support.send(frame, 'Say hello. (scenario 6b, retry)');
+		const status = await support.waitForTurnEnd(frame, 2);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 	});
 });

@@ -13,22 +13,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
-import {
-	assertCleanRun,
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	waitForTurnEnd,
-	waitUntil,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
 let frame: Frame;
 
 const usage = { prompt: 900, completion: 20 };
@@ -69,18 +58,15 @@ function repository(): { status: string; objects: string; refs: string; stash: s
 
 let repositoryBefore: ReturnType<typeof repository>;
 
+const session = support.realZeroSuite('hunks');
+
 before(async () => {
-	session = await startRealZero('hunks');
 	userGit('init', '-q', '-b', 'main');
 	userGit('add', '-A');
 	userGit('-c', 'user.name=User', '-c', 'user.email=user@example.invalid', 'commit', '-qm', 'mine');
 	repositoryBefore = repository();
 	assert.equal(repositoryBefore.status, '', 'a clean repository to start from');
 	frame = await session.newChat();
-});
-
-after(async () => {
-	await session?.close();
 });
 
 /** The CodeLens rows of the editor, top to bottom. */
@@ -93,8 +79,8 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 	const original = fs.readFileSync(file(STATS), 'utf8');
 	const originalMain = fs.readFileSync(file(MAIN));
 	const bash = (id: string) => ({ id, name: 'bash', args: { command: SED } });
-	await step(session.page, 'zero-hunks-1-turn', async () => {
-		script(session.server, [
+	await support.step(session.page, 'zero-hunks-1-turn', async () => {
+		support.script(session.server, [
 			// Member mode: zero refuses bash without a native sandbox.
 			{ toolCalls: [bash('call_bash_refused')], usage },
 			{ text: ['I need approval to run sed.'], usage },
@@ -118,8 +104,8 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 			{ toolCalls: [bash('call_bash')], usage },
 			{ text: ['Documented sum() and fixed average(); updated the comment in main.js.'], usage },
 		]);
-		await send(frame, PROMPT);
-		await waitForTurnEnd(frame, 1);
+		await support.send(frame, PROMPT);
+		await support.waitForTurnEnd(frame, 1);
 		assert.deepEqual(fs.readFileSync(file(MAIN)), originalMain, 'the refused sed changed nothing');
 		const rerun = frame
 			.locator('[data-kind="tool"][data-tool="bash"] .permission-notice')
@@ -130,14 +116,14 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 		await dialog.waitFor({ state: 'visible', timeout: 15_000 });
 		await dialog.getByRole('button', { name: 'Re-run Unsafely' }).click();
 		await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
-		const status = await waitForTurnEnd(frame, 2);
+		const status = await support.waitForTurnEnd(frame, 2);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 		const afterTurn = original.replace(FIRST_OLD, FIRST_NEW).replace(SECOND_OLD, SECOND_NEW);
 		assert.equal(fs.readFileSync(file(STATS), 'utf8'), afterTurn, 'zero made both edits');
 		assert.match(fs.readFileSync(file(MAIN), 'utf8'), /prints 6 now/, 'bash ran sed -i');
-		const chat = await savedChat(session, PROMPT, 2);
+		const chat = await support.savedChat(session, PROMPT, 2);
 		const turn = chat.transcript.turns[1];
-		assertCleanRun(turn);
+		support.assertCleanRun(turn);
 		const tools = turn.run.items.filter((item) => item.kind === 'tool');
 		assert.equal(
 			tools.filter((item) => item.checkpoint).length,
@@ -163,7 +149,7 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 		return frame.locator(`[data-kind="changes"][data-turn="${turnId}"]`);
 	};
 
-	await step(session.page, 'zero-hunks-2-undo-one', async () => {
+	await support.step(session.page, 'zero-hunks-2-undo-one', async () => {
 		// The user's own line after the turn, outside both hunks.
 		fs.appendFileSync(file(STATS), USER_LINE);
 		const card = await turnCard();
@@ -174,9 +160,14 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 		);
 		await screenshot(session.page, 'zero-hunks-0-card-sources');
 		await card.locator(`.change-file[data-path="${STATS}"] button.change-hunks`).click();
-		await waitUntil(async () => (await lensTexts()).length === 3, 20_000, 'two hunks marked', {
-			seen: lensTexts,
-		});
+		await support.waitUntil(
+			async () => (await lensTexts()).length === 3,
+			20_000,
+			'two hunks marked',
+			{
+				seen: lensTexts,
+			},
+		);
 		await screenshot(session.page, 'zero-hunks-1-editor');
 		// Row 0: Keep All / Undo All; row 1: the first hunk; row 2: the second.
 		const undo = session.page
@@ -186,7 +177,7 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 			.filter({ hasText: /Undo$/ });
 		await undo.first().click();
 		const expected = `${original.replace(FIRST_OLD, FIRST_NEW)}${USER_LINE}`;
-		await waitUntil(
+		await support.waitUntil(
 			() => fs.readFileSync(file(STATS), 'utf8') === expected,
 			20_000,
 			'the second hunk put back; the first hunk and the user line as they were',
@@ -194,7 +185,7 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 		);
 		assert.ok(fs.readFileSync(file(STATS)).equals(Buffer.from(expected, 'utf8')), 'byte for byte');
 		const row = card.locator(`.change-file[data-path="${STATS}"]`);
-		await waitUntil(
+		await support.waitUntil(
 			async () =>
 				(await row.locator('.hunk-states').getAttribute('data-hunks')) === 'pending,undone',
 			10_000,
@@ -203,10 +194,10 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 		await screenshot(session.page, 'zero-hunks-2-one-undone');
 		// The chat is saved shortly after the card changes (saves are batched): wait for the file.
 		const savedStates = async () =>
-			(await savedChat(session, PROMPT, 2)).transcript.turns[1].changes?.files
+			(await support.savedChat(session, PROMPT, 2)).transcript.turns[1].changes?.files
 				.find((entry) => entry.path === STATS)
 				?.hunks?.join(',');
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await savedStates()) === 'pending,undone',
 			15_000,
 			'the states saved with the chat',
@@ -214,7 +205,7 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 		);
 	});
 
-	await step(session.page, 'zero-hunks-3-shell-file-back', async () => {
+	await support.step(session.page, 'zero-hunks-3-shell-file-back', async () => {
 		const card = await turnCard();
 		await card.scrollIntoViewIfNeeded();
 		await card.locator(`.change-file[data-path="${MAIN}"] a.change-path`).click();
@@ -228,13 +219,13 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 		await undoFile.waitFor({ state: 'visible', timeout: 10_000 });
 		await screenshot(session.page, 'zero-hunks-3-shell-file-diff');
 		await undoFile.click();
-		await waitUntil(
+		await support.waitUntil(
 			() => fs.readFileSync(file(MAIN)).equals(originalMain),
 			15_000,
 			'src/main.js as it was before the turn, byte for byte',
 			{ seen: () => fs.readFileSync(file(MAIN), 'utf8') },
 		);
-		await waitUntil(
+		await support.waitUntil(
 			async () =>
 				(await card
 					.locator(`.change-file[data-path="${MAIN}"]`)
@@ -249,7 +240,7 @@ test('two edit_file hunks and a bash sed -i in one turn: one hunk undone in the 
 		);
 	});
 
-	await step(session.page, 'zero-hunks-4-user-repository', async () => {
+	await support.step(session.page, 'zero-hunks-4-user-repository', async () => {
 		const now = repository();
 		// Only what zero and the user did to the files: stats.js differs, main.js is back.
 		assert.equal(now.status, ' M src/stats.js\n');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
 	driverOf,
 	findWebviewFrame,
@@ -15,26 +15,9 @@ import {
 	readProblems,
 	screenshot,
 } from '../harness/workbench';
-import {
-	lastUserMessage,
-	script,
-	startRealZero,
-	step,
-	storageDirs,
-	timer,
-	waitUntil,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
-
-before(async () => {
-	session = await startRealZero('inspect');
-});
-
-after(async () => {
-	await session?.close();
-});
+const session = support.realZeroSuite('inspect');
 
 const FINDING_TITLE = 'average() divides by the wrong length';
 const REPORT = [
@@ -57,12 +40,12 @@ const REPORT = [
 ].join('\n');
 
 test('9. an inspection in plan mode puts its findings in the Problems panel', async () => {
-	await step(session.page, 'zero-9-inspect', async () => {
+	await support.step(session.page, 'zero-9-inspect', async () => {
 		const { page, server } = session;
-		const mark = timer('zero-9');
+		const mark = support.timer('zero-9');
 		await session.chat(); // zero's setup check passed
 		mark('setup check passed');
-		const before = script(server, [
+		const before = support.script(server, [
 			{
 				reasoning: ['Look at the statistics helpers first.'],
 				toolCalls: [{ id: 'call_insp_1', name: 'read_file', args: { path: 'src/stats.js' } }],
@@ -88,7 +71,7 @@ test('9. an inspection in plan mode puts its findings in the Problems panel', as
 		mark('preset picked');
 		// Progress, then a notification with the count.
 		let finished: string | undefined;
-		await waitUntil(
+		await support.waitUntil(
 			async () => {
 				finished = (await readNotifications(page))
 					.map((n) => n.message)
@@ -136,7 +119,7 @@ test('9. an inspection in plan mode puts its findings in the Problems panel', as
 		for (const tool of ['write_file', 'apply_patch', 'bash', 'exec_command']) {
 			assert.ok(!tools.includes(tool), `${tool} is not offered in plan mode`);
 		}
-		const asked = lastUserMessage(requests[0]);
+		const asked = support.lastUserMessage(requests[0]);
 		assert.match(asked, /^Review this repository for bugs/);
 		assert.match(asked, /```zero-findings/);
 		const toolResult = requests[1].body?.messages?.find((message) => message.role === 'tool');
@@ -144,9 +127,10 @@ test('9. an inspection in plan mode puts its findings in the Problems panel', as
 
 		// The extension's record of the run: the saved report, with the exact command line.
 		let reportFile: string | undefined;
-		await waitUntil(
+		await support.waitUntil(
 			() => {
-				reportFile = storageDirs(session)
+				reportFile = support
+					.storageDirs(session)
 					.map((dir) => path.join(dir, 'reports'))
 					.filter((dir) => fs.existsSync(dir))
 					.flatMap((dir) => fs.readdirSync(dir).map((name) => path.join(dir, name)))

@@ -8,31 +8,16 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { emptyChat } from '../harness/chatViews';
 import { driverOf, executeCommand, pickQuickInputRow, screenshot } from '../harness/workbench';
-import {
-	script,
-	send,
-	startRealZero,
-	step,
-	waitForTurnEnd,
-	waitUntil,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
 const usage = { prompt: 900, completion: 20 };
 const folder = (name: string): string => path.join(path.dirname(session.wb.workspace), name);
 
-before(async () => {
-	session = await startRealZero('many-chats', {}, { workspaceFolders: ['alpha', 'beta'] });
-});
-
-after(async () => {
-	await session?.close();
-});
+const session = support.realZeroSuite('many-chats', {}, { workspaceFolders: ['alpha', 'beta'] });
 
 /** "Zero: New Chat" in the view used last, answering the folder pick with `name`. */
 async function newChatIn(page: Page, name: string, views: number): Promise<Frame> {
@@ -50,7 +35,7 @@ async function newChatIn(page: Page, name: string, views: number): Promise<Frame
 			.locator('.chat-folder')
 			.innerText()
 			.catch(() => '');
-	await waitUntil(
+	await support.waitUntil(
 		async () => (await header()).trim().endsWith(name),
 		15_000,
 		`the chat header to name ${name}`,
@@ -67,7 +52,7 @@ async function undoTurn(page: Page, frame: Frame): Promise<void> {
 	const dialog = page.locator('.monaco-dialog-box');
 	await dialog.waitFor({ state: 'visible', timeout: 30_000 });
 	await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
-	await waitUntil(
+	await support.waitUntil(
 		async () => (await card.getAttribute('data-undone')) === 'true',
 		30_000,
 		'the turn to show as undone',
@@ -86,52 +71,56 @@ test('two chats in two folders write at the same time; each Undo restores only i
 		hold,
 	});
 
-	const [alphaChat, betaChat] = await step(page, 'zero-many-chats-1-both-running', async () => {
-		await session.chat();
-		const alphaChat = await newChatIn(page, 'alpha', 1);
-		// The first request to arrive gets the first answer: alpha's run asks before beta's is sent.
-		const first = script(session.server, [
-			write('call_alpha', 'alpha-note.txt'),
-			write('call_beta', 'beta-note.txt'),
-			{ text: ['Done.'], usage },
-			{ text: ['Done.'], usage },
-		]);
-		await send(alphaChat, 'Write alpha-note.txt (many chats)');
-		await session.server.waitForRequests(first + 1, 60_000);
+	const [alphaChat, betaChat] = await support.step(
+		page,
+		'zero-many-chats-1-both-running',
+		async () => {
+			await session.chat();
+			const alphaChat = await newChatIn(page, 'alpha', 1);
+			// The first request to arrive gets the first answer: alpha's run asks before beta's is sent.
+			const first = support.script(session.server, [
+				write('call_alpha', 'alpha-note.txt'),
+				write('call_beta', 'beta-note.txt'),
+				{ text: ['Done.'], usage },
+				{ text: ['Done.'], usage },
+			]);
+			await support.send(alphaChat, 'Write alpha-note.txt (many chats)');
+			await session.server.waitForRequests(first + 1, 60_000);
 
-		await executeCommand(page, 'zero.openChatInEditor');
-		const betaChat = await newChatIn(page, 'beta', 2);
-		await send(betaChat, 'Write beta-note.txt (many chats)');
-		await session.server.waitForRequests(first + 2, 60_000);
+			await executeCommand(page, 'zero.openChatInEditor');
+			const betaChat = await newChatIn(page, 'beta', 2);
+			await support.send(betaChat, 'Write beta-note.txt (many chats)');
+			await session.server.waitForRequests(first + 2, 60_000);
 
-		// Both runs are live at once: both requests are waiting on the model, neither answered.
-		const held = session.server.requests.slice(first, first + 2);
-		assert.deepEqual(
-			held.map((request) => request.outcome),
-			['pending', 'pending'],
-		);
+			// Both runs are live at once: both requests are waiting on the model, neither answered.
+			const held = session.server.requests.slice(first, first + 2);
+			assert.deepEqual(
+				held.map((request) => request.outcome),
+				['pending', 'pending'],
+			);
+			for (const frame of [alphaChat, betaChat]) {
+				await frame.locator('button.stop').waitFor({ state: 'visible', timeout: 15_000 });
+			}
+			await support.waitUntil(
+				async () =>
+					/Zero: 2 running/.test(
+						await page
+							.locator('.statusbar-item', { hasText: 'Zero' })
+							.allInnerTexts()
+							.then((texts) => texts.join(' | ')),
+					),
+				15_000,
+				'the status bar to count two runs',
+			);
+			await screenshot(page, 'zero-many-chats-1-both-running');
+			release();
+			return [alphaChat, betaChat];
+		},
+	);
+
+	await support.step(page, 'zero-many-chats-2-files', async () => {
 		for (const frame of [alphaChat, betaChat]) {
-			await frame.locator('button.stop').waitFor({ state: 'visible', timeout: 15_000 });
-		}
-		await waitUntil(
-			async () =>
-				/Zero: 2 running/.test(
-					await page
-						.locator('.statusbar-item', { hasText: 'Zero' })
-						.allInnerTexts()
-						.then((texts) => texts.join(' | ')),
-				),
-			15_000,
-			'the status bar to count two runs',
-		);
-		await screenshot(page, 'zero-many-chats-1-both-running');
-		release();
-		return [alphaChat, betaChat];
-	});
-
-	await step(page, 'zero-many-chats-2-files', async () => {
-		for (const frame of [alphaChat, betaChat]) {
-			const status = await waitForTurnEnd(frame, 1);
+			const status = await support.waitForTurnEnd(frame, 1);
 			assert.equal(await status.getAttribute('data-status'), 'success');
 		}
 		assert.equal(
@@ -146,7 +135,7 @@ test('two chats in two folders write at the same time; each Undo restores only i
 		assert.equal(fs.existsSync(path.join(folder('alpha'), 'beta-note.txt')), false);
 	});
 
-	await step(page, 'zero-many-chats-3-undo', async () => {
+	await support.step(page, 'zero-many-chats-3-undo', async () => {
 		await undoTurn(page, alphaChat);
 		assert.equal(fs.existsSync(path.join(folder('alpha'), 'alpha-note.txt')), false);
 		assert.ok(

@@ -8,39 +8,19 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { screenshot } from '../harness/workbench';
-import {
-	assertCleanRun,
-	commandFlag,
-	rawRun,
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	timer,
-	waitForTurnEnd,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
-
-before(async () => {
-	session = await startRealZero('permissions');
-});
-
-after(async () => {
-	await session?.close();
-});
+const session = support.realZeroSuite('permissions');
 
 test('4. bash without a native sandbox is refused; "Re-run with unsafe permissions" + confirmation runs it', async () => {
-	await step(session.page, 'zero-4-bash', async () => {
-		const mark = timer('zero-4');
+	await support.step(session.page, 'zero-4-bash', async () => {
+		const mark = support.timer('zero-4');
 		const frame = await session.newChat();
 		const prompt = 'Run echo hello-from-bash and ls. (scenario 4)';
 		const bash = { name: 'bash', args: { command: 'echo hello-from-bash && ls' } };
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{ toolCalls: [{ ...bash, id: 'call_bash_1' }], usage: { prompt: 1500, completion: 20 } },
 			{
 				text: ['I could not run the command: it needs approval.'],
@@ -50,8 +30,8 @@ test('4. bash without a native sandbox is refused; "Re-run with unsafe permissio
 			{ toolCalls: [{ ...bash, id: 'call_bash_2' }], usage: { prompt: 1800, completion: 20 } },
 			{ text: ['The command printed hello-from-bash.'], usage: { prompt: 1900, completion: 10 } },
 		]);
-		await send(frame, prompt);
-		const firstStatus = await waitForTurnEnd(frame, 1);
+		await support.send(frame, prompt);
+		const firstStatus = await support.waitForTurnEnd(frame, 1);
 		mark('first run ended');
 		assert.equal(await firstStatus.getAttribute('data-status'), 'success');
 		assert.match(await firstStatus.locator('.blocked-count').innerText(), /1 action was blocked/);
@@ -86,9 +66,9 @@ test('4. bash without a native sandbox is refused; "Re-run with unsafe permissio
 		await notice.locator('.notice-toggle').click();
 		await details.waitFor({ state: 'detached' });
 
-		const chat1 = await savedChat(session, prompt, 1);
+		const chat1 = await support.savedChat(session, prompt, 1);
 		const turn1 = chat1.transcript.turns[0];
-		assertCleanRun(turn1);
+		support.assertCleanRun(turn1);
 		const refused = turn1.run.items.find((item) => item.kind === 'tool');
 		assert.ok(refused?.kind === 'tool');
 		assert.equal(refused.permission?.eventType, 'permission_request');
@@ -111,7 +91,7 @@ test('4. bash without a native sandbox is refused; "Re-run with unsafe permissio
 		await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
 		mark('confirmed');
 
-		const secondStatus = await waitForTurnEnd(frame, 2);
+		const secondStatus = await support.waitForTurnEnd(frame, 2);
 		mark('re-run ended');
 		assert.equal(await secondStatus.getAttribute('data-status'), 'success');
 		const cards = frame.locator('[data-kind="tool"][data-tool="bash"]');
@@ -131,13 +111,13 @@ test('4. bash without a native sandbox is refused; "Re-run with unsafe permissio
 		);
 		await screenshot(session.page, 'zero-4c-bash-rerun');
 
-		const chat = await savedChat(session, prompt, 2);
+		const chat = await support.savedChat(session, prompt, 2);
 		const turn2 = chat.transcript.turns[1];
-		assertCleanRun(turn2);
+		support.assertCleanRun(turn2);
 		assert.equal(turn2.command?.kind, 'rerun');
 		assert.equal(turn2.command?.permissionMode, 'unsafe');
 		assert.match(turn2.command?.display ?? '', /--skip-permissions-unsafe/);
-		assert.equal(commandFlag(turn2, '--resume'), sessionId);
+		assert.equal(support.commandFlag(turn2, '--resume'), sessionId);
 		assert.equal(turn2.run.sessionId, sessionId, 'the re-run continued the same zero session');
 		const tool = turn2.run.items.find((item) => item.kind === 'tool');
 		assert.ok(tool?.kind === 'tool');
@@ -147,7 +127,7 @@ test('4. bash without a native sandbox is refused; "Re-run with unsafe permissio
 		assert.match(tool.result?.output ?? '', /hello-from-bash/);
 		assert.equal(tool.result?.meta?.exit_code, '0');
 		assert.deepEqual(
-			rawRun(chat, turn2).map((event) => event.type),
+			support.rawRun(chat, turn2).map((event) => event.type),
 			[
 				'run_start',
 				'warning',
@@ -186,19 +166,19 @@ test('5. a write outside the workspace is blocked (outside_workspace); "Re-run w
 	// Not under /tmp or $TMPDIR: zero always allows writes there.
 	const outside = fs.mkdtempSync(path.join('/var/tmp', 'zero-outside-'));
 	try {
-		await step(session.page, 'zero-5-outside-workspace', async () => {
+		await support.step(session.page, 'zero-5-outside-workspace', async () => {
 			const frame = await session.newChat();
 			const target = path.join(outside, 'out.txt');
 			const prompt = `Write "outside" to ${target}. (scenario 5)`;
 			const write = { name: 'write_file', args: { path: target, content: 'outside\n' } };
-			const before = script(session.server, [
+			const before = support.script(session.server, [
 				{ toolCalls: [{ ...write, id: 'call_out_1' }], usage: { prompt: 1500, completion: 30 } },
 				{ text: ['That path is outside the workspace.'], usage: { prompt: 1600, completion: 9 } },
 				{ toolCalls: [{ ...write, id: 'call_out_2' }], usage: { prompt: 1800, completion: 30 } },
 				{ text: ['Done.'], usage: { prompt: 1900, completion: 3 } },
 			]);
-			await send(frame, prompt);
-			await waitForTurnEnd(frame, 1);
+			await support.send(frame, prompt);
+			await support.waitForTurnEnd(frame, 1);
 			assert.equal(fs.existsSync(target), false);
 
 			const card = frame.locator('[data-kind="tool"][data-tool="write_file"]').first();
@@ -223,9 +203,9 @@ test('5. a write outside the workspace is blocked (outside_workspace); "Re-run w
 			assert.equal((await addDir.innerText()).trim(), `Re-run with --add-dir ${outside}\u2026`);
 			await screenshot(session.page, 'zero-5a-outside-blocked');
 
-			const chat1 = await savedChat(session, prompt, 1);
+			const chat1 = await support.savedChat(session, prompt, 1);
 			const turn1 = chat1.transcript.turns[0];
-			assertCleanRun(turn1);
+			support.assertCleanRun(turn1);
 			const blocked = turn1.run.items.find((item) => item.kind === 'tool');
 			assert.ok(blocked?.kind === 'tool');
 			assert.equal(blocked.permission?.action, 'prompt');
@@ -249,7 +229,7 @@ test('5. a write outside the workspace is blocked (outside_workspace); "Re-run w
 			);
 			await dialog.getByRole('button', { name: 'Re-run with This Directory' }).click();
 			await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
-			const status = await waitForTurnEnd(frame, 2);
+			const status = await support.waitForTurnEnd(frame, 2);
 			assert.equal(await status.getAttribute('data-status'), 'success');
 			assert.equal(
 				fs.readFileSync(target, 'utf8'),
@@ -265,13 +245,13 @@ test('5. a write outside the workspace is blocked (outside_workspace); "Re-run w
 			);
 			await screenshot(session.page, 'zero-5b-outside-add-dir');
 
-			const chat = await savedChat(session, prompt, 2);
+			const chat = await support.savedChat(session, prompt, 2);
 			const turn2 = chat.transcript.turns[1];
-			assertCleanRun(turn2);
+			support.assertCleanRun(turn2);
 			assert.equal(turn2.command?.kind, 'rerun');
 			assert.deepEqual(turn2.command?.addDirs, [outside]);
-			assert.equal(commandFlag(turn2, '--add-dir'), outside);
-			assert.equal(commandFlag(turn2, '--resume'), sessionId);
+			assert.equal(support.commandFlag(turn2, '--add-dir'), outside);
+			assert.equal(support.commandFlag(turn2, '--resume'), sessionId);
 			assert.equal(turn2.run.sessionId, sessionId);
 			const tool = turn2.run.items.find((item) => item.kind === 'tool');
 			assert.ok(tool?.kind === 'tool');
@@ -286,18 +266,18 @@ test('5. a write outside the workspace is blocked (outside_workspace); "Re-run w
 });
 
 test('4b. "Always allow bash" stores a zero grant (after a confirmation) and the re-run runs the command', async () => {
-	await step(session.page, 'zero-4b-grant', async () => {
+	await support.step(session.page, 'zero-4b-grant', async () => {
 		const frame = await session.newChat();
 		const prompt = 'Run echo granted-bash. (scenario 4b)';
 		const bash = { name: 'bash', args: { command: 'echo granted-bash' } };
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{ toolCalls: [{ ...bash, id: 'call_grant_1' }], usage: { prompt: 1500, completion: 20 } },
 			{ text: ['It needs approval.'], usage: { prompt: 1600, completion: 5 } },
 			{ toolCalls: [{ ...bash, id: 'call_grant_2' }], usage: { prompt: 1800, completion: 20 } },
 			{ text: ['It printed granted-bash.'], usage: { prompt: 1900, completion: 6 } },
 		]);
-		await send(frame, prompt);
-		await waitForTurnEnd(frame, 1);
+		await support.send(frame, prompt);
+		await support.waitForTurnEnd(frame, 1);
 		// "Always allow" is the safest follow-up that works: the notice's primary (unsafe never is).
 		const notice = frame.locator('[data-kind="tool"][data-tool="bash"] .permission-notice');
 		const grant = notice.locator(
@@ -310,18 +290,18 @@ test('4b. "Always allow bash" stores a zero grant (after a confirmation) and the
 		await dialog.waitFor({ state: 'visible', timeout: 15_000 });
 		assert.match(await dialog.innerText(), /sandbox grants allow bash/);
 		await dialog.getByRole('button', { name: 'Allow and Re-run' }).click();
-		const status = await waitForTurnEnd(frame, 2);
+		const status = await support.waitForTurnEnd(frame, 2);
 		assert.equal(await status.getAttribute('data-status'), 'success');
 
-		const chat = await savedChat(session, prompt, 2);
+		const chat = await support.savedChat(session, prompt, 2);
 		const [turn1, turn2] = chat.transcript.turns;
-		assertCleanRun(turn2);
+		support.assertCleanRun(turn2);
 		assert.equal(
 			turn2.command?.permissionMode,
 			'member',
 			'the re-run keeps the chat mode; the grant does the allowing',
 		);
-		assert.equal(commandFlag(turn2, '--resume'), turn1.run.sessionId);
+		assert.equal(support.commandFlag(turn2, '--resume'), turn1.run.sessionId);
 		const grants = JSON.parse(
 			fs.readFileSync(
 				path.join(session.home.env.XDG_CONFIG_HOME, 'zero', 'sandbox-grants.json'),
@@ -357,19 +337,19 @@ test('5b. an outside-workspace block offers no path grant: zero refuses such pat
 	// themselves then fail with "<path> must stay inside the workspace". Only --add-dir works.
 	const outside = fs.mkdtempSync(path.join('/var/tmp', 'zero-outside-'));
 	try {
-		await step(session.page, 'zero-5b-outside-grant', async () => {
+		await support.step(session.page, 'zero-5b-outside-grant', async () => {
 			const frame = await session.newChat();
 			const target = path.join(outside, 'granted.txt');
 			const prompt = `Write "granted" to ${target}. (scenario 5b)`;
 			const write = { name: 'write_file', args: { path: target, content: 'granted\n' } };
-			script(session.server, [
+			support.script(session.server, [
 				{ toolCalls: [{ ...write, id: 'call_pg_1' }], usage: { prompt: 1500, completion: 30 } },
 				{ text: ['That path is outside the workspace.'], usage: { prompt: 1600, completion: 9 } },
 				{ toolCalls: [{ ...write, id: 'call_pg_2' }], usage: { prompt: 1800, completion: 30 } },
 				{ text: ['Done.'], usage: { prompt: 1900, completion: 3 } },
 			]);
-			await send(frame, prompt);
-			await waitForTurnEnd(frame, 1);
+			await support.send(frame, prompt);
+			await support.waitForTurnEnd(frame, 1);
 			const notice = frame.locator('[data-kind="tool"][data-tool="write_file"] .permission-notice');
 			assert.equal(await notice.getAttribute('data-notice'), 'outside_workspace');
 			await notice.locator('.notice-toggle').click();
@@ -386,9 +366,9 @@ test('5b. an outside-workspace block offers no path grant: zero refuses such pat
 			const dialog = session.page.locator('.monaco-dialog-box');
 			await dialog.waitFor({ state: 'visible', timeout: 15_000 });
 			await dialog.getByRole('button', { name: 'Allow and Re-run' }).click();
-			await waitForTurnEnd(frame, 2);
+			await support.waitForTurnEnd(frame, 2);
 			await screenshot(session.page, 'zero-5c-outside-grant-useless');
-			const chat = await savedChat(session, prompt, 2);
+			const chat = await support.savedChat(session, prompt, 2);
 			const tool = chat.transcript.turns[1].run.items.find((item) => item.kind === 'tool');
 			assert.ok(tool?.kind === 'tool');
 			assert.fail(

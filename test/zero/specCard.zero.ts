@@ -10,25 +10,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { SpecReview, specRunnerFor } from '../../src/host/spec/specReview';
 import type { RecordedRequest } from '../harness/modelServer';
 import { editorTab, parkMouse, screenshot } from '../harness/workbench';
-import {
-	answerInputBox,
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	waitForTurnEnd,
-	waitUntil,
-	ZERO_BIN,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
-let session: RealZeroSession;
 let frame: Frame;
 let review: SpecReview;
 
@@ -39,18 +27,15 @@ const USER_EDIT = 'USER-EDIT-MARKER: also export it from index.js';
 const COMMENT = 'COMMENT-MARKER keep it small';
 const REASON = 'REASON-MARKER out of scope';
 
+const session = support.realZeroSuite('spec-card');
+
 before(async () => {
-	session = await startRealZero('spec-card');
 	frame = await session.newChat();
 	review = new SpecReview({
-		run: specRunnerFor(ZERO_BIN, { ...process.env, ...session.home.env }),
+		run: specRunnerFor(support.ZERO_BIN, { ...process.env, ...session.home.env }),
 		workspaceRoot: session.workspace,
 		sessionsRoot: session.home.sessionsDir,
 	});
-});
-
-after(async () => {
-	await session?.close();
 });
 
 function requestText(request: RecordedRequest | undefined): string {
@@ -58,7 +43,7 @@ function requestText(request: RecordedRequest | undefined): string {
 }
 
 async function draft(title: string, prompt: string): Promise<{ specId: string; turnId: string }> {
-	script(session.server, [
+	support.script(session.server, [
 		{
 			toolCalls: [
 				{
@@ -74,7 +59,7 @@ async function draft(title: string, prompt: string): Promise<{ specId: string; t
 	const card = frame
 		.locator('[data-kind="spec"]')
 		.filter({ has: frame.locator('.spec-title', { hasText: new RegExp(`^${title}$`) }) });
-	await send(frame, prompt);
+	await support.send(frame, prompt);
 	await card.waitFor({ state: 'attached', timeout: 60_000 });
 	const turnId = (await card.getAttribute('data-turn')) ?? '';
 	const relative = (await card.locator('.spec-path').textContent()) ?? '';
@@ -86,16 +71,16 @@ async function draft(title: string, prompt: string): Promise<{ specId: string; t
 test('Plan first drafts a spec; Approve with a comment builds the spec as saved, in the same chat', async () => {
 	let specId = '';
 	let turnId = '';
-	await step(session.page, 'zero-spec-1-draft', async () => {
+	await support.step(session.page, 'zero-spec-1-draft', async () => {
 		const toggle = frame.locator('.plan-first-toggle');
 		await toggle.click();
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await toggle.getAttribute('aria-pressed')) === 'true',
 			10_000,
 			'Plan first to be on',
 		);
 		({ specId, turnId } = await draft('Add farewell helper', TASK));
-		const status = await waitForTurnEnd(frame, 1);
+		const status = await support.waitForTurnEnd(frame, 1);
 		assert.equal(await status.getAttribute('data-status'), 'spec_review_required');
 		const card = frame.locator(`[data-kind="spec"][data-turn="${turnId}"]`);
 		assert.equal(await card.locator('.spec-title').textContent(), 'Add farewell helper');
@@ -109,17 +94,17 @@ test('Plan first drafts a spec; Approve with a comment builds the spec as saved,
 		await screenshot(session.page, 'zero-spec-1-card-and-editor');
 	});
 
-	await step(session.page, 'zero-spec-2-approve', async () => {
+	await support.step(session.page, 'zero-spec-2-approve', async () => {
 		const file = path.join(session.workspace, '.zero', 'specs', `${specId}.md`);
 		assert.ok(fs.readFileSync(file, 'utf8').includes(SPEC_MARKER));
 		// The user edits the spec before approving.
 		fs.appendFileSync(file, `\n${USER_EDIT}\n`);
-		const before = script(session.server, [{ text: ['IMPLEMENTED-ANSWER'], usage }]);
+		const before = support.script(session.server, [{ text: ['IMPLEMENTED-ANSWER'], usage }]);
 		await frame
 			.locator(`[data-kind="spec"][data-turn="${turnId}"] button[data-spec-action="approve"]`)
 			.click();
-		await answerInputBox(session.page, COMMENT);
-		await waitForTurnEnd(frame, 2);
+		await support.answerInputBox(session.page, COMMENT);
+		await support.waitForTurnEnd(frame, 2);
 		const first = session.server.requests[before];
 		const sent = requestText(first);
 		assert.match(sent, /Implement the following approved spec/);
@@ -127,7 +112,7 @@ test('Plan first drafts a spec; Approve with a comment builds the spec as saved,
 		assert.ok(sent.includes(USER_EDIT), "the user's edit reached the model");
 		assert.ok(sent.includes(`User note: ${COMMENT}`), 'the comment reached the model');
 		const card = frame.locator(`[data-kind="spec"][data-turn="${turnId}"]`);
-		await waitUntil(
+		await support.waitUntil(
 			async () => /Approved/.test((await card.textContent()) ?? ''),
 			10_000,
 			'the card to say approved',
@@ -138,7 +123,7 @@ test('Plan first drafts a spec; Approve with a comment builds the spec as saved,
 		const shown = await review.show(specId);
 		assert.ok(shown.ok, shown.ok ? '' : shown.problem);
 		assert.equal(shown.value.specStatus, 'approved');
-		const saved = await savedChat(session, TASK, 2);
+		const saved = await support.savedChat(session, TASK, 2);
 		const [draftTurn, implTurn] = saved.transcript.turns;
 		assert.equal(draftTurn.spec?.state, 'approved');
 		assert.equal(draftTurn.spec?.note, COMMENT);
@@ -150,12 +135,12 @@ test('Plan first drafts a spec; Approve with a comment builds the spec as saved,
 });
 
 test('Reject from the editor title: zero says rejected and keeps the reason', async () => {
-	await step(session.page, 'zero-spec-3-reject', async () => {
+	await support.step(session.page, 'zero-spec-3-reject', async () => {
 		// Approving the first spec turned Plan first off (#36 item 17): this message drafts again.
 		const toggle = frame.locator('.plan-first-toggle');
 		assert.equal(await toggle.getAttribute('aria-pressed'), 'false', 'Plan first is off');
 		await toggle.click();
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await toggle.getAttribute('aria-pressed')) === 'true',
 			10_000,
 			'Plan first to be on again',
@@ -165,7 +150,7 @@ test('Reject from the editor title: zero says rejected and keeps the reason', as
 			'Plan renaming greet to hello. (spec turn 3)',
 		);
 		// Earlier turns' rows may be scrolled out (and unmounted): wait for the chat to be idle.
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await frame.locator('#app').getAttribute('data-running')) === 'false',
 			60_000,
 			'the draft to end',
@@ -182,9 +167,9 @@ test('Reject from the editor title: zero says rejected and keeps the reason', as
 		await reject.first().waitFor({ state: 'visible', timeout: 15_000 });
 		await screenshot(session.page, 'zero-spec-3-editor-title');
 		await reject.first().click();
-		await answerInputBox(session.page, REASON);
+		await support.answerInputBox(session.page, REASON);
 		const card = frame.locator(`[data-kind="spec"][data-turn="${turnId}"]`);
-		await waitUntil(
+		await support.waitUntil(
 			async () => /Rejected/.test((await card.textContent()) ?? ''),
 			15_000,
 			'the card to say rejected',
@@ -197,11 +182,11 @@ test('Reject from the editor title: zero says rejected and keeps the reason', as
 		assert.ok(status.ok, status.ok ? '' : status.problem);
 		assert.equal(status.value.rejectReason, REASON);
 		// Nothing ran: a rejected spec starts no turn.
-		let saved = await savedChat(session, TASK, 3);
+		let saved = await support.savedChat(session, TASK, 3);
 		// The decision is saved with the chat's next save (it is not a run's end).
-		await waitUntil(
+		await support.waitUntil(
 			async () => {
-				saved = await savedChat(session, TASK, 3);
+				saved = await support.savedChat(session, TASK, 3);
 				return saved.transcript.turns[2]?.spec?.state === 'rejected';
 			},
 			15_000,
@@ -214,15 +199,15 @@ test('Reject from the editor title: zero says rejected and keeps the reason', as
 });
 
 test('Request changes: the changes become the next draft, in a new draft session', async () => {
-	await step(session.page, 'zero-spec-4-request-changes', async () => {
+	await support.step(session.page, 'zero-spec-4-request-changes', async () => {
 		const { turnId } = await draft('Log greetings', 'Plan logging each greeting. (spec turn 4)');
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await frame.locator('#app').getAttribute('data-running')) === 'false',
 			60_000,
 			'the draft to end',
 		);
 		const CHANGES = 'CHANGES-MARKER log to stderr, not stdout';
-		const before = script(session.server, [
+		const before = support.script(session.server, [
 			{
 				toolCalls: [
 					{
@@ -239,9 +224,9 @@ test('Request changes: the changes become the next draft, in a new draft session
 				`[data-kind="spec"][data-turn="${turnId}"] button[data-spec-action="request-changes"]`,
 			)
 			.click();
-		await answerInputBox(session.page, CHANGES);
+		await support.answerInputBox(session.page, CHANGES);
 		const cards = frame.locator('[data-kind="spec"]');
-		await waitUntil(
+		await support.waitUntil(
 			async () => /Log greetings to stderr/.test((await cards.last().textContent()) ?? ''),
 			60_000,
 			'the revised spec card',
@@ -252,10 +237,10 @@ test('Request changes: the changes become the next draft, in a new draft session
 		assert.ok(sent.includes(SPEC_MARKER), 'the spec as it was is in the redraft');
 		const card = frame.locator(`[data-kind="spec"][data-turn="${turnId}"]`);
 		assert.match((await card.textContent()) ?? '', /Changes requested/);
-		let saved = await savedChat(session, TASK, 5);
-		await waitUntil(
+		let saved = await support.savedChat(session, TASK, 5);
+		await support.waitUntil(
 			async () => {
-				saved = await savedChat(session, TASK, 5);
+				saved = await support.savedChat(session, TASK, 5);
 				return saved.transcript.turns[3]?.spec?.state === 'changes-requested';
 			},
 			15_000,

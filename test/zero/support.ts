@@ -14,6 +14,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
 import {
@@ -37,6 +38,7 @@ import {
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
 import { chooseMode, pickMention, send, step, timer } from '../harness/chatSteps';
 import { waitUntil } from '../harness/wait';
+import { suiteSession } from '../harness/suiteSession';
 import type { Transcript, Turn } from '../../src/shared/transcriptSchema';
 
 export { chooseMode, pickMention, send, step, timer, waitUntil };
@@ -161,6 +163,22 @@ export async function startRealZero(
 			await home.cleanup();
 		},
 	};
+}
+
+/**
+ * The test file's one code-server with the real zero: started before the file's first test and
+ * closed after its last. The session it returns forwards to the started one, so a test file holds
+ * it as a constant; reading it before the file's `before` hooks ran throws.
+ */
+export function realZeroSuite(...args: Parameters<typeof startRealZero>): RealZeroSession {
+	let started: RealZeroSession | undefined;
+	before(async () => {
+		started = await startRealZero(...args);
+	});
+	after(async () => {
+		await started?.close();
+	});
+	return suiteSession(() => started, args[0]);
 }
 
 /** Waits until `turns` turns have ended in the webview and nothing runs; returns the last status row. */

@@ -17,17 +17,7 @@ import type { Frame, Page } from 'playwright-core';
 import { PERMISSION_MODE_INFO } from '../../src/shared/permissionModes';
 import { THEMES, inTheme } from '../e2e/axe';
 import { answerDialog, parkMouse, quickInputWidget, setSideBarWidth } from '../harness/workbench';
-import {
-	answerInputBox,
-	chooseMode,
-	lastUserMessage,
-	script,
-	send,
-	startRealZero,
-	step,
-	waitUntil,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 import { Checks, activeOptionMarked, overlaps, screen, statusBarNames } from './truthChecks';
 
 const usage = (prompt: number) => ({ prompt, completion: 10 });
@@ -40,7 +30,7 @@ const write = (id: string, file: string) => ({
 	args: { path: file, content: `${file}\n` },
 });
 
-let session: RealZeroSession | undefined;
+let session: support.RealZeroSession | undefined;
 after(async () => {
 	await session?.close();
 });
@@ -54,7 +44,7 @@ function prompts(frame: Frame): Promise<string[]> {
 
 /** Waits until the chat shows exactly these messages and nothing runs. */
 async function idleWith(frame: Frame, texts: string[], what: string): Promise<void> {
-	await waitUntil(
+	await support.waitUntil(
 		async () =>
 			JSON.stringify(await prompts(frame)) === JSON.stringify(texts) &&
 			(await frame.locator('#app').getAttribute('data-running')) === 'false' &&
@@ -75,19 +65,19 @@ async function messageButton(frame: Frame, text: string, label: string) {
 /** An edited chat, then a fork at its first message that puts the later files back, and its parent. */
 async function editAndFork(page: Page, frame: Frame, check: Checks, theme: string): Promise<void> {
 	const server = session!.server;
-	script(server, [
+	support.script(server, [
 		{ toolCalls: [write('c1', 'notes/t1.txt')], usage: usage(1000) },
 		{ text: ['I wrote notes/t1.txt.'], usage: usage(1000) },
 	]);
-	await send(frame, T1);
+	await support.send(frame, T1);
 	await idleWith(frame, [T1], 'turn 1');
-	script(server, [
+	support.script(server, [
 		{ toolCalls: [write('c2', 'notes/t2.txt')], usage: usage(1500) },
 		{ text: ['I wrote notes/t2.txt.'], usage: usage(1500) },
 	]);
-	await send(frame, T2);
+	await support.send(frame, T2);
 	await idleWith(frame, [T1, T2], 'turn 2');
-	script(server, [
+	support.script(server, [
 		{ toolCalls: [write('c2b', 'notes/t2b.txt')], usage: usage(1200) },
 		{ text: ['I wrote notes/t2b.txt.'], usage: usage(1200) },
 	]);
@@ -111,7 +101,7 @@ async function editAndFork(page: Page, frame: Frame, check: Checks, theme: strin
 	await first.scrollIntoViewIfNeeded();
 	await first.hover();
 	const actions = first.locator('.message-actions');
-	await waitUntil(
+	await support.waitUntil(
 		async () => (await actions.evaluate((n) => getComputedStyle(n).opacity)) === '1',
 		5000,
 		'the buttons on hover',
@@ -128,7 +118,7 @@ async function editAndFork(page: Page, frame: Frame, check: Checks, theme: strin
 	await parkMouse(page);
 
 	// Items 2 and 15: Fork Here, Put Files Back at the first message.
-	script(server, [{ text: ['OK'], usage: usage(900) }]);
+	support.script(server, [{ text: ['OK'], usage: usage(900) }]);
 	await (await messageButton(frame, T1, 'Fork from this message')).click();
 	await answerDialog(page, 'Fork Here, Put Files Back', `truth-${theme}-fork-choice`);
 	await answerDialog(page, 'Fork and Put Files Back', `truth-${theme}-fork-confirmation`);
@@ -185,7 +175,7 @@ async function editAndFork(page: Page, frame: Frame, check: Checks, theme: strin
 async function planFirstOn(frame: Frame) {
 	const toggle = frame.locator('.plan-first-toggle');
 	await toggle.click();
-	await waitUntil(
+	await support.waitUntil(
 		async () => (await toggle.getAttribute('aria-pressed')) === 'true',
 		10_000,
 		'Plan first on',
@@ -197,7 +187,7 @@ async function planFirstOn(frame: Frame) {
 async function specs(page: Page, frame: Frame, check: Checks, theme: string): Promise<void> {
 	const server = session!.server;
 	const toggle = await planFirstOn(frame);
-	script(server, [
+	support.script(server, [
 		{ toolCalls: [write('s0', 'spec-probe.txt')], usage: usage(800) },
 		{
 			toolCalls: [
@@ -211,7 +201,7 @@ async function specs(page: Page, frame: Frame, check: Checks, theme: string): Pr
 		},
 	]);
 	const task = 'Plan a farewell helper. (screens spec)';
-	await send(frame, task);
+	await support.send(frame, task);
 	const specCard = frame.locator('[data-kind="spec"]').last();
 	await specCard.waitFor({ state: 'attached', timeout: 90_000 });
 	await idleWith(frame, [task], 'the spec draft');
@@ -240,10 +230,10 @@ async function specs(page: Page, frame: Frame, check: Checks, theme: string): Pr
 	await specCard.scrollIntoViewIfNeeded();
 	await screen(page, frame, check, theme, '04-spec-draft');
 
-	script(server, [{ text: ['Implemented the farewell helper.'], usage: usage(1000) }]);
+	support.script(server, [{ text: ['Implemented the farewell helper.'], usage: usage(1000) }]);
 	await specCard.locator('button[data-spec-action="approve"]').click();
-	await answerInputBox(page, '');
-	await waitUntil(
+	await support.answerInputBox(page, '');
+	await support.waitUntil(
 		async () =>
 			(await prompts(frame)).length === 2 &&
 			(await frame.locator('#app').getAttribute('data-running')) === 'false',
@@ -260,9 +250,9 @@ async function specs(page: Page, frame: Frame, check: Checks, theme: string): Pr
 	// A draft the model ends in prose.
 	frame = await session!.newChat();
 	await planFirstOn(frame);
-	script(server, [{ text: ['Here is a plan in prose.'], usage: usage(700) }]);
+	support.script(server, [{ text: ['Here is a plan in prose.'], usage: usage(700) }]);
 	const prose = 'Plan something small. (screens prose)';
-	await send(frame, prose);
+	await support.send(frame, prose);
 	await idleWith(frame, [prose], 'the draft without a spec');
 	const status = frame.locator('[data-kind="status"]').last();
 	const statusText = (await status.innerText()).replace(/\s+/g, ' ');
@@ -277,7 +267,7 @@ async function specs(page: Page, frame: Frame, check: Checks, theme: string): Pr
 	await screen(page, frame, check, theme, '06-draft-without-spec');
 	const askAgain = status.getByRole('button', { name: 'Ask Again' });
 	if ((await askAgain.count()) === 1) {
-		script(server, [
+		support.script(server, [
 			{
 				toolCalls: [
 					{ id: 's2', name: 'submit_spec', args: { title: 'Small thing', plan: '# Goal\nx\n' } },
@@ -292,7 +282,7 @@ async function specs(page: Page, frame: Frame, check: Checks, theme: string): Pr
 			async () => (await prompts(frame)).join(' | '),
 			90_000,
 		);
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await frame.locator('#app').getAttribute('data-running')) === 'false',
 			30_000,
 			'the new draft to end',
@@ -329,9 +319,9 @@ async function meter(page: Page, frame: Frame, check: Checks, theme: string): Pr
 	);
 	await screen(page, frame, check, theme, '07-meter-before-turn');
 
-	script(server, [{ text: ['Hello.'], usage: usage(1000) }]);
+	support.script(server, [{ text: ['Hello.'], usage: usage(1000) }]);
 	const hello = 'Say hello. (screens meter)';
-	await send(frame, hello);
+	await support.send(frame, hello);
 	await idleWith(frame, [hello], 'the first meter turn');
 	// The model picker, as a user meets it: "Enter a model id…", then the id in the input box.
 	await frame.locator('button.model-button').click();
@@ -339,13 +329,13 @@ async function meter(page: Page, frame: Frame, check: Checks, theme: string): Pr
 	const row = picker.locator('.monaco-list-row', { hasText: 'Enter a model id' });
 	await row.waitFor({ state: 'visible', timeout: 15_000 });
 	await row.click();
-	await waitUntil(
+	await support.waitUntil(
 		async () => (await row.count()) === 0 && (await picker.isVisible()),
 		15_000,
 		'the box for a model id',
 		{ seen: () => picker.innerText().catch(() => '') },
 	);
-	await answerInputBox(page, 'gpt-4o');
+	await support.answerInputBox(page, 'gpt-4o');
 	await check.eventually(
 		async () => (await label.innerText()) === '1k / 128k (1%)',
 		"item 7: another model's window shows at once, before the next turn",
@@ -353,9 +343,9 @@ async function meter(page: Page, frame: Frame, check: Checks, theme: string): Pr
 	);
 	await screen(page, frame, check, theme, '08-meter-after-model-change');
 
-	script(server, [{ text: ['A long answer.'], usage: { prompt: 96_000, completion: 10 } }]);
+	support.script(server, [{ text: ['A long answer.'], usage: { prompt: 96_000, completion: 10 } }]);
 	const big = 'Read everything. (screens meter 75)';
-	await send(frame, big);
+	await support.send(frame, big);
 	await idleWith(frame, [hello, big], 'the 75% turn');
 	await check.eventually(
 		async () => (await label.innerText()) === '96k / 128k (75%)',
@@ -447,22 +437,24 @@ async function menus(page: Page, frame: Frame, check: Checks, theme: string): Pr
 	await input.press('Enter');
 	await input.press('End');
 	await input.pressSequentially('and tell me what it does. (screens mention)');
-	const before = script(session!.server, [{ text: ['It averages numbers.'], usage: usage(1100) }]);
+	const before = support.script(session!.server, [
+		{ text: ['It averages numbers.'], usage: usage(1100) },
+	]);
 	const typed = await input.inputValue();
 	await input.press('Enter');
-	await waitUntil(
+	await support.waitUntil(
 		async () => session!.server.requests.length > before,
 		30_000,
 		'the mention turn to reach the model',
 	);
-	const sent = lastUserMessage(session!.server.requests[before]);
+	const sent = support.lastUserMessage(session!.server.requests[before]);
 	check.that(
 		typed === 'look at stats.js and tell me what it does. (screens mention)' &&
 			sent.startsWith('look at stats.js and tell me what it does.'),
 		"item 16: the model reads the mention's name where the user put it",
 		`${typed} -> ${sent.slice(0, 120)}`,
 	);
-	await waitUntil(
+	await support.waitUntil(
 		async () => (await frame.locator('#app').getAttribute('data-running')) === 'false',
 		30_000,
 		'the mention turn to end',
@@ -477,7 +469,7 @@ async function refusalAndApproval(
 	theme: string,
 ): Promise<void> {
 	const server = session!.server;
-	script(server, [
+	support.script(server, [
 		{ toolCalls: [write('r0', 'notes/refusal.txt')], usage: usage(800) },
 		{
 			toolCalls: [{ id: 'r1', name: 'exec_command', args: { cmd: 'npm test' } }],
@@ -486,7 +478,7 @@ async function refusalAndApproval(
 		{ text: ['The command needs your approval.'], usage: usage(950) },
 	]);
 	const refusal = 'Write notes/refusal.txt and run the tests. (screens refusal)';
-	await send(frame, refusal);
+	await support.send(frame, refusal);
 	await idleWith(frame, [refusal], 'the refused command');
 	const notice = frame.locator('[data-kind="tool"][data-tool="exec_command"] .permission-notice');
 	await notice.scrollIntoViewIfNeeded();
@@ -509,14 +501,14 @@ async function refusalAndApproval(
 	await screen(page, frame, check, theme, '13-refusal');
 
 	// Live approvals in the same chat: its change card stays, with Undo, while zero waits.
-	await chooseMode(frame, 'acp');
+	await support.chooseMode(frame, 'acp');
 	const modeLabel = frame.locator('button.mode-button .toolbar-label');
 	check.that(
 		await modeLabel.evaluate((node) => node.scrollWidth <= node.clientWidth),
 		'item 13: the Mode button shows its whole (short) label at 300 px',
 		await modeLabel.innerText(),
 	);
-	script(server, [
+	support.script(server, [
 		{
 			toolCalls: [
 				{ id: 'a1', name: 'exec_command', args: { cmd: 'echo approved > approved.txt' } },
@@ -524,7 +516,7 @@ async function refusalAndApproval(
 		},
 		{ text: ['Done.'] },
 	]);
-	await send(frame, 'Run the echo command. (screens approval)');
+	await support.send(frame, 'Run the echo command. (screens approval)');
 	const approval = frame.locator('.approval[data-approval="waiting"]').last();
 	await approval.waitFor({ state: 'visible', timeout: 90_000 });
 	const key = (await approval.locator('.approval-arg.main .approval-arg-key').innerText()).trim();
@@ -557,7 +549,7 @@ async function refusalAndApproval(
 	await approval.scrollIntoViewIfNeeded();
 	await screen(page, frame, check, theme, '14-approval-card');
 	await approval.getByRole('button', { name: 'Deny' }).click();
-	await waitUntil(
+	await support.waitUntil(
 		async () => (await frame.locator('#app').getAttribute('data-running')) === 'false',
 		60_000,
 		'the denied turn to end',
@@ -572,10 +564,12 @@ export function truthScreensTest(themeName: (typeof THEMES)[number]['name']): vo
 	const theme = THEMES.find((candidate) => candidate.name === themeName);
 	assert.ok(theme);
 	test(`every screen tells the truth at 300 px, ${theme.name} theme (real zero)`, async () => {
-		session = await startRealZero(`truth-${theme.name}`, { 'workbench.colorTheme': theme.id });
+		session = await support.startRealZero(`truth-${theme.name}`, {
+			'workbench.colorTheme': theme.id,
+		});
 		const current = session;
 		const check = new Checks(theme.name);
-		await step(current.page, `truth-${theme.name}`, async () => {
+		await support.step(current.page, `truth-${theme.name}`, async () => {
 			let frame = await current.chat();
 			await inTheme(current.chat, theme);
 			await setSideBarWidth(current.page, 300);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { uriArg } from '../harness/driver';
 import {
 	driverOf,
@@ -20,18 +20,7 @@ import {
 	screenshot,
 	waitForNotification,
 } from '../harness/workbench';
-import {
-	savedChat,
-	script,
-	send,
-	startRealZero,
-	step,
-	waitForTurnEnd,
-	waitUntil,
-	zeroProcesses,
-	ZERO_BIN,
-	type RealZeroSession,
-} from './support';
+import * as support from './support';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 /** Reviewed by hand; `UPDATE_FIXTURES=1` rewrites it (review the diff before committing). */
@@ -39,21 +28,18 @@ const EXPECTED = path.join(repoRoot, 'test', 'fixtures', 'export', 'chat-export-
 const ECHO_SERVER = path.join(repoRoot, 'test', 'fixtures', 'mcp', 'echoServer.mjs');
 const FIRST = 'Create notes.txt saying hello.';
 
-let session: RealZeroSession;
-
-before(async () => {
-	// The DOM renderer, so the test can read what zero's TUI draws in the terminal.
-	session = await startRealZero('zeroTools', { 'terminal.integrated.gpuAcceleration': 'off' });
-	fs.writeFileSync(path.join(session.workspace, 'a.txt'), 'alpha\n');
+// The DOM renderer, so the test can read what zero's TUI draws in the terminal.
+const session = support.realZeroSuite('zeroTools', {
+	'terminal.integrated.gpuAcceleration': 'off',
 });
 
-after(async () => {
-	await session?.close();
+before(async () => {
+	fs.writeFileSync(path.join(session.workspace, 'a.txt'), 'alpha\n');
 });
 
 /** zero's answer to one of its own commands in the test's hermetic home. */
 function zero(...args: string[]): string {
-	return execFileSync(ZERO_BIN, args, {
+	return execFileSync(support.ZERO_BIN, args, {
 		env: session.home.env,
 		cwd: session.workspace,
 		encoding: 'utf8',
@@ -77,9 +63,9 @@ function deferredTools(): string {
 }
 
 test('1. a three-turn chat exported as Markdown matches the reviewed fixture', async () => {
-	await step(session.page, 'zero-tools-1-export', async () => {
+	await support.step(session.page, 'zero-tools-1-export', async () => {
 		const frame = await session.newChat();
-		script(session.server, [
+		support.script(session.server, [
 			{
 				toolCalls: [
 					{ id: 'call_w1', name: 'write_file', args: { path: 'notes.txt', content: 'hello\n' } },
@@ -88,9 +74,9 @@ test('1. a three-turn chat exported as Markdown matches the reviewed fixture', a
 			},
 			{ text: ['Created notes.txt.'], usage: { prompt: 1700, completion: 8 } },
 		]);
-		await send(frame, FIRST);
-		await waitForTurnEnd(frame, 1);
-		script(session.server, [
+		await support.send(frame, FIRST);
+		await support.waitForTurnEnd(frame, 1);
+		support.script(session.server, [
 			{
 				reasoning: ['The user asks about a.txt; read it.'],
 				toolCalls: [{ id: 'call_r1', name: 'read_file', args: { path: 'a.txt' } }],
@@ -98,14 +84,14 @@ test('1. a three-turn chat exported as Markdown matches the reviewed fixture', a
 			},
 			{ text: ['It says **alpha**.'], usage: { prompt: 2100, completion: 9 } },
 		]);
-		await send(frame, 'What does a.txt say?');
-		await waitForTurnEnd(frame, 2);
-		script(session.server, [
+		await support.send(frame, 'What does a.txt say?');
+		await support.waitForTurnEnd(frame, 2);
+		support.script(session.server, [
 			{ text: ['No, that is all.\n\n```\ndone\n```'], usage: { prompt: 2300, completion: 12 } },
 		]);
-		await send(frame, 'Thanks. Anything else?');
-		await waitForTurnEnd(frame, 3);
-		const chat = await savedChat(session, FIRST, 3);
+		await support.send(frame, 'Thanks. Anything else?');
+		await support.waitForTurnEnd(frame, 3);
+		const chat = await support.savedChat(session, FIRST, 3);
 
 		const target = path.join(session.home.root, 'export.md');
 		await executeCommand(session.page, 'zero.exportChatMarkdown', uriArg(target));
@@ -125,8 +111,8 @@ test('1. a three-turn chat exported as Markdown matches the reviewed fixture', a
 });
 
 test("2. the usage report of the chat shows the chat's recorded tokens", async () => {
-	await step(session.page, 'zero-tools-2-usage', async () => {
-		const chat = await savedChat(session, FIRST, 3);
+	await support.step(session.page, 'zero-tools-2-usage', async () => {
+		const chat = await support.savedChat(session, FIRST, 3);
 		const report = await executeCommand<{
 			total: { requests: number; inputTokens: number; outputTokens: number; totalTokens: number };
 		}>(session.page, 'zero.showUsage', 'chat');
@@ -150,7 +136,7 @@ test("2. the usage report of the chat shows the chat's recorded tokens", async (
 });
 
 test('3. the MCP view lists a stdio server, disables and enables it, and the next run follows', async () => {
-	await step(session.page, 'zero-tools-3-mcp', async () => {
+	await support.step(session.page, 'zero-tools-3-mcp', async () => {
 		zero('mcp', 'add', 'fixture', '--', 'node', ECHO_SERVER);
 		driverOf(session.page).start('zero.mcpServers');
 		const pick = quickInputWidget(session.page);
@@ -175,9 +161,9 @@ test('3. the MCP view lists a stdio server, disables and enables it, and the nex
 		await waitForNotification(session.page, /The MCP server fixture is now disabled/);
 		assert.match(zero('mcp', 'list'), /fixture \[stdio\] disabled/);
 		const frame = await session.newChat();
-		script(session.server, [{ text: ['ok'] }]);
-		await send(frame, 'Which tools?');
-		await waitForTurnEnd(frame, 1);
+		support.script(session.server, [{ text: ['ok'] }]);
+		await support.send(frame, 'Which tools?');
+		await support.waitForTurnEnd(frame, 1);
 		// zero v0.8.0 offers an MCP tool (permission "prompt") only in unsafe mode: never to this
 		// member-mode chat, not even through tool_search.
 		assert.doesNotMatch(deferredTools(), /mcp_fixture_echo/);
@@ -185,26 +171,26 @@ test('3. the MCP view lists a stdio server, disables and enables it, and the nex
 
 		await executeCommand(session.page, 'zero.mcpServers', { server: 'fixture', action: 'enable' });
 		await waitForNotification(session.page, /The MCP server fixture is now enabled/);
-		script(session.server, [{ text: ['ok'] }]);
-		await send(frame, 'And now?');
-		await waitForTurnEnd(frame, 2);
+		support.script(session.server, [{ text: ['ok'] }]);
+		await support.send(frame, 'And now?');
+		await support.waitForTurnEnd(frame, 2);
 		assert.doesNotMatch(deferredTools(), /mcp_fixture_echo/);
 		assert.match(unsafeTools(), /mcp_fixture_echo/);
 	});
 });
 
 test("4. zero's terminal UI opens in the chat's folder, resumes its session, and the next turn carries what was done there", async () => {
-	await step(session.page, 'zero-tools-4-tui', async () => {
+	await support.step(session.page, 'zero-tools-4-tui', async () => {
 		const chatFrame = await session.newChat();
-		script(session.server, [{ text: ['Ready for the TUI.'] }]);
-		await send(chatFrame, 'Start here.');
-		await waitForTurnEnd(chatFrame, 1);
-		const before = new Set(zeroProcesses().map((p) => p.pid));
+		support.script(session.server, [{ text: ['Ready for the TUI.'] }]);
+		await support.send(chatFrame, 'Start here.');
+		await support.waitForTurnEnd(chatFrame, 1);
+		const before = new Set(support.zeroProcesses().map((p) => p.pid));
 		await executeCommand(session.page, 'zero.openInTerminalUi');
 		let tui: { pid: number; argv: string[] } | undefined;
-		await waitUntil(
+		await support.waitUntil(
 			() => {
-				tui = zeroProcesses().find((p) => !before.has(p.pid) && p.argv.length === 1);
+				tui = support.zeroProcesses().find((p) => !before.has(p.pid) && p.argv.length === 1);
 				return tui !== undefined;
 			},
 			15_000,
@@ -213,7 +199,7 @@ test("4. zero's terminal UI opens in the chat's folder, resumes its session, and
 		assert.equal(fs.realpathSync(`/proc/${tui!.pid}/cwd`), fs.realpathSync(session.workspace));
 		await waitForNotification(session.page, /send \/resume \S+ there/);
 		const rows = session.page.locator('.terminal-wrapper .xterm-rows').first();
-		await waitUntil(
+		await support.waitUntil(
 			async () => (await rows.innerText().catch(() => '')).trim().length > 40,
 			30_000,
 			"zero's TUI to draw in the terminal",
@@ -221,7 +207,7 @@ test("4. zero's terminal UI opens in the chat's folder, resumes its session, and
 		);
 		await screenshot(session.page, 'zero-tools-tui-terminal');
 		await session.page.getByRole('button', { name: 'Type /resume in the Terminal' }).click();
-		await waitUntil(
+		await support.waitUntil(
 			async () => /\/resume \S+/.test(await rows.innerText().catch(() => '')),
 			15_000,
 			'/resume to be typed into the TUI',
@@ -234,17 +220,21 @@ test("4. zero's terminal UI opens in the chat's folder, resumes its session, and
 		const typeInTerminal = (text: string) =>
 			executeCommand(session.page, 'workbench.action.terminal.sendSequence', { text });
 		await typeInTerminal('\r');
-		await waitUntil(
+		await support.waitUntil(
 			async () => /Ready for the TUI\./.test(await rows.innerText().catch(() => '')),
 			15_000,
 			'the TUI to resume the session',
 			{ seen: async () => rows.innerText().catch(() => '') },
 		);
 		const tuiNote = 'Remember the word TURQUOISE.';
-		script(session.server, [{ text: ['Noted in the TUI.'] }, { text: ['Title'] }, { text: ['x'] }]);
+		support.script(session.server, [
+			{ text: ['Noted in the TUI.'] },
+			{ text: ['Title'] },
+			{ text: ['x'] },
+		]);
 		await typeInTerminal(tuiNote);
 		await typeInTerminal('\r');
-		await waitUntil(
+		await support.waitUntil(
 			async () => /Noted in the TUI\./.test(await rows.innerText().catch(() => '')),
 			30_000,
 			"the TUI's answer",
@@ -252,16 +242,16 @@ test("4. zero's terminal UI opens in the chat's folder, resumes its session, and
 		);
 		await screenshot(session.page, 'zero-tools-tui-turn');
 		process.kill(tui!.pid, 'SIGTERM');
-		await waitUntil(
-			() => !zeroProcesses().some((p) => p.pid === tui!.pid),
+		await support.waitUntil(
+			() => !support.zeroProcesses().some((p) => p.pid === tui!.pid),
 			15_000,
 			'the TUI to exit',
 		);
 
 		// The chat's next turn resumes the same session: the model sees what the TUI added.
-		const sent = script(session.server, [{ text: ['Back in the chat.'] }]);
-		await send(chatFrame, 'What word?');
-		await waitForTurnEnd(chatFrame, 2);
+		const sent = support.script(session.server, [{ text: ['Back in the chat.'] }]);
+		await support.send(chatFrame, 'What word?');
+		await support.waitForTurnEnd(chatFrame, 2);
 		const request = session.server.requests.slice(sent).at(-1);
 		assert.ok(
 			JSON.stringify(request?.body?.messages ?? []).includes('TURQUOISE'),

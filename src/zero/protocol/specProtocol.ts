@@ -18,6 +18,7 @@
  * spec text, ids) is bounded here; where a field decides a path or a command it is validated.
  */
 import { z } from 'zod';
+import { jsonLineValues, MALFORMED_LINE } from './jsonLines';
 import { buildExecArgs, headlessExecArgs, SESSION_ID_PATTERN, type ExecOptions } from './execArgs';
 
 export const SPEC_REVIEW_REQUIRED = 'spec_review_required';
@@ -201,14 +202,8 @@ const StoredMessageSchema = z.looseObject({
  * verbatim as the implementation run's message, so it is bounded but not otherwise changed.
  */
 export function implementationPromptFromEvents(eventsJsonl: string): string | undefined {
-	for (const line of eventsJsonl.split('\n')) {
-		if (line.trim() === '') {
-			continue;
-		}
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch {
+	for (const value of jsonLineValues(eventsJsonl)) {
+		if (value === MALFORMED_LINE) {
 			return undefined;
 		}
 		const parsed = StoredMessageSchema.safeParse(value);
