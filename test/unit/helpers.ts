@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { reduceTranscript } from '../../src/shared/transcript';
 import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/protocol/parseLine';
+import { readSettings, type ZeroSettings } from '../../src/host/platform/settings';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const SCENARIOS = path.join(REPO, 'test', 'fixtures', 'scenarios');
@@ -114,4 +115,9 @@ export function recordedCli(
 		}
 		return { exitCode: entry.exitCode, stdout: readFileSync(stdoutFile, 'utf8'), stderr };
 	};
+}
+
+/** The settings of a user who set nothing (the reader's own defaults), with a test's changes. */
+export function settingsWith(changes: Partial<ZeroSettings> = {}): ZeroSettings {
+	return { ...readSettings({ inspect: () => undefined }).settings, ...changes };
 }

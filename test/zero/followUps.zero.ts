@@ -10,6 +10,7 @@
  * talks to the scripted model server (test/harness/modelServer.ts) in a hermetic home per run.
  */
 import assert from 'node:assert/strict';
+import { settingsWith } from '../unit/helpers';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,19 +101,7 @@ interface Row {
 	ran?: (setup: Setup, result: ToolItem) => void;
 }
 
-const settings: ZeroSettings = {
-	path: ZERO_BIN,
-	model: '',
-	permissionMode: 'member',
-	maxTurns: undefined,
-	maxConcurrentRuns: 4,
-	extraArgs: [],
-	env: {},
-	sendWithEnter: true,
-	inspectionPresets: [],
-	shellBaselineEnabled: true,
-	shellBaselineMaxStoreMegabytes: 2048,
-};
+const settings: ZeroSettings = settingsWith({ path: ZERO_BIN });
 
 async function newSetup(row: Row): Promise<Setup> {
 	const home = await createZeroHome({

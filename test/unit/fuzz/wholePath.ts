@@ -9,6 +9,7 @@
  * - the rendered DOM has no script, no event handler and no URL it could load or navigate to.
  */
 import '../webview/domEnv';
+import { settingsWith } from '../helpers';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -20,7 +21,6 @@ import {
 	type ChatRunContext,
 } from '../../../src/host/notices/permissionFollowUps';
 import { inspectionStep } from '../../../src/host/inspection/inspectionReport';
-import type { ZeroSettings } from '../../../src/host/platform/settings';
 import type { ZeroCli } from '../../../src/host/platform/zeroCli';
 import type { TurnNotices } from '../../../src/shared/notices';
 import { HostToWebviewSchema, type HostToWebview } from '../../../src/shared/protocol';
@@ -111,19 +111,7 @@ class CaseFailure extends Error {}
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
-const settings = {
-	path: '',
-	model: '',
-	permissionMode: 'member',
-	maxTurns: undefined,
-	maxConcurrentRuns: 4,
-	extraArgs: [],
-	env: {},
-	sendWithEnter: true,
-	inspectionPresets: [],
-	shellBaselineEnabled: true,
-	shellBaselineMaxStoreMegabytes: 2048,
-} satisfies ZeroSettings;
+const settings = settingsWith();
 
 const followUps = new PermissionFollowUps({
 	settings: () => settings,

@@ -4,6 +4,7 @@
  * FAKE `zero acp` in a real AcpManager.
  */
 import { mkdtempSync } from 'node:fs';
+import { settingsWith } from '../../helpers';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AcpManager } from '../../../../src/host/acp/acpManager';
@@ -75,19 +76,7 @@ export class ChatWorld {
 			path: '/opt/zero/bin/zero',
 			source: 'setting',
 		};
-		const settings: ZeroSettings = {
-			path: '',
-			model: '',
-			permissionMode: 'member',
-			maxTurns: 50,
-			maxConcurrentRuns: 4,
-			extraArgs: [],
-			env: { ...options.acpEnv },
-			sendWithEnter: true,
-			inspectionPresets: [],
-			shellBaselineEnabled: true,
-			shellBaselineMaxStoreMegabytes: 2048,
-		};
+		const settings: ZeroSettings = settingsWith({ maxTurns: 50, env: { ...options.acpEnv } });
 		this.acp = new AcpManager({
 			locator: {
 				locate: async () => ({ found: true, path: FAKE_ACP, source: 'setting' }),

@@ -4,6 +4,7 @@
  * zero's recorded CLI answers (revoke counts, grant lists) before the re-run.
  */
 import assert from 'node:assert/strict';
+import { settingsWith } from '../../helpers';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -21,19 +22,7 @@ import type { ZeroFactsSnapshot } from '../../../../src/host/platform/zeroFacts'
 import type { ToolItem, Transcript, Turn } from '../../../../src/shared/transcriptSchema';
 import { RECORDED, SCENARIOS, exited, replay } from '../../helpers';
 
-const settings: ZeroSettings = {
-	path: '',
-	model: '',
-	permissionMode: 'plan',
-	maxTurns: undefined,
-	maxConcurrentRuns: 4,
-	extraArgs: [],
-	env: {},
-	sendWithEnter: true,
-	inspectionPresets: [],
-	shellBaselineEnabled: true,
-	shellBaselineMaxStoreMegabytes: 2048,
-};
+const settings: ZeroSettings = settingsWith({ permissionMode: 'plan' });
 
 const facts = (extra: Partial<ZeroFactsSnapshot> = {}): ZeroFactsSnapshot => ({
 	homeDir: '/home/someone',

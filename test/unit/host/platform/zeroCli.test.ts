@@ -1,24 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { settingsWith } from '../../helpers';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import { ZeroCli } from '../../../../src/host/platform/zeroCli';
 
-const settings: ZeroSettings = {
-	path: '',
-	model: '',
-	permissionMode: 'member',
-	maxTurns: undefined,
-	maxConcurrentRuns: 4,
-	extraArgs: [],
-	env: {},
-	sendWithEnter: true,
-	inspectionPresets: [],
-	shellBaselineEnabled: true,
-	shellBaselineMaxStoreMegabytes: 2048,
-};
+const settings: ZeroSettings = settingsWith();
 const log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /** A stand-in zero that leaves a marker file when it runs. */

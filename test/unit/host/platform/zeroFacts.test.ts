@@ -1,5 +1,6 @@
 /** What the host asks zero before a run (sandbox policy, turn budget) and reads after it (the trace). */
 import assert from 'node:assert/strict';
+import { settingsWith } from '../../helpers';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,19 +11,7 @@ import type { ZeroCliResult } from '../../../../src/host/platform/zeroCli';
 import { FACTS_REASK_MS, ZeroFacts } from '../../../../src/host/platform/zeroFacts';
 import { RECORDED, recordedCli } from '../../helpers';
 
-const settings: ZeroSettings = {
-	path: '',
-	model: '',
-	permissionMode: 'member',
-	maxTurns: undefined,
-	maxConcurrentRuns: 4,
-	extraArgs: [],
-	env: { XDG_CONFIG_HOME: '/cfg' },
-	sendWithEnter: true,
-	inspectionPresets: [],
-	shellBaselineEnabled: true,
-	shellBaselineMaxStoreMegabytes: 2048,
-};
+const settings: ZeroSettings = settingsWith({ env: { XDG_CONFIG_HOME: '/cfg' } });
 const log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 function factsFrom(home: string): ZeroFacts {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { settingsWith } from '../../helpers';
 import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import type { ReadinessReport } from '../../../../src/host/setup/readiness';
 import { readinessView } from '../../../../src/host/setup/readinessView';
@@ -7,19 +8,10 @@ import { setupReportMarkdown } from '../../../../src/host/setup/setupReport';
 import type { DiscoveryResult } from '../../../../src/zero/process/discovery';
 import type { ProbeResult } from '../../../../src/zero/protocol/setupProbe';
 
-const settings: ZeroSettings = {
-	path: '',
-	model: '',
-	permissionMode: 'member',
-	maxTurns: undefined,
-	maxConcurrentRuns: 4,
+const settings: ZeroSettings = settingsWith({
 	extraArgs: ['--reasoning-effort', 'high'],
 	env: { OPENAI_API_KEY: 'sk-secret-value-123', ZERO_PROVIDER: 'openai' },
-	sendWithEnter: true,
-	inspectionPresets: [],
-	shellBaselineEnabled: true,
-	shellBaselineMaxStoreMegabytes: 2048,
-};
+});
 
 describe('setup report', () => {
 	it('says what was found and never prints zero.env values', () => {
