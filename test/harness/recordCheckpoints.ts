@@ -26,7 +26,6 @@
  * Each claim the extension relies on is checked while recording (`checks` in index.json); the
  * script exits 1 when one fails, so a re-record against a newer zero shows what changed.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import {
@@ -45,6 +44,14 @@ import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
+import {
+	runZeroText,
+	strictJsonLines,
+	type TextRunResult,
+	runRecorderMain,
+	reportChecks,
+	stepsAndChecksReadme,
+} from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const SESSION = 'ck-main';
@@ -52,58 +59,11 @@ const SESSION = 'ck-main';
 const DEFAULT_CAP = 5 << 20;
 const INLINE_FILE_BYTES = 64 * 1024;
 
-interface RunResult {
-	stdout: string;
-	stderr: string;
-	exitCode: number | null;
-	durationMs: number;
-}
-
-function run(
-	zeroBin: string,
-	args: string[],
-	env: Record<string, string>,
-	cwd: string,
-	stdin = '',
-): Promise<RunResult> {
-	return new Promise((resolve, reject) => {
-		const started = performance.now();
-		const child = spawn(zeroBin, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-		const stdout: Buffer[] = [];
-		const stderr: Buffer[] = [];
-		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-		child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-		child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-		child.on('error', (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on('close', (exitCode) => {
-			clearTimeout(timer);
-			resolve({
-				stdout: Buffer.concat(stdout).toString('utf8'),
-				stderr: Buffer.concat(stderr).toString('utf8'),
-				exitCode,
-				durationMs: Math.round(performance.now() - started),
-			});
-		});
-		child.stdin.on('error', () => undefined);
-		child.stdin.end(stdin);
-	});
-}
-
 function userMessage(content: string): string {
 	return `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content })}\n`;
 }
 
 type Json = Record<string, unknown>;
-
-function jsonLines(text: string): Json[] {
-	return text
-		.split('\n')
-		.filter((line) => line.trim() !== '')
-		.map((line) => JSON.parse(line) as Json);
-}
 
 interface FileState {
 	sha256: string;
@@ -163,8 +123,8 @@ class CheckpointRecorder {
 	}
 
 	/** Runs a zero CLI command; with a name, its answer is saved under cli/. */
-	async cli(name: string, args: string[], note = ''): Promise<RunResult> {
-		const result = await run(this.zeroBin, args, this.home.env, this.ws);
+	async cli(name: string, args: string[], note = ''): Promise<TextRunResult> {
+		const result = await runZeroText(this.zeroBin, args, this.home.env, this.ws);
 		if (name !== '') {
 			await writeFile(
 				path.join(this.outDir, 'cli', `${name}.json`),
@@ -208,7 +168,13 @@ class CheckpointRecorder {
 			'--no-completion-gate',
 			...flags,
 		];
-		const result = await run(this.zeroBin, args, this.home.env, this.ws, userMessage(prompt));
+		const result = await runZeroText(
+			this.zeroBin,
+			args,
+			this.home.env,
+			this.ws,
+			userMessage(prompt),
+		);
 		const unused = this.server.clearScript();
 		const requests = this.server.requests.slice(requestsBefore);
 		const userMessages = requests.map((request) => {
@@ -235,7 +201,7 @@ class CheckpointRecorder {
 			`${JSON.stringify(meta, null, '\t')}\n`,
 		);
 		this.steps.push({ kind: 'turn', name: `turns/${name}.jsonl`, note });
-		const events = jsonLines(result.stdout);
+		const events = strictJsonLines(result.stdout);
 		process.stdout.write(
 			`turn ${name.padEnd(36)} exit=${result.exitCode} ${result.durationMs}ms events=${events.map((event) => event.type).join(',')}\n`,
 		);
@@ -271,7 +237,7 @@ class CheckpointRecorder {
 
 	async storeEvents(): Promise<Json[]> {
 		const file = path.join(this.sessionDir(), 'events.jsonl');
-		return existsSync(file) ? jsonLines(await readFile(file, 'utf8')) : [];
+		return existsSync(file) ? strictJsonLines(await readFile(file, 'utf8')) : [];
 	}
 
 	async blobNames(): Promise<string[]> {
@@ -936,13 +902,7 @@ async function main(): Promise<void> {
 		await home.cleanup();
 		await rm(outside, { recursive: true, force: true });
 	}
-	const failed = recorder.checks.filter((check) => !check.ok);
-	process.stdout.write(
-		`${recorder.checks.length - failed.length}/${recorder.checks.length} checks passed\n`,
-	);
-	if (failed.length > 0) {
-		process.exitCode = 1;
-	}
+	reportChecks(recorder.checks);
 }
 
 function readme(r: CheckpointRecorder): string {
@@ -958,18 +918,8 @@ function readme(r: CheckpointRecorder): string {
 		'',
 		'Session `ck-main`, one workspace, turns in order (each `turns/<name>.jsonl` is the exact stdout):',
 		'',
-		...r.steps.map((step) => `- \`${step.name}\` (${step.kind}): ${step.note}`),
-		'',
-		`Checks made while recording (${r.checks.filter((check) => check.ok).length}/${r.checks.length} passed):`,
-		'',
-		...r.checks.map((check) => `- ${check.ok ? 'ok' : '**FAILED**'}: ${check.name}`),
-		'',
+		...stepsAndChecksReadme(r),
 	].join('\n');
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(
-		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-	);
-	process.exitCode = 1;
-});
+runRecorderMain(main);

@@ -29,54 +29,17 @@ import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
+import {
+	runZeroText,
+	strictJsonLines,
+	runRecorderMain,
+	reportChecks,
+	stepsAndChecksReadme,
+} from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
 type Json = Record<string, unknown>;
-
-interface RunResult {
-	stdout: string;
-	stderr: string;
-	exitCode: number | null;
-}
-
-function run(
-	zeroBin: string,
-	args: string[],
-	env: Record<string, string>,
-	cwd: string,
-	stdin = '',
-): Promise<RunResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(zeroBin, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-		const stdout: Buffer[] = [];
-		const stderr: Buffer[] = [];
-		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-		child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-		child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-		child.on('error', (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on('close', (exitCode) => {
-			clearTimeout(timer);
-			resolve({
-				stdout: Buffer.concat(stdout).toString('utf8'),
-				stderr: Buffer.concat(stderr).toString('utf8'),
-				exitCode,
-			});
-		});
-		child.stdin.on('error', () => undefined);
-		child.stdin.end(stdin);
-	});
-}
-
-function jsonLines(text: string): Json[] {
-	return text
-		.split('\n')
-		.filter((line) => line.trim() !== '')
-		.map((line) => JSON.parse(line) as Json);
-}
 
 class ComposerRecorder {
 	readonly checks: { name: string; ok: boolean; detail: string }[] = [];
@@ -122,7 +85,7 @@ class ComposerRecorder {
 		cwd: string,
 		env: Record<string, string> = this.home.env,
 	): Promise<Json> {
-		const result = await run(this.zeroBin, args, env, cwd);
+		const result = await runZeroText(this.zeroBin, args, env, cwd);
 		await writeFile(
 			path.join(this.outDir, 'cli', `${name}.json`),
 			`${JSON.stringify(
@@ -167,7 +130,7 @@ class ComposerRecorder {
 			'member',
 		];
 		const stdin = `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: prompt })}\n`;
-		const result = await run(this.zeroBin, args, this.home.env, ws, stdin);
+		const result = await runZeroText(this.zeroBin, args, this.home.env, ws, stdin);
 		const unused = this.server.clearScript();
 		const userMessages = this.server.requests
 			.slice(requestsBefore)
@@ -202,7 +165,7 @@ class ComposerRecorder {
 		process.stdout.write(`turn ${name.padEnd(40)} exit=${result.exitCode}\n`);
 		this.check(`${name}: exit code 0`, result.exitCode === 0, result.stderr);
 		this.check(`${name}: every scripted response was used`, unused === 0, { unused });
-		return { events: jsonLines(result.stdout), userMessages };
+		return { events: strictJsonLines(result.stdout), userMessages };
 	}
 }
 
@@ -495,7 +458,7 @@ async function main(): Promise<void> {
 		await mkdir(recorder.workspace(ws), { recursive: true });
 	}
 	try {
-		const version = await run(zeroBin, ['--version'], home.env, home.root);
+		const version = await runZeroText(zeroBin, ['--version'], home.env, home.root);
 		// A build from source at tag v0.8.0 answers "zero dev"; kept so a re-record shows its binary.
 		zeroVersion = version.stdout.trim();
 		await recordCli(recorder);
@@ -524,13 +487,7 @@ async function main(): Promise<void> {
 		await server.close();
 		await home.cleanup();
 	}
-	const failed = recorder.checks.filter((check) => !check.ok);
-	process.stdout.write(
-		`${recorder.checks.length - failed.length}/${recorder.checks.length} checks passed\n`,
-	);
-	if (failed.length > 0) {
-		process.exitCode = 1;
-	}
+	reportChecks(recorder.checks);
 }
 
 function readme(r: ComposerRecorder): string {
@@ -545,18 +502,8 @@ function readme(r: ComposerRecorder): string {
 		'',
 		'Steps in order:',
 		'',
-		...r.steps.map((step) => `- \`${step.name}\` (${step.kind}): ${step.note}`),
-		'',
-		`Checks made while recording (${r.checks.filter((check) => check.ok).length}/${r.checks.length} passed):`,
-		'',
-		...r.checks.map((check) => `- ${check.ok ? 'ok' : '**FAILED**'}: ${check.name}`),
-		'',
+		...stepsAndChecksReadme(r),
 	].join('\n');
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(
-		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-	);
-	process.exitCode = 1;
-});
+runRecorderMain(main);

@@ -28,62 +28,25 @@
  * Each claim docs/conversation-shaping.md makes is checked here (`checks` in index.json); the
  * script exits 1 when one fails, so a re-record against a newer zero shows what changed.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
+import {
+	runZeroText,
+	strictJsonLines,
+	type TextRunResult,
+	runRecorderMain,
+	reportChecks,
+	stepsAndChecksReadme,
+} from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const usage = { prompt: 1000, completion: 20 };
 
 type Json = Record<string, unknown>;
-
-interface RunResult {
-	stdout: string;
-	stderr: string;
-	exitCode: number | null;
-}
-
-function run(
-	zeroBin: string,
-	args: string[],
-	env: Record<string, string>,
-	cwd: string,
-	stdin = '',
-): Promise<RunResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(zeroBin, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-		const stdout: Buffer[] = [];
-		const stderr: Buffer[] = [];
-		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-		child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-		child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-		child.on('error', (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on('close', (exitCode) => {
-			clearTimeout(timer);
-			resolve({
-				stdout: Buffer.concat(stdout).toString('utf8'),
-				stderr: Buffer.concat(stderr).toString('utf8'),
-				exitCode,
-			});
-		});
-		child.stdin.on('error', () => undefined);
-		child.stdin.end(stdin);
-	});
-}
-
-function jsonLines(text: string): Json[] {
-	return text
-		.split('\n')
-		.filter((line) => line.trim() !== '')
-		.map((line) => JSON.parse(line) as Json);
-}
 
 interface Check {
 	name: string;
@@ -131,8 +94,8 @@ class ShapingRecorder {
 		process.stdout.write(`  ${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : `: ${text}`}\n`);
 	}
 
-	async cli(name: string, args: string[], note: string, cwd: string): Promise<RunResult> {
-		const result = await run(this.zeroBin, args, this.home.env, cwd);
+	async cli(name: string, args: string[], note: string, cwd: string): Promise<TextRunResult> {
+		const result = await runZeroText(this.zeroBin, args, this.home.env, cwd);
 		await writeFile(
 			path.join(this.outDir, 'cli', `${name}.json`),
 			`${JSON.stringify(
@@ -152,7 +115,12 @@ class ShapingRecorder {
 	}
 
 	async eventCount(session: string, cwd: string): Promise<number> {
-		const list = await run(this.zeroBin, ['sessions', 'list', '--json'], this.home.env, cwd);
+		const list = await runZeroText(
+			this.zeroBin,
+			['sessions', 'list', '--json'],
+			this.home.env,
+			cwd,
+		);
 		const sessions = JSON.parse(list.stdout) as { sessionId: string; eventCount: number }[];
 		return sessions.find((entry) => entry.sessionId === session)?.eventCount ?? 0;
 	}
@@ -189,7 +157,7 @@ class ShapingRecorder {
 			...flags,
 		];
 		const stdin = `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: prompt })}\n`;
-		const result = await run(this.zeroBin, args, this.home.env, ws, stdin);
+		const result = await runZeroText(this.zeroBin, args, this.home.env, ws, stdin);
 		const unused = this.server.clearScript();
 		const requests = this.server.requests.slice(requestsBefore).map((request) =>
 			(request.body?.messages ?? [])
@@ -227,7 +195,7 @@ class ShapingRecorder {
 			)}\n`,
 		);
 		this.steps.push({ kind: 'turn', name: `turns/${name}.jsonl`, note });
-		const events = jsonLines(result.stdout);
+		const events = strictJsonLines(result.stdout);
 		process.stdout.write(
 			`turn ${name.padEnd(40)} exit=${result.exitCode} requests=${requests.length}\n`,
 		);
@@ -248,7 +216,7 @@ class ShapingRecorder {
 
 	async storeEvents(session: string): Promise<Json[]> {
 		const file = path.join(this.sessionDir(session), 'events.jsonl');
-		return existsSync(file) ? jsonLines(await readFile(file, 'utf8')) : [];
+		return existsSync(file) ? strictJsonLines(await readFile(file, 'utf8')) : [];
 	}
 
 	async blobNames(session: string): Promise<string[]> {
@@ -860,13 +828,7 @@ async function main(): Promise<void> {
 		await server.close();
 		await home.cleanup();
 	}
-	const failed = recorder.checks.filter((check) => !check.ok);
-	process.stdout.write(
-		`${recorder.checks.length - failed.length}/${recorder.checks.length} checks passed\n`,
-	);
-	if (failed.length > 0) {
-		process.exitCode = 1;
-	}
+	reportChecks(recorder.checks);
 }
 
 function readme(r: ShapingRecorder): string {
@@ -882,18 +844,8 @@ function readme(r: ShapingRecorder): string {
 		'',
 		'Steps in order:',
 		'',
-		...r.steps.map((step) => `- \`${step.name}\` (${step.kind}): ${step.note}`),
-		'',
-		`Checks made while recording (${r.checks.filter((check) => check.ok).length}/${r.checks.length} passed):`,
-		'',
-		...r.checks.map((check) => `- ${check.ok ? 'ok' : '**FAILED**'}: ${check.name}`),
-		'',
+		...stepsAndChecksReadme(r),
 	].join('\n');
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(
-		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-	);
-	process.exitCode = 1;
-});
+runRecorderMain(main);

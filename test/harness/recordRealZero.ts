@@ -36,6 +36,7 @@ import {
 	type Homes,
 	type IndexEntry,
 	type Scenario,
+	runRecorderMain,
 } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -1045,9 +1046,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(
-		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-	);
-	process.exitCode = 1;
-});
+runRecorderMain(main);

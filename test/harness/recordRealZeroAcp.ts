@@ -25,6 +25,7 @@ import {
 	type ScriptedToolCall,
 } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
+import { runRecorderMain } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
@@ -1070,9 +1071,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(
-		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-	);
-	process.exitCode = 1;
-});
+runRecorderMain(main);

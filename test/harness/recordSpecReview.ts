@@ -28,62 +28,25 @@
  *
  * Each claim docs/spec-review.md makes is a check here; the script exits 1 when one fails.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
+import {
+	runZeroText,
+	strictJsonLines,
+	type TextRunResult,
+	runRecorderMain,
+	reportChecks,
+	stepsAndChecksReadme,
+} from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const usage = { prompt: 1000, completion: 20 };
 
 type Json = Record<string, unknown>;
-
-interface RunResult {
-	stdout: string;
-	stderr: string;
-	exitCode: number | null;
-}
-
-function run(
-	zeroBin: string,
-	args: string[],
-	env: Record<string, string>,
-	cwd: string,
-	stdin = '',
-): Promise<RunResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(zeroBin, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-		const stdout: Buffer[] = [];
-		const stderr: Buffer[] = [];
-		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-		child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-		child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-		child.on('error', (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on('close', (exitCode) => {
-			clearTimeout(timer);
-			resolve({
-				stdout: Buffer.concat(stdout).toString('utf8'),
-				stderr: Buffer.concat(stderr).toString('utf8'),
-				exitCode,
-			});
-		});
-		child.stdin.on('error', () => undefined);
-		child.stdin.end(stdin);
-	});
-}
-
-function jsonLines(text: string): Json[] {
-	return text
-		.split('\n')
-		.filter((line) => line.trim() !== '')
-		.map((line) => JSON.parse(line) as Json);
-}
 
 interface Check {
 	name: string;
@@ -139,8 +102,8 @@ class SpecRecorder {
 		);
 	}
 
-	async cli(name: string, args: string[], note: string): Promise<RunResult> {
-		const result = await run(this.zeroBin, args, this.home.env, this.ws);
+	async cli(name: string, args: string[], note: string): Promise<TextRunResult> {
+		const result = await runZeroText(this.zeroBin, args, this.home.env, this.ws);
 		await writeFile(
 			path.join(this.outDir, 'cli', `${name}.json`),
 			`${JSON.stringify(
@@ -171,7 +134,7 @@ class SpecRecorder {
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
 		const stdin = `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: prompt })}\n`;
-		const result = await run(this.zeroBin, args, this.home.env, this.ws, stdin);
+		const result = await runZeroText(this.zeroBin, args, this.home.env, this.ws, stdin);
 		const unused = this.server.clearScript();
 		const recorded = this.server.requests.slice(requestsBefore);
 		const requests = recorded.map((request) =>
@@ -222,7 +185,7 @@ class SpecRecorder {
 		);
 		let events: Json[] = [];
 		try {
-			events = jsonLines(result.stdout);
+			events = strictJsonLines(result.stdout);
 		} catch {
 			events = [];
 		}
@@ -237,7 +200,7 @@ class SpecRecorder {
 			this.placeholder(text),
 		);
 		this.steps.push({ kind: 'store', name: `store/${session}.events.jsonl`, note });
-		return text.trim() === '' ? [] : jsonLines(text);
+		return text.trim() === '' ? [] : strictJsonLines(text);
 	}
 
 	async saveSpec(moment: string, file: string, note: string): Promise<string> {
@@ -873,13 +836,7 @@ async function main(): Promise<void> {
 		await server.close();
 		await home.cleanup();
 	}
-	const failed = recorder.checks.filter((check) => !check.ok);
-	process.stdout.write(
-		`${recorder.checks.length - failed.length}/${recorder.checks.length} checks passed\n`,
-	);
-	if (failed.length > 0) {
-		process.exitCode = 1;
-	}
+	reportChecks(recorder.checks);
 }
 
 function readme(r: SpecRecorder): string {
@@ -895,18 +852,8 @@ function readme(r: SpecRecorder): string {
 		'',
 		'Steps in order:',
 		'',
-		...r.steps.map((step) => `- \`${step.name}\` (${step.kind}): ${step.note}`),
-		'',
-		`Checks made while recording (${r.checks.filter((check) => check.ok).length}/${r.checks.length} passed):`,
-		'',
-		...r.checks.map((check) => `- ${check.ok ? 'ok' : '**FAILED**'}: ${check.name}`),
-		'',
+		...stepsAndChecksReadme(r),
 	].join('\n');
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(
-		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-	);
-	process.exitCode = 1;
-});
+runRecorderMain(main);

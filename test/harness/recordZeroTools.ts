@@ -10,11 +10,11 @@
  * Output: test/fixtures/recorded/tools/ (index.json lists every step: argv, exit code, stderr).
  * Temp paths are replaced by `$ROOT` (the hermetic home) and `$REPO` (this repository).
  */
-import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { startModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome } from './zeroEnv';
+import { runZeroText } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const outDir = path.join(repoRoot, 'test', 'fixtures', 'recorded', 'tools');
@@ -26,34 +26,6 @@ interface Step {
 	exitCode: number | null;
 	stderr: string;
 	file: string;
-}
-
-function run(
-	bin: string,
-	args: string[],
-	env: Record<string, string>,
-	cwd: string,
-	stdin = '',
-): Promise<{ stdout: string; stderr: string; exitCode: number | null }> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(bin, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-		const out: Buffer[] = [];
-		const err: Buffer[] = [];
-		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-		child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-		child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-		child.on('error', reject);
-		child.on('close', (exitCode) => {
-			clearTimeout(timer);
-			resolve({
-				stdout: Buffer.concat(out).toString('utf8'),
-				stderr: Buffer.concat(err).toString('utf8'),
-				exitCode,
-			});
-		});
-		child.stdin.on('error', () => undefined);
-		child.stdin.end(stdin);
-	});
 }
 
 async function main(): Promise<void> {
@@ -71,7 +43,7 @@ async function main(): Promise<void> {
 	const steps: Step[] = [];
 	const scrub = (text: string) => text.split(home.root).join('$ROOT').split(repoRoot).join('$REPO');
 	const step = async (name: string, file: string, args: string[], stdin = '') => {
-		const result = await run(zeroBin, args, home.env, ws, stdin);
+		const result = await runZeroText(zeroBin, args, home.env, ws, stdin);
 		await writeFile(path.join(outDir, file), scrub(result.stdout));
 		steps.push({
 			name,
@@ -215,7 +187,7 @@ async function main(): Promise<void> {
 			'fixture',
 			'--json',
 		]);
-		const version = await run(zeroBin, ['--version'], home.env, ws);
+		const version = await runZeroText(zeroBin, ['--version'], home.env, ws);
 		await writeFile(
 			path.join(outDir, 'index.json'),
 			`${JSON.stringify(

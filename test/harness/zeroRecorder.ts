@@ -122,6 +122,38 @@ export function parseJsonLines(text: string): StreamEvent[] {
 	return events;
 }
 
+/** What a zero command printed, as text: for the recorders that read its answer, not its bytes. */
+export interface TextRunResult {
+	stdout: string;
+	stderr: string;
+	exitCode: number | null;
+	durationMs: number;
+}
+
+export async function runZeroText(
+	zeroBin: string,
+	args: string[],
+	env: Record<string, string>,
+	cwd: string,
+	stdin = '',
+): Promise<TextRunResult> {
+	const result = await runZero(zeroBin, { args, env, cwd, stdin, timeoutMs: 120_000 });
+	return {
+		stdout: result.stdout.toString('utf8'),
+		stderr: result.stderr.toString('utf8'),
+		exitCode: result.exitCode,
+		durationMs: result.durationMs,
+	};
+}
+
+/** Every line of `text` as a JSON object; a line that is not JSON throws (a recording is wrong). */
+export function strictJsonLines(text: string): Record<string, unknown>[] {
+	return text
+		.split('\n')
+		.filter((line) => line.trim() !== '')
+		.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 export function userMessage(content: string): string {
 	return `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content })}\n`;
 }
@@ -391,4 +423,44 @@ export interface Homes {
 	none: ZeroHome;
 	/** Provider base URL on a closed local port. */
 	down: ZeroHome;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A recorder's end
+
+interface KeptSteps {
+	steps: { kind: string; name: string; note: string }[];
+	checks: { name: string; ok: boolean }[];
+}
+
+/** A recording README's list of the steps in order and of the checks made while recording. */
+export function stepsAndChecksReadme(recorder: KeptSteps): string[] {
+	const passed = recorder.checks.filter((check) => check.ok).length;
+	return [
+		...recorder.steps.map((step) => `- \`${step.name}\` (${step.kind}): ${step.note}`),
+		'',
+		`Checks made while recording (${passed}/${recorder.checks.length} passed):`,
+		'',
+		...recorder.checks.map((check) => `- ${check.ok ? 'ok' : '**FAILED**'}: ${check.name}`),
+		'',
+	];
+}
+
+/** Prints how many checks passed; a failed check fails the process. */
+export function reportChecks(checks: KeptSteps['checks']): void {
+	const failed = checks.filter((check) => !check.ok);
+	process.stdout.write(`${checks.length - failed.length}/${checks.length} checks passed\n`);
+	if (failed.length > 0) {
+		process.exitCode = 1;
+	}
+}
+
+/** Runs a recorder's main: an error fails the process with its stack. */
+export function runRecorderMain(main: () => Promise<void>): void {
+	main().catch((error: unknown) => {
+		process.stderr.write(
+			`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
+		process.exitCode = 1;
+	});
 }

@@ -10,26 +10,19 @@ import { APPROVAL_VALUE_CHARS, approvalArguments } from '../../../src/shared/app
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { ToolItem, Transcript, TranscriptAction } from '../../../src/shared/transcriptSchema';
 import { toViewTranscript } from '../../../src/shared/viewTranscript';
-import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderTool } from '../../../src/webview/renderTool';
 import type {
 	RequestPermissionParams,
 	SessionUpdate,
 } from '../../../src/zero/protocol/acp/schemas';
+import { renderContext } from '../webview/viewAnswers';
 
 const OPTIONS = [
 	{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },
 	{ optionId: 'deny', name: 'Reject', kind: 'reject_once' },
 ];
 
-const context: RenderContext = {
-	isExpanded: () => false,
-	toolDetails: () => 'loading',
-	toolNotice: () => undefined,
-	turnNotices: () => undefined,
-	isReadOnly: () => false,
-	now: () => 0,
-};
+const context = renderContext({ toolDetails: () => 'loading' });
 
 function turnOf() {
 	const transcript: Transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });

@@ -4,21 +4,14 @@ import { describe, it } from 'node:test';
 import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { ApprovalPreview, ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
-import type { RenderContext } from '../../../src/webview/renderContext';
 import { approvalKeyAction } from '../../../src/webview/renderApproval';
 import { readViewAction } from '../../../src/webview/viewActions';
 import { buildRows } from '../../../src/webview/rows';
 import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { renderTool } from '../../../src/webview/renderTool';
+import { renderContext } from './viewAnswers';
 
-const context: RenderContext = {
-	isExpanded: () => false,
-	toolDetails: () => 'loading',
-	toolNotice: () => undefined,
-	turnNotices: () => undefined,
-	isReadOnly: () => false,
-	now: () => 0,
-};
+const context = renderContext({ toolDetails: () => 'loading' });
 
 /** The options zero v0.8.0 offered for `ls` (recorded: A06/A09). */
 const SHELL_OPTIONS = [

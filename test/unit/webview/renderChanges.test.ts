@@ -8,18 +8,11 @@ import {
 	computeTurnChanges,
 	type FileFacts,
 } from '../../../src/host/changes/turnChanges';
-import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderChanges } from '../../../src/webview/renderChanges';
 import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
+import { renderContext } from './viewAnswers';
 
-const context: RenderContext = {
-	isExpanded: () => false,
-	toolDetails: () => 'loading',
-	toolNotice: () => undefined,
-	turnNotices: () => undefined,
-	isReadOnly: () => false,
-	now: () => 0,
-};
+const context = renderContext({ toolDetails: () => 'loading' });
 
 const STORE = '/home/u/.local/share/zero/sessions/zero_20261201_1_1/checkpoints/3/blobs/9f';
 

@@ -14,17 +14,11 @@ import { PinnedPlan } from '../../../src/webview/pinnedPlan';
 import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import type { RenderContext } from '../../../src/webview/renderContext';
+import { renderContext } from './viewAnswers';
 
 const HOSTILE = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 
-const context = (readOnly = false): RenderContext => ({
-	isExpanded: () => false,
-	toolDetails: () => 'unavailable',
-	toolNotice: () => undefined,
-	turnNotices: () => undefined,
-	isReadOnly: () => readOnly,
-	now: () => 0,
-});
+const context = (readOnly = false): RenderContext => renderContext({ isReadOnly: () => readOnly });
 
 function line(transcript: Transcript, value: object): void {
 	applyAction(transcript, {

@@ -5,15 +5,12 @@ import { reduceTranscript } from '../../../src/shared/transcript';
 import { parseLine } from '../../../src/zero/protocol/parseLine';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderTool } from '../../../src/webview/renderTool';
+import { renderContext } from './viewAnswers';
 
-const context: RenderContext = {
+const context = renderContext({
 	isExpanded: () => true,
 	toolDetails: () => ({ args: '{}', output: '', argsLength: 2, outputLength: 0 }),
-	toolNotice: () => undefined,
-	turnNotices: () => undefined,
-	isReadOnly: () => false,
-	now: () => 0,
-};
+});
 
 function toolTurn(name: string, sideEffect: string, result?: Record<string, unknown>) {
 	const line = JSON.stringify({

@@ -6,19 +6,12 @@ import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { Turn } from '../../../src/shared/transcriptSchema';
 import type { AcpExit } from '../../../src/zero/protocol/acp/outcomes';
-import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderPrompt, renderStatus } from '../../../src/webview/renderTurn';
 import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { SCENARIOS, exited, replay } from '../helpers';
+import { renderContext } from './viewAnswers';
 
-const context: RenderContext = {
-	isExpanded: () => false,
-	toolDetails: () => 'unavailable',
-	toolNotice: () => undefined,
-	turnNotices: () => undefined,
-	isReadOnly: () => false,
-	now: () => 0,
-};
+const context = renderContext();
 
 const STDERR = 'panic: FAKE crash mid-turn\n\ngoroutine 1 [running]:';
 

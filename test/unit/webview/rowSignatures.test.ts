@@ -20,19 +20,12 @@ import type { FileChange } from '../../../src/shared/changeSchema';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { Transcript } from '../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../src/zero/protocol/parseLine';
-import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderRow, rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows, type Row } from '../../../src/webview/rows';
 import { RECORDED, SCENARIOS, exited, readLines, replay } from '../helpers';
+import { renderContext } from './viewAnswers';
 
-const context: RenderContext = {
-	isExpanded: () => false,
-	toolDetails: () => 'unavailable',
-	toolNotice: () => undefined,
-	turnNotices: () => undefined,
-	isReadOnly: () => false,
-	now: () => 0,
-};
+const context = renderContext();
 
 /** Short strings are names, states and ids: they are replaced, not grown. */
 const REPLACED_UP_TO = 64;

@@ -42,15 +42,14 @@ import {
 	type ViewAction,
 } from '../../../src/webview/viewActions';
 import { RECORDED, corpusFiles, exited, replay } from '../helpers';
+import { noticeAnswers, renderContext } from './viewAnswers';
 
-const context = (notices = new Map<string, TurnNotices>()): RenderContext => ({
-	isExpanded: () => true,
-	toolDetails: () => ({ args: '{}', output: 'out', argsLength: 2, outputLength: 99_999 }),
-	toolNotice: (turnId, itemId) => notices.get(turnId)?.items[itemId],
-	turnNotices: (turnId) => notices.get(turnId),
-	isReadOnly: () => false,
-	now: () => 0,
-});
+const context = (notices = new Map<string, TurnNotices>()): RenderContext =>
+	renderContext({
+		...noticeAnswers(notices),
+		isExpanded: () => true,
+		toolDetails: () => ({ args: '{}', output: 'out', argsLength: 2, outputLength: 99_999 }),
+	});
 
 function rowsOf(
 	transcript: Transcript,

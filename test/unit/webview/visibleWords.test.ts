@@ -28,6 +28,7 @@ import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
+import { noticeAnswers, renderContext } from './viewAnswers';
 
 const SESSION = 'zero_20261129120000_abcdef';
 const STORE = `/home/user/.zero/sessions/${SESSION}/session.jsonl`;
@@ -73,14 +74,7 @@ function visibleWords(root: Element): string {
 }
 
 function contextWith(notices: Map<string, TurnNotices>): RenderContext {
-	return {
-		isExpanded: () => false,
-		toolDetails: () => 'unavailable',
-		toolNotice: (turnId, itemId) => notices.get(turnId)?.items[itemId],
-		turnNotices: (turnId) => notices.get(turnId),
-		isReadOnly: () => false,
-		now: () => 0,
-	};
+	return renderContext(noticeAnswers(notices));
 }
 
 /** Every row of the transcript, rendered, in one element. */
