@@ -26,6 +26,7 @@ import { reduceTranscript } from '../../src/shared/transcript';
 import type { TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/protocol/parseLine';
 import { generateTranscriptLines } from './corpus';
+import { exited } from '../unit/helpers';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const PROBE = path.join(REPO, 'test', 'harness', 'activationProbe.cjs');
@@ -97,14 +98,7 @@ function bigChat(megabytes: number): { id: string; json: string } {
 		type: 'run/exit',
 		turnId: 't1',
 		at: 2,
-		outcome: {
-			kind: 'exited',
-			exitCode: 0,
-			signal: null,
-			stderrTail: '',
-			stopRequested: false,
-			killed: false,
-		},
+		outcome: exited(0),
 	});
 	const transcript = reduceTranscript({ id, title: 'A long chat', createdAt: 0 }, actions);
 	return { id, json: JSON.stringify(transcript) };

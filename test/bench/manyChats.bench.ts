@@ -30,6 +30,7 @@ import { startWebviewPage } from '../harness/webviewPage';
 import { ChatWorld } from '../unit/host/chat/chatSessionWorld';
 import { wholeNumberOption } from './benchOptions';
 import { generateTranscriptLines } from './corpus';
+import { exited } from '../unit/helpers';
 
 const CHATS = wholeNumberOption('chats', 10);
 const EVENTS = wholeNumberOption('events', 5000);
@@ -55,14 +56,7 @@ function chatTranscript(index: number): Transcript {
 		type: 'run/exit',
 		turnId,
 		at,
-		outcome: {
-			kind: 'exited',
-			exitCode: 0,
-			signal: null,
-			stderrTail: '',
-			stopRequested: false,
-			killed: false,
-		},
+		outcome: exited(0),
 	});
 	return reduceTranscript(
 		{ id: `chat-${index + 1}`, title: `Chat ${index + 1}`, createdAt: at },

@@ -38,6 +38,7 @@ import {
 	TRACE_CATEGORIES,
 	type TraceEvent,
 } from './webviewMetrics';
+import { exited } from '../unit/helpers';
 
 const TURNS = wholeNumberOption('turns', 200);
 const EVENTS = wholeNumberOption('events', 500_000);
@@ -88,14 +89,7 @@ function turnActions(turn: number, events: number): { turnId: string; frames: Ho
 		type: 'run/exit',
 		turnId,
 		at,
-		outcome: {
-			kind: 'exited',
-			exitCode: 0,
-			signal: null,
-			stderrTail: '',
-			stopRequested: false,
-			killed: false,
-		},
+		outcome: exited(0),
 	});
 	const frames: HostToWebview[] = [];
 	for (let i = 0; i < actions.length; i += EVENTS_PER_BATCH) {

@@ -78,6 +78,7 @@ import {
 	type TraceEvent,
 	type TraceStats,
 } from './webviewMetrics';
+import { exited } from '../unit/helpers';
 
 const EVENTS_PER_BATCH = 50;
 const FLUSH_MS = 16;
@@ -188,14 +189,7 @@ function buildFrames(maxEvents: number): Frames {
 		type: 'run/exit',
 		turnId,
 		at: startedAt + stream.length * FLUSH_MS,
-		outcome: {
-			kind: 'exited',
-			exitCode: 0,
-			signal: null,
-			stderrTail: '',
-			stopRequested: false,
-			killed: false,
-		},
+		outcome: exited(0),
 	};
 	all.push(exit);
 	stream.push({ type: 'transcript/actions', actions: [exit] });

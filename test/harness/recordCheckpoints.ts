@@ -51,6 +51,7 @@ import {
 	runRecorderMain,
 	reportChecks,
 	stepsAndChecksReadme,
+	FactRecorder,
 } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -72,48 +73,25 @@ interface FileState {
 	base64?: string;
 }
 
-interface Check {
-	name: string;
-	ok: boolean;
-	detail: string;
-}
-
-interface Step {
-	kind: 'turn' | 'cli' | 'store' | 'workspace' | 'user-edit';
-	name: string;
-	note: string;
-}
-
-class CheckpointRecorder {
-	readonly checks: Check[] = [];
-	readonly steps: Step[] = [];
-	private readonly placeholders: [string, string][];
-
+class CheckpointRecorder extends FactRecorder {
 	constructor(
-		private readonly zeroBin: string,
-		private readonly outDir: string,
-		readonly server: ModelServer,
-		readonly home: ZeroHome,
+		zeroBin: string,
+		outDir: string,
+		server: ModelServer,
+		home: ZeroHome,
 		readonly ws: string,
 		readonly outside: string,
 	) {
-		this.placeholders = [
-			[zeroBin, '$ZERO_BIN'],
-			[server.baseUrl, '$BASE_URL'],
-			[ws, '$WORKSPACE'],
-			[outside, '$ADD_DIR'],
-			[home.root, '$ROOT'],
-		];
-	}
-
-	placeholder(value: string): string {
-		return this.placeholders.reduce((text, [from, to]) => text.split(from).join(to), value);
-	}
-
-	check(name: string, ok: boolean, detail: unknown = ''): void {
-		const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
-		this.checks.push({ name, ok, detail: this.placeholder(text) });
-		process.stdout.write(`  ${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : `: ${text}`}\n`);
+		super(zeroBin, outDir, server, home, {
+			placeholders: [
+				[zeroBin, '$ZERO_BIN'],
+				[server.baseUrl, '$BASE_URL'],
+				[ws, '$WORKSPACE'],
+				[outside, '$ADD_DIR'],
+				[home.root, '$ROOT'],
+			],
+			placeholdersInCliOutput: false,
+		});
 	}
 
 	async eventCount(): Promise<number> {
@@ -123,26 +101,10 @@ class CheckpointRecorder {
 	}
 
 	/** Runs a zero CLI command; with a name, its answer is saved under cli/. */
-	async cli(name: string, args: string[], note = ''): Promise<TextRunResult> {
-		const result = await runZeroText(this.zeroBin, args, this.home.env, this.ws);
-		if (name !== '') {
-			await writeFile(
-				path.join(this.outDir, 'cli', `${name}.json`),
-				`${JSON.stringify(
-					{
-						argv: ['zero', ...args],
-						exitCode: result.exitCode,
-						stdout: result.stdout,
-						stderr: result.stderr,
-					},
-					null,
-					'\t',
-				)}\n`,
-			);
-			this.steps.push({ kind: 'cli', name: `cli/${name}.json`, note });
-			process.stdout.write(`cli  ${name.padEnd(36)} exit=${result.exitCode}\n`);
-		}
-		return result;
+	cli(name: string, args: string[], note = ''): Promise<TextRunResult> {
+		return name === ''
+			? runZeroText(this.zeroBin, args, this.home.env, this.ws)
+			: this.recordCli(name, args, note, this.ws);
 	}
 
 	async turn(

@@ -35,49 +35,27 @@ import {
 	runRecorderMain,
 	reportChecks,
 	stepsAndChecksReadme,
+	FactRecorder,
 } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
 type Json = Record<string, unknown>;
 
-class ComposerRecorder {
-	readonly checks: { name: string; ok: boolean; detail: string }[] = [];
-	readonly steps: { kind: string; name: string; note: string }[] = [];
-	private readonly placeholders: [string, string][];
-
-	constructor(
-		private readonly zeroBin: string,
-		readonly outDir: string,
-		readonly server: ModelServer,
-		readonly home: ZeroHome,
-	) {
-		this.placeholders = [
-			[zeroBin, '$ZERO_BIN'],
-			[server.baseUrl, '$BASE_URL'],
-			[path.join(home.root, 'ws'), '$WS'],
-			[home.root, '$ROOT'],
-		];
+class ComposerRecorder extends FactRecorder {
+	constructor(zeroBin: string, outDir: string, server: ModelServer, home: ZeroHome) {
+		super(zeroBin, outDir, server, home, {
+			placeholders: [
+				[zeroBin, '$ZERO_BIN'],
+				[server.baseUrl, '$BASE_URL'],
+				[path.join(home.root, 'ws'), '$WS'],
+				[home.root, '$ROOT'],
+			],
+			placeholdersInCliOutput: true,
+		});
 	}
 
-	get zeroBinary(): string {
-		return this.zeroBin;
-	}
-
-	placeholder(value: string): string {
-		return this.placeholders.reduce((text, [from, to]) => text.split(from).join(to), value);
-	}
-
-	workspace(name: string): string {
-		return path.join(this.home.root, 'ws', name);
-	}
-
-	check(name: string, ok: boolean, detail: unknown = ''): void {
-		const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
-		this.checks.push({ name, ok, detail: this.placeholder(text) });
-		process.stdout.write(`  ${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : `: ${text}`}\n`);
-	}
-
+	/** A zero command that answers JSON: saved, its exit code checked, its answer parsed. */
 	async cli(
 		name: string,
 		args: string[],
@@ -85,22 +63,7 @@ class ComposerRecorder {
 		cwd: string,
 		env: Record<string, string> = this.home.env,
 	): Promise<Json> {
-		const result = await runZeroText(this.zeroBin, args, env, cwd);
-		await writeFile(
-			path.join(this.outDir, 'cli', `${name}.json`),
-			`${JSON.stringify(
-				{
-					argv: ['zero', ...args].map((arg) => this.placeholder(arg)),
-					exitCode: result.exitCode,
-					stdout: this.placeholder(result.stdout),
-					stderr: this.placeholder(result.stderr),
-				},
-				null,
-				'\t',
-			)}\n`,
-		);
-		this.steps.push({ kind: 'cli', name: `cli/${name}.json`, note });
-		process.stdout.write(`cli  ${name.padEnd(40)} exit=${result.exitCode}\n`);
+		const result = await this.recordCli(name, args, note, cwd, env);
 		this.check(`${name}: exit code 0`, result.exitCode === 0, result.stderr);
 		return JSON.parse(result.stdout) as Json;
 	}
@@ -256,7 +219,7 @@ async function recordTui(r: ComposerRecorder): Promise<void> {
 		r.server.clearScript();
 		r.server.script([{ text: ['Done.'] }, { text: ['Title'] }, { text: ['More'] }]);
 		const before = r.server.requests.length;
-		const child = spawn('python3', [driver, r.zeroBinary, ws, keysFile], {
+		const child = spawn('python3', [driver, r.zeroBin, ws, keysFile], {
 			cwd: ws,
 			env: { ...r.home.env, TERM: 'xterm-256color' },
 			stdio: ['ignore', 'pipe', 'pipe'],

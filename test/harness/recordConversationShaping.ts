@@ -41,18 +41,13 @@ import {
 	runRecorderMain,
 	reportChecks,
 	stepsAndChecksReadme,
+	FactRecorder,
 } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const usage = { prompt: 1000, completion: 20 };
 
 type Json = Record<string, unknown>;
-
-interface Check {
-	name: string;
-	ok: boolean;
-	detail: string;
-}
 
 interface TurnOutcome {
 	events: Json[];
@@ -61,57 +56,21 @@ interface TurnOutcome {
 	firstRequest: { role: string; content: string }[];
 }
 
-class ShapingRecorder {
-	readonly checks: Check[] = [];
-	readonly steps: { kind: string; name: string; note: string }[] = [];
-	private readonly placeholders: [string, string][];
-
-	constructor(
-		private readonly zeroBin: string,
-		private readonly outDir: string,
-		readonly server: ModelServer,
-		readonly home: ZeroHome,
-	) {
-		this.placeholders = [
-			[zeroBin, '$ZERO_BIN'],
-			[server.baseUrl, '$BASE_URL'],
-			[path.join(home.root, 'ws'), '$WS'],
-			[home.root, '$ROOT'],
-		];
+class ShapingRecorder extends FactRecorder {
+	constructor(zeroBin: string, outDir: string, server: ModelServer, home: ZeroHome) {
+		super(zeroBin, outDir, server, home, {
+			placeholders: [
+				[zeroBin, '$ZERO_BIN'],
+				[server.baseUrl, '$BASE_URL'],
+				[path.join(home.root, 'ws'), '$WS'],
+				[home.root, '$ROOT'],
+			],
+			placeholdersInCliOutput: false,
+		});
 	}
 
-	placeholder(value: string): string {
-		return this.placeholders.reduce((text, [from, to]) => text.split(from).join(to), value);
-	}
-
-	workspace(name: string): string {
-		return path.join(this.home.root, 'ws', name);
-	}
-
-	check(name: string, ok: boolean, detail: unknown = ''): void {
-		const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
-		this.checks.push({ name, ok, detail: this.placeholder(text) });
-		process.stdout.write(`  ${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : `: ${text}`}\n`);
-	}
-
-	async cli(name: string, args: string[], note: string, cwd: string): Promise<TextRunResult> {
-		const result = await runZeroText(this.zeroBin, args, this.home.env, cwd);
-		await writeFile(
-			path.join(this.outDir, 'cli', `${name}.json`),
-			`${JSON.stringify(
-				{
-					argv: ['zero', ...args],
-					exitCode: result.exitCode,
-					stdout: result.stdout,
-					stderr: result.stderr,
-				},
-				null,
-				'\t',
-			)}\n`,
-		);
-		this.steps.push({ kind: 'cli', name: `cli/${name}.json`, note });
-		process.stdout.write(`cli  ${name.padEnd(40)} exit=${result.exitCode}\n`);
-		return result;
+	cli(name: string, args: string[], note: string, cwd: string): Promise<TextRunResult> {
+		return this.recordCli(name, args, note, cwd);
 	}
 
 	async eventCount(session: string, cwd: string): Promise<number> {

@@ -41,18 +41,13 @@ import {
 	runRecorderMain,
 	reportChecks,
 	stepsAndChecksReadme,
+	FactRecorder,
 } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const usage = { prompt: 1000, completion: 20 };
 
 type Json = Record<string, unknown>;
-
-interface Check {
-	name: string;
-	ok: boolean;
-	detail: string;
-}
 
 interface TurnOutcome {
 	events: Json[];
@@ -69,57 +64,26 @@ function execFlags(ws: string): string[] {
 	return ['exec', '-o', 'stream-json', '-i', 'stream-json', `--cwd=${ws}`, '--no-notify'];
 }
 
-class SpecRecorder {
-	readonly checks: Check[] = [];
-	readonly steps: { kind: string; name: string; note: string }[] = [];
-	private readonly placeholders: [string, string][];
+class SpecRecorder extends FactRecorder {
 	readonly ws: string;
 
-	constructor(
-		private readonly zeroBin: string,
-		private readonly outDir: string,
-		readonly server: ModelServer,
-		readonly home: ZeroHome,
-	) {
-		this.ws = path.join(home.root, 'ws');
-		this.placeholders = [
-			[zeroBin, '$ZERO_BIN'],
-			[server.baseUrl, '$BASE_URL'],
-			[this.ws, '$WS'],
-			[home.root, '$ROOT'],
-		];
+	constructor(zeroBin: string, outDir: string, server: ModelServer, home: ZeroHome) {
+		const ws = path.join(home.root, 'ws');
+		super(zeroBin, outDir, server, home, {
+			placeholders: [
+				[zeroBin, '$ZERO_BIN'],
+				[server.baseUrl, '$BASE_URL'],
+				[ws, '$WS'],
+				[home.root, '$ROOT'],
+			],
+			placeholdersInCliOutput: true,
+			detailLimit: 2000,
+		});
+		this.ws = ws;
 	}
 
-	placeholder(value: string): string {
-		return this.placeholders.reduce((text, [from, to]) => text.split(from).join(to), value);
-	}
-
-	check(name: string, ok: boolean, detail: unknown = ''): void {
-		const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
-		this.checks.push({ name, ok, detail: this.placeholder(text).slice(0, 2000) });
-		process.stdout.write(
-			`  ${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : `: ${text.slice(0, 2000)}`}\n`,
-		);
-	}
-
-	async cli(name: string, args: string[], note: string): Promise<TextRunResult> {
-		const result = await runZeroText(this.zeroBin, args, this.home.env, this.ws);
-		await writeFile(
-			path.join(this.outDir, 'cli', `${name}.json`),
-			`${JSON.stringify(
-				{
-					argv: ['zero', ...args].map((arg) => this.placeholder(arg)),
-					exitCode: result.exitCode,
-					stdout: this.placeholder(result.stdout),
-					stderr: this.placeholder(result.stderr),
-				},
-				null,
-				'\t',
-			)}\n`,
-		);
-		this.steps.push({ kind: 'cli', name: `cli/${name}.json`, note });
-		process.stdout.write(`cli  ${name.padEnd(40)} exit=${result.exitCode}\n`);
-		return result;
+	cli(name: string, args: string[], note: string): Promise<TextRunResult> {
+		return this.recordCli(name, args, note, this.ws);
 	}
 
 	/** One `zero exec` run with a stream-json user message on stdin. */

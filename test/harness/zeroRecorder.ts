@@ -464,3 +464,82 @@ export function runRecorderMain(main: () => Promise<void>): void {
 		process.exitCode = 1;
 	});
 }
+
+// ---------------------------------------------------------------------------------------------
+// The fact recorders' common part
+
+export interface FactRecorderOptions {
+	/** [what, placeholder]: machine-specific strings replaced in what is saved. */
+	placeholders: [string, string][];
+	/** Whether the saved CLI answers have their placeholders replaced too (argv always has). */
+	placeholdersInCliOutput: boolean;
+	/** The longest check detail kept, in characters. */
+	detailLimit?: number;
+}
+
+/**
+ * What the recorders of zero's facts (checkpoints, conversation shaping, spec review, composer)
+ * share: the checks and steps they keep for their README, their placeholders, and zero's CLI
+ * answers saved as `cli/<name>.json`.
+ */
+export class FactRecorder {
+	readonly checks: { name: string; ok: boolean; detail: string }[] = [];
+	readonly steps: { kind: string; name: string; note: string }[] = [];
+
+	constructor(
+		readonly zeroBin: string,
+		readonly outDir: string,
+		readonly server: ModelServer,
+		readonly home: ZeroHome,
+		private readonly options: FactRecorderOptions,
+	) {}
+
+	placeholder(value: string): string {
+		return this.options.placeholders.reduce((text, [from, to]) => text.split(from).join(to), value);
+	}
+
+	/** A named workspace under the hermetic home (`$WS/<name>`). */
+	workspace(name: string): string {
+		return path.join(this.home.root, 'ws', name);
+	}
+
+	check(name: string, ok: boolean, detail: unknown = ''): void {
+		const limit = this.options.detailLimit ?? Number.POSITIVE_INFINITY;
+		const text = typeof detail === 'string' ? detail : JSON.stringify(detail);
+		this.checks.push({ name, ok, detail: this.placeholder(text).slice(0, limit) });
+		process.stdout.write(
+			`  ${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : `: ${text.slice(0, limit)}`}\n`,
+		);
+	}
+
+	/** Runs a zero CLI command in `cwd` and saves its answer as `cli/<name>.json`. */
+	protected async recordCli(
+		name: string,
+		args: string[],
+		note: string,
+		cwd: string,
+		env: Record<string, string> = this.home.env,
+	): Promise<TextRunResult> {
+		const result = await runZeroText(this.zeroBin, args, env, cwd);
+		const output = (text: string) =>
+			this.options.placeholdersInCliOutput ? this.placeholder(text) : text;
+		await writeFile(
+			path.join(this.outDir, 'cli', `${name}.json`),
+			`${JSON.stringify(
+				{
+					argv: ['zero', ...args].map((arg) =>
+						this.options.placeholdersInCliOutput ? this.placeholder(arg) : arg,
+					),
+					exitCode: result.exitCode,
+					stdout: output(result.stdout),
+					stderr: output(result.stderr),
+				},
+				null,
+				'\t',
+			)}\n`,
+		);
+		this.steps.push({ kind: 'cli', name: `cli/${name}.json`, note });
+		process.stdout.write(`cli  ${name.padEnd(40)} exit=${result.exitCode}\n`);
+		return result;
+	}
+}

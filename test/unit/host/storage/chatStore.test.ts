@@ -28,14 +28,7 @@ describe('chat persistence', () => {
 		applyAction(transcript, {
 			type: 'run/exit',
 			turnId: 't1',
-			outcome: {
-				kind: 'exited',
-				exitCode: 0,
-				signal: null,
-				stderrTail: '',
-				stopRequested: false,
-				killed: false,
-			},
+			outcome: exited(0),
 		});
 		await store.save(transcript, 2);
 		assert.deepEqual(await store.load('c1'), JSON.parse(JSON.stringify(transcript)));
