@@ -52,17 +52,15 @@ import {
 	reportChecks,
 	stepsAndChecksReadme,
 	FactRecorder,
+	recordingSetup,
+	baseFlags,
+	userMessage,
 } from './zeroRecorder';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
 const SESSION = 'ck-main';
 /** zero's default checkpoint cap (`internal/sessions/checkpoint.go`). */
 const DEFAULT_CAP = 5 << 20;
 const INLINE_FILE_BYTES = 64 * 1024;
-
-function userMessage(content: string): string {
-	return `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content })}\n`;
-}
 
 type Json = Record<string, unknown>;
 
@@ -118,18 +116,7 @@ class CheckpointRecorder extends FactRecorder {
 		this.server.clearScript();
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
-		const args = [
-			'exec',
-			'-o',
-			'stream-json',
-			'-i',
-			'stream-json',
-			'--cwd',
-			this.ws,
-			'--no-notify',
-			'--no-completion-gate',
-			...flags,
-		];
+		const args = [...baseFlags(this.ws), ...flags];
 		const result = await runZeroText(
 			this.zeroBin,
 			args,
@@ -831,23 +818,12 @@ async function record(r: CheckpointRecorder): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	let outDir = path.join(repoRoot, 'test', 'fixtures', 'recorded', 'checkpoints');
-	const argv = process.argv.slice(2);
-	for (let index = 0; index < argv.length; index++) {
-		if (argv[index] === '--out') {
-			outDir = path.resolve(argv[++index] ?? outDir);
-		} else {
-			throw new Error(`unknown argument ${argv[index]}`);
-		}
-	}
-	const zeroBin = path.resolve(repoRoot, process.env.ZERO_BIN ?? '.zero-bin/zero');
-	if (!existsSync(zeroBin)) {
-		throw new Error(`zero binary not found at ${zeroBin} (set ZERO_BIN)`);
-	}
-	await rm(outDir, { recursive: true, force: true });
-	for (const dir of ['turns', 'cli', 'store', 'workspace']) {
-		await mkdir(path.join(outDir, dir), { recursive: true });
-	}
+	const { outDir, zeroBin } = await recordingSetup('checkpoints', [
+		'turns',
+		'cli',
+		'store',
+		'workspace',
+	]);
 	const server = await startModelServer();
 	const home = await createZeroHome({ baseUrl: server.baseUrl });
 	// /tmp and $TMPDIR are write roots for zero anyway; --add-dir must name somewhere else.

@@ -36,6 +36,8 @@ import {
 	reportChecks,
 	stepsAndChecksReadme,
 	FactRecorder,
+	baseFlags,
+	userMessage,
 } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -79,20 +81,8 @@ class ComposerRecorder extends FactRecorder {
 		this.server.clearScript();
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
-		const args = [
-			'exec',
-			'-o',
-			'stream-json',
-			'-i',
-			'stream-json',
-			'--cwd',
-			ws,
-			'--no-notify',
-			'--no-completion-gate',
-			'--permission-mode',
-			'member',
-		];
-		const stdin = `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: prompt })}\n`;
+		const args = [...baseFlags(ws), '--permission-mode', 'member'];
+		const stdin = userMessage(prompt);
 		const result = await runZeroText(this.zeroBin, args, this.home.env, ws, stdin);
 		const unused = this.server.clearScript();
 		const userMessages = this.server.requests

@@ -42,9 +42,11 @@ import {
 	reportChecks,
 	stepsAndChecksReadme,
 	FactRecorder,
+	recordingSetup,
+	baseFlags,
+	userMessage,
 } from './zeroRecorder';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
 const usage = { prompt: 1000, completion: 20 };
 
 type Json = Record<string, unknown>;
@@ -101,21 +103,13 @@ class ShapingRecorder extends FactRecorder {
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
 		const args = [
-			'exec',
-			'-o',
-			'stream-json',
-			'-i',
-			'stream-json',
-			'--cwd',
-			ws,
-			'--no-notify',
-			'--no-completion-gate',
+			...baseFlags(ws),
 			...(flags.some((flag) => flag.startsWith('--permission-mode'))
 				? []
 				: ['--permission-mode', 'member']),
 			...flags,
 		];
-		const stdin = `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: prompt })}\n`;
+		const stdin = userMessage(prompt);
 		const result = await runZeroText(this.zeroBin, args, this.home.env, ws, stdin);
 		const unused = this.server.clearScript();
 		const requests = this.server.requests.slice(requestsBefore).map((request) =>
@@ -740,23 +734,12 @@ async function recordForkAtTurn(r: ShapingRecorder): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	let outDir = path.join(repoRoot, 'test', 'fixtures', 'recorded', 'shaping');
-	const argv = process.argv.slice(2);
-	for (let index = 0; index < argv.length; index++) {
-		if (argv[index] === '--out') {
-			outDir = path.resolve(argv[++index] ?? outDir);
-		} else {
-			throw new Error(`unknown argument ${argv[index]}`);
-		}
-	}
-	const zeroBin = path.resolve(repoRoot, process.env.ZERO_BIN ?? '.zero-bin/zero');
-	if (!existsSync(zeroBin)) {
-		throw new Error(`zero binary not found at ${zeroBin} (set ZERO_BIN)`);
-	}
-	await rm(outDir, { recursive: true, force: true });
-	for (const dir of ['turns', 'cli', 'store', 'workspace']) {
-		await mkdir(path.join(outDir, dir), { recursive: true });
-	}
+	const { outDir, zeroBin } = await recordingSetup('shaping', [
+		'turns',
+		'cli',
+		'store',
+		'workspace',
+	]);
 	const server = await startModelServer();
 	const home = await createZeroHome({ baseUrl: server.baseUrl });
 	const recorder = new ShapingRecorder(zeroBin, outDir, server, home);

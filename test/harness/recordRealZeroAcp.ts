@@ -25,7 +25,7 @@ import {
 	type ScriptedToolCall,
 } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
-import { runRecorderMain } from './zeroRecorder';
+import { runRecorderMain, baseFlags, userMessage } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
@@ -799,19 +799,8 @@ const scenarios: {
 			text('Exec continued it.'),
 		],
 		drive: async (scene) => {
-			const message = (content: string): string =>
-				`${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content })}\n`;
-			const execArgs = [
-				'exec',
-				'-o',
-				'stream-json',
-				'-i',
-				'stream-json',
-				'--cwd',
-				scene.ws,
-				'--no-notify',
-				'--no-completion-gate',
-			];
+			const message = (content: string): string => userMessage(content);
+			const execArgs = [...baseFlags(scene.ws)];
 			const made = await scene.exec(
 				[...execArgs, '--init-session-id', 'exec-made'],
 				message('from exec'),

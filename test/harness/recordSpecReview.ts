@@ -29,7 +29,7 @@
  * Each claim docs/spec-review.md makes is a check here; the script exits 1 when one fails.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
@@ -42,9 +42,10 @@ import {
 	reportChecks,
 	stepsAndChecksReadme,
 	FactRecorder,
+	recordingSetup,
+	userMessage,
 } from './zeroRecorder';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
 const usage = { prompt: 1000, completion: 20 };
 
 type Json = Record<string, unknown>;
@@ -97,7 +98,7 @@ class SpecRecorder extends FactRecorder {
 		this.server.clearScript();
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
-		const stdin = `${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: prompt })}\n`;
+		const stdin = userMessage(prompt);
 		const result = await runZeroText(this.zeroBin, args, this.home.env, this.ws, stdin);
 		const unused = this.server.clearScript();
 		const recorded = this.server.requests.slice(requestsBefore);
@@ -744,23 +745,7 @@ async function recordTask(r: SpecRecorder): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	let outDir = path.join(repoRoot, 'test', 'fixtures', 'recorded', 'spec');
-	const argv = process.argv.slice(2);
-	for (let index = 0; index < argv.length; index++) {
-		if (argv[index] === '--out') {
-			outDir = path.resolve(argv[++index] ?? outDir);
-		} else {
-			throw new Error(`unknown argument ${argv[index]}`);
-		}
-	}
-	const zeroBin = path.resolve(repoRoot, process.env.ZERO_BIN ?? '.zero-bin/zero');
-	if (!existsSync(zeroBin)) {
-		throw new Error(`zero binary not found at ${zeroBin} (set ZERO_BIN)`);
-	}
-	await rm(outDir, { recursive: true, force: true });
-	for (const dir of ['turns', 'cli', 'store', 'specs']) {
-		await mkdir(path.join(outDir, dir), { recursive: true });
-	}
+	const { outDir, zeroBin } = await recordingSetup('spec', ['turns', 'cli', 'store', 'specs']);
 	const server = await startModelServer();
 	const home = await createZeroHome({ baseUrl: server.baseUrl });
 	const recorder = new SpecRecorder(zeroBin, outDir, server, home);

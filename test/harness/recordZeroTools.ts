@@ -14,7 +14,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { startModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome } from './zeroEnv';
-import { runZeroText } from './zeroRecorder';
+import { runZeroText, userMessage } from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const outDir = path.join(repoRoot, 'test', 'fixtures', 'recorded', 'tools');
@@ -54,13 +54,11 @@ async function main(): Promise<void> {
 		});
 		return result.stdout;
 	};
-	const message = (text: string) =>
-		`${JSON.stringify({ schemaVersion: 2, type: 'message', role: 'user', content: text })}\n`;
 	const exec = ['exec', '-o', 'stream-json', '-i', 'stream-json', '--cwd', ws, '--no-notify'];
 	const turn = async (n: number, prompt: string, script: ScriptedResponse[], resume?: string) => {
 		server.script(script);
 		const args = [...exec, '--permission-mode', 'member', ...(resume ? ['--resume', resume] : [])];
-		const stdout = await step(`chat turn ${n}`, `chat-turn${n}.jsonl`, args, message(prompt));
+		const stdout = await step(`chat turn ${n}`, `chat-turn${n}.jsonl`, args, userMessage(prompt));
 		const start = stdout
 			.split('\n')
 			.filter(Boolean)

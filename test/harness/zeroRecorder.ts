@@ -4,7 +4,8 @@
  * (the protocol scenarios) and `recordPermissionMatrix.ts` (the refusal matrix).
  */
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -542,4 +543,33 @@ export class FactRecorder {
 		process.stdout.write(`cli  ${name.padEnd(40)} exit=${result.exitCode}\n`);
 		return result;
 	}
+}
+
+/**
+ * A fact recorder's command line: `--out <dir>` (default: `test/fixtures/recorded/<name>`), which
+ * is emptied and given these folders, and the binary in ZERO_BIN (default: `.zero-bin/zero`).
+ */
+export async function recordingSetup(
+	name: string,
+	folders: string[],
+): Promise<{ outDir: string; zeroBin: string }> {
+	const repoRoot = path.resolve(__dirname, '..', '..');
+	let outDir = path.join(repoRoot, 'test', 'fixtures', 'recorded', name);
+	const argv = process.argv.slice(2);
+	for (let index = 0; index < argv.length; index++) {
+		if (argv[index] === '--out') {
+			outDir = path.resolve(argv[++index] ?? outDir);
+		} else {
+			throw new Error(`unknown argument ${argv[index]}`);
+		}
+	}
+	const zeroBin = path.resolve(repoRoot, process.env.ZERO_BIN ?? '.zero-bin/zero');
+	if (!existsSync(zeroBin)) {
+		throw new Error(`zero binary not found at ${zeroBin} (set ZERO_BIN)`);
+	}
+	await rm(outDir, { recursive: true, force: true });
+	for (const folder of folders) {
+		await mkdir(path.join(outDir, folder), { recursive: true });
+	}
+	return { outDir, zeroBin };
 }
