@@ -5,9 +5,15 @@
  * second edit; test/unit/webview/rowSignatures.test.ts checks every kind against its renderer.
  */
 
-/** Strings longer than this are answer or reasoning text, which only grows while zero streams. */
-const HASHED_WHOLE_UP_TO = 4096;
-const TAIL_CHARS = 64;
+/**
+ * Strings up to this length are hashed whole: names, states, ids and short texts, which change by
+ * being replaced (often by one of the same length). Longer ones are answer and reasoning text,
+ * tool arguments and outputs: they only grow while zero streams or are replaced by another text,
+ * so their length and three samples (head, middle, tail) tell them apart at a fraction of the cost
+ * of reading them whole on every frame.
+ */
+const HASHED_WHOLE_UP_TO = 256;
+const SAMPLE_CHARS = 64;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -19,11 +25,20 @@ class Hasher {
 	private count = 0;
 
 	text(value: string): void {
-		const hashed =
-			value.length > HASHED_WHOLE_UP_TO ? value.slice(value.length - TAIL_CHARS) : value;
 		this.code(value.length);
-		for (let i = 0; i < hashed.length; i++) {
-			this.code(hashed.charCodeAt(i));
+		if (value.length <= HASHED_WHOLE_UP_TO) {
+			this.chars(value, 0, value.length);
+			return;
+		}
+		const middle = (value.length - SAMPLE_CHARS) >> 1;
+		this.chars(value, 0, SAMPLE_CHARS);
+		this.chars(value, middle, middle + SAMPLE_CHARS);
+		this.chars(value, value.length - SAMPLE_CHARS, value.length);
+	}
+
+	private chars(value: string, from: number, to: number): void {
+		for (let i = from; i < to; i++) {
+			this.code(value.charCodeAt(i));
 		}
 	}
 
@@ -53,20 +68,12 @@ class Hasher {
 			case 'object':
 				if (input === null) {
 					this.code(6);
-				} else if (Array.isArray(input)) {
-					this.code(7);
-					this.code(input.length);
-					for (const entry of input) {
-						this.value(entry);
-					}
 				} else {
-					this.code(8);
-					for (const [key, entry] of Object.entries(input)) {
-						if (entry !== undefined) {
-							this.text(key);
-							this.value(entry);
-						}
-					}
+					const part = partOf(input);
+					this.code(Array.isArray(input) ? 7 : 8);
+					this.code(part.hash);
+					this.code(part.second);
+					this.code(part.count);
 				}
 				return;
 			default:
@@ -74,9 +81,101 @@ class Hasher {
 		}
 	}
 
+	/** The fields of an object or the entries of an array, in order (undefined fields left out). */
+	fields(input: object, keys: string[], values: unknown[]): void {
+		if (Array.isArray(input)) {
+			this.code(input.length);
+			for (const entry of input) {
+				values.push(entry);
+				this.value(entry);
+			}
+			return;
+		}
+		for (const [key, entry] of Object.entries(input)) {
+			if (entry !== undefined) {
+				keys.push(key);
+				values.push(entry);
+				this.text(key);
+				this.value(entry);
+			}
+		}
+	}
+
+	part(keys: string[], values: unknown[]): Part {
+		return { keys, values, hash: this.hash, second: this.second, count: this.count };
+	}
+
 	digest(): string {
 		return `${(this.hash >>> 0).toString(36)}.${(this.second >>> 0).toString(36)}.${this.count.toString(36)}`;
 	}
+}
+
+/**
+ * The hash of one object or array of the transcript, kept while it is unchanged: the transcript is
+ * changed in place (an answer's text grows, a result arrives), so what was hashed is kept with it
+ * and compared by identity on the next frame. Only what changed is read again, not every visible
+ * row's every string.
+ */
+interface Part {
+	keys: string[];
+	values: unknown[];
+	hash: number;
+	second: number;
+	count: number;
+}
+
+const parts = new WeakMap<object, Part>();
+
+function partOf(input: object): Part {
+	const kept = parts.get(input);
+	if (kept && unchanged(input, kept)) {
+		return kept;
+	}
+	const hasher = new Hasher();
+	const keys: string[] = [];
+	const values: unknown[] = [];
+	hasher.fields(input, keys, values);
+	const part = hasher.part(keys, values);
+	parts.set(input, part);
+	return part;
+}
+
+/** Whether `input` holds the same values (and nested objects, recursively) as when it was hashed. */
+function unchanged(input: object, kept: Part): boolean {
+	if (Array.isArray(input)) {
+		if (input.length !== kept.values.length) {
+			return false;
+		}
+		for (let i = 0; i < input.length; i++) {
+			if (!sameValue(input[i], kept.values[i])) {
+				return false;
+			}
+		}
+		return true;
+	}
+	let index = 0;
+	for (const key in input) {
+		const entry = (input as Record<string, unknown>)[key];
+		if (entry === undefined) {
+			continue;
+		}
+		if (kept.keys[index] !== key || !sameValue(entry, kept.values[index])) {
+			return false;
+		}
+		index++;
+	}
+	return index === kept.keys.length;
+}
+
+function sameValue(value: unknown, kept: unknown): boolean {
+	if (value !== kept) {
+		return false;
+	}
+	if (typeof value === 'object' && value !== null) {
+		const part = parts.get(value);
+		return part !== undefined && unchanged(value, part);
+	}
+	return true;
 }
 
 /** The signature of a row's inputs (plain data: strings, numbers, flags, arrays, objects). */
