@@ -8,15 +8,15 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
 import { processTable, type ProcessRow } from '../harness/processTable';
 import * as fakeChat from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-acp-life-'));
+const root = scratchFolder('zero-e2e-acp-life-');
 const agentPids = path.join(root, 'agents');
 const toolPids = path.join(root, 'tools');
 
@@ -47,10 +47,6 @@ const session = fakeChat.fakeChatSuite('acp-lifecycle', {
 
 before(async () => {
 	frame = await session.chat();
-});
-
-after(() => {
-	fs.rmSync(root, { recursive: true, force: true });
 });
 
 async function newAcpChat(): Promise<void> {

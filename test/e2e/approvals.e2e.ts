@@ -6,14 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { closeSideBar, executeCommand, screenshot } from '../harness/workbench';
 import * as fakeChat from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-acp-'));
+const root = scratchFolder('zero-e2e-acp-');
 const wireLog = path.join(root, 'wire.log');
 
 let frame: Frame;
@@ -41,10 +41,6 @@ const session = fakeChat.fakeChatSuite('approvals', { FAKE_ACP_LOG: wireLog });
 
 before(async () => {
 	frame = await session.chat();
-});
-
-after(() => {
-	fs.rmSync(root, { recursive: true, force: true });
 });
 
 /** A new chat switched to live approvals with the composer's selector, as a user does. */

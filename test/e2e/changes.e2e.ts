@@ -7,39 +7,25 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
 import { answerDialog, screenshot } from '../harness/workbench';
-import { send, fakeChatSuite, step, waitForRunEnd, waitUntil } from './fakeChat';
+import { send, fakeChatSuite, step, waitUntil, changeCard } from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
 let frame: Frame;
 let originalStats: Buffer;
 
 const file = (relative: string) => path.join(session.wb.workspace, relative);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-changes-data-'));
+const dataDir = scratchFolder('zero-e2e-changes-data-');
 const session = fakeChatSuite('changes', { XDG_DATA_HOME: dataDir });
 
 before(async () => {
 	frame = await session.chat();
 	originalStats = fs.readFileSync(file('src/stats.js'));
 });
-
-after(() => {
-	fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** The change card of the turn whose prompt contains `promptText`. */
-async function changeCard(promptText: string): Promise<Locator> {
-	const status = await waitForRunEnd(frame, promptText);
-	const turnId = await status.getAttribute('data-turn');
-	const card = frame.locator(`[data-kind="changes"][data-turn="${turnId}"]`);
-	await card.waitFor({ state: 'attached', timeout: 15_000 });
-	await card.scrollIntoViewIfNeeded();
-	return card;
-}
 
 async function rows(card: Locator): Promise<string[][]> {
 	return card
@@ -57,7 +43,7 @@ async function rows(card: Locator): Promise<string[][]> {
 test('a change card under the turn: files, +/- lines, tools, unreviewed badge, status bar count', async () => {
 	await step(session.page, 'changes-card', async () => {
 		await send(frame, 'Fix average and note the rest [scenario:changes-edit]');
-		const card = await changeCard('Fix average and note the rest');
+		const card = await changeCard(frame, 'Fix average and note the rest');
 		assert.deepEqual(await rows(card), [
 			['notes/todo.md', 'created', 'restorable', '+4 \u22120'],
 			['src/stats.js', 'modified', 'restorable', '+4 \u22122'],
@@ -75,7 +61,7 @@ test('a change card under the turn: files, +/- lines, tools, unreviewed badge, s
 
 test('Review opens the multi-file diff editor with before and after', async () => {
 	await step(session.page, 'changes-review', async () => {
-		const card = await changeCard('Fix average and note the rest');
+		const card = await changeCard(frame, 'Fix average and note the rest');
 		await card.locator('button.changes-review').click();
 		const editor = session.page.locator('.monaco-component.multiDiffEditor');
 		await editor.waitFor({ state: 'visible', timeout: 20_000 });
@@ -108,7 +94,7 @@ test('Undo with a conflict: the dialog names the edited file, which survives whe
 	await step(session.page, 'changes-undo-conflict', async () => {
 		const edited = `${fs.readFileSync(file('src/stats.js'), 'utf8')}// my own edit after the turn\n`;
 		fs.writeFileSync(file('src/stats.js'), edited);
-		const card = await changeCard('Fix average and note the rest');
+		const card = await changeCard(frame, 'Fix average and note the rest');
 		await card.locator('button.changes-undo').click();
 		const text = await answerDialog(
 			session.page,
@@ -142,7 +128,7 @@ test('Undo with a conflict: the dialog names the edited file, which survives whe
 test("one file undone from its diff title bar; shell changes restorable from the extension's baseline, and said so; a binary file", async () => {
 	await step(session.page, 'changes-file-shell-binary', async () => {
 		await send(frame, 'Fix it again [scenario:changes-edit]');
-		const card = await changeCard('Fix it again');
+		const card = await changeCard(frame, 'Fix it again');
 		await card.locator('.change-file[data-path="src/stats.js"] a.change-path').click();
 		const title = session.page.locator('.tabs-container .tab', {
 			hasText: 'stats.js (before zero',
@@ -170,7 +156,7 @@ test("one file undone from its diff title bar; shell changes restorable from the
 		assert.ok(fs.existsSync(file('notes/todo.md')), 'the rest of the turn stays');
 
 		await send(frame, 'Build it [scenario:changes-shell]');
-		const shell = await changeCard('Build it');
+		const shell = await changeCard(frame, 'Build it');
 		// zero keeps no checkpoint of what bash changed: the extension's baseline does (#33).
 		assert.deepEqual(
 			(await rows(shell)).map(([filePath, kind, restore]) => [filePath, kind, restore]),
@@ -198,7 +184,7 @@ test("one file undone from its diff title bar; shell changes restorable from the
 		const pixel = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0xff, 0xfe]);
 		fs.writeFileSync(file('assets/pixel.png'), pixel);
 		await send(frame, 'Drop the image [scenario:changes-binary]');
-		const binary = await changeCard('Drop the image');
+		const binary = await changeCard(frame, 'Drop the image');
 		assert.deepEqual(await rows(binary), [['assets/pixel.png', 'deleted', 'restorable', 'binary']]);
 		await screenshot(session.page, 'changes-6-shell-and-binary');
 		await binary.locator('button.changes-undo').click();

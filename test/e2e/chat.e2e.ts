@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { closeAllEditors, driverOf, executeCommand, screenshot } from '../harness/workbench';
+import { closeAllEditors, executeCommand, screenshot } from '../harness/workbench';
 import * as fakeChat from './fakeChat';
 
 let frame: Frame;
@@ -178,12 +178,7 @@ test('a window reload restores the chat', async () => {
 	await fakeChat.step(session.page, 'chat-reload', async () => {
 		const before = await frame.locator('[data-kind="prompt"]').count();
 		const page = session.page;
-		// The reload ends the extension host that runs the command: its answer never comes.
-		const reloaded = page.waitForEvent('load', { timeout: 60_000 });
-		driverOf(page).start('workbench.action.reloadWindow');
-		await reloaded;
-		await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 60_000 });
-		await driverOf(page).ready();
+		await fakeChat.reloadWindow(page);
 		frame = await session.chat();
 		await fakeChat.waitUntil(
 			async () => (await frame.locator('[data-kind="prompt"]').count()) >= Math.min(before, 1),

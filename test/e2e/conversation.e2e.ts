@@ -7,26 +7,22 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { answerDialog, pickQuickInputRow, runCommand, screenshot } from '../harness/workbench';
 import * as fakeChat from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
 let frame: Frame;
 
 const file = (relative: string) => path.join(session.wb.workspace, relative);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-conversation-data-'));
+const dataDir = scratchFolder('zero-e2e-conversation-data-');
 const session = fakeChat.fakeChatSuite('conversation', { XDG_DATA_HOME: dataDir });
 
 before(async () => {
 	frame = await session.chat();
-});
-
-after(() => {
-	fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const promptTexts = () =>

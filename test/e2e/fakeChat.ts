@@ -10,7 +10,16 @@ import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workb
 import { waitUntil } from '../harness/wait';
 import { suiteSession } from '../harness/suiteSession';
 
-export { chooseMode, pickMention, send, step, timer, waitForRunEnd } from '../harness/chatSteps';
+export {
+	changeCard,
+	chooseMode,
+	pickMention,
+	reloadWindow,
+	send,
+	step,
+	timer,
+	waitForRunEnd,
+} from '../harness/chatSteps';
 export { waitUntil };
 
 export const FAKE_ZERO = path.join(repoRoot, 'test', 'fixtures', 'fake-zero', 'zero');

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { driverOf, screenshot } from '../harness/workbench';
-import { send, fakeChatSuite, step, waitForRunEnd, waitUntil } from './fakeChat';
+import { screenshot } from '../harness/workbench';
+import { send, fakeChatSuite, step, waitForRunEnd, waitUntil, reloadWindow } from './fakeChat';
 
 let frame: Frame;
 
@@ -39,12 +39,7 @@ test('a run with constructor and __proto__ tool calls and 10,000-deep arguments 
 		await screenshot(session.page, 'hostile-1-run');
 
 		const page = session.page;
-		// The reload ends the extension host that runs the command: its answer never comes.
-		const reloaded = page.waitForEvent('load', { timeout: 60_000 });
-		driverOf(page).start('workbench.action.reloadWindow');
-		await reloaded;
-		await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 60_000 });
-		await driverOf(page).ready();
+		await reloadWindow(page);
 		// The extension activated and the view loaded: the chat app says it is ready.
 		frame = await session.chat();
 		await waitUntil(

@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Frame, Locator } from 'playwright-core';
+import { before, test } from 'node:test';
+import type { Frame } from 'playwright-core';
 import { answerDialog, screenshot } from '../harness/workbench';
-import { send, fakeChatSuite, step, waitForRunEnd, waitUntil } from './fakeChat';
+import { send, fakeChatSuite, step, waitUntil, changeCard } from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
 let frame: Frame;
 let original: string;
@@ -32,26 +32,13 @@ const THEMES = [
 	{ name: 'high-contrast', id: 'Default High Contrast', workbenchClass: 'hc-black' },
 ] as const;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-hunks-data-'));
+const dataDir = scratchFolder('zero-e2e-hunks-data-');
 const session = fakeChatSuite('hunks', { XDG_DATA_HOME: dataDir });
 
 before(async () => {
 	frame = await session.chat();
 	original = fs.readFileSync(file(STATS), 'utf8');
 });
-
-after(() => {
-	fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function changeCard(promptText: string): Promise<Locator> {
-	const status = await waitForRunEnd(frame, promptText);
-	const turnId = await status.getAttribute('data-turn');
-	const card = frame.locator(`[data-kind="changes"][data-turn="${turnId}"]`);
-	await card.waitFor({ state: 'attached', timeout: 15_000 });
-	await card.scrollIntoViewIfNeeded();
-	return card;
-}
 
 /** Switches the colour theme through the workspace's settings (VS Code applies it at once). */
 async function useTheme(theme: (typeof THEMES)[number]): Promise<void> {
@@ -86,7 +73,7 @@ async function clickLens(nth: number, title: string): Promise<void> {
 test('hunk actions in the editor, in Dark Modern, Light Modern and High Contrast', async () => {
 	await step(session.page, 'hunks-open', async () => {
 		await send(frame, 'Document sum and fix average [scenario:changes-hunks]');
-		const card = await changeCard('Document sum and fix average');
+		const card = await changeCard(frame, 'Document sum and fix average');
 		await card.locator(`.change-file[data-path="${STATS}"] button.change-hunks`).click();
 		await session.page
 			.locator('.tabs-container .tab', { hasText: 'stats.js' })

@@ -6,9 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import {
 	driverOf,
 	findWebviewFrame,
@@ -19,8 +18,9 @@ import {
 	waitForNotification,
 } from '../harness/workbench';
 import { flag, fakeChatSuite, step, timer, waitUntil } from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
-const resumeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-inspection-resume-'));
+const resumeDir = scratchFolder('zero-e2e-inspection-resume-');
 const resumeFile = path.join(resumeDir, 'resume');
 
 const session = fakeChatSuite('inspection', {
@@ -28,10 +28,6 @@ const session = fakeChatSuite('inspection', {
 	// After run_start, reasoning, list_directory (call and result) and read_file's call.
 	FAKE_ZERO_PAUSE_AFTER: '5',
 	FAKE_ZERO_RESUME_FILE: resumeFile,
-});
-
-after(() => {
-	fs.rmSync(resumeDir, { recursive: true, force: true });
 });
 
 test('Inspect Workspace: preset picker, progress, report, Problems panel', async () => {

@@ -6,26 +6,20 @@
  * Packaged extension in code-server, FAKE zero.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
 import * as fakeChat from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
 let frame: Frame;
 /** An existing directory outside the workspace that the outside-workspace scenario writes into. */
-const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-outside-'));
+const outside = scratchFolder('zero-e2e-outside-');
 
 const session = fakeChat.fakeChatSuite('permissions', { FAKE_ZERO_OUTSIDE_DIR: outside });
 
 before(async () => {
 	frame = await session.chat();
-});
-
-after(() => {
-	fs.rmSync(outside, { recursive: true, force: true });
 });
 
 async function newChat(): Promise<void> {

@@ -13,6 +13,7 @@ import type { Frame } from 'playwright-core';
 import { screenshot, setSideBarWidth } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
 import * as fakeChat from './fakeChat';
+import { visibleWordsOf } from '../harness/visibleWords';
 
 const LABEL = process.env.SCREENS_LABEL ?? 'after';
 const AFTER = LABEL !== 'before';
@@ -36,33 +37,7 @@ after(async () => {
 
 /** The visible words of the transcript: its text outside closed disclosures labelled Details, and its labels. */
 async function visibleWords(frame: Frame): Promise<string> {
-	return frame.locator('.transcript').evaluate((root) => {
-		const parts: string[] = [];
-		const walk = (node: Node) => {
-			if (node instanceof HTMLDetailsElement && !node.open) {
-				// A closed disclosure labelled "Details" (the prompt's: "Member · model · Details").
-				const summary = node.querySelector(':scope > summary');
-				if (summary && /(^|\u00b7 )Details$/.test(summary.textContent?.trim() ?? '')) {
-					return;
-				}
-			}
-			if (node.nodeType === Node.TEXT_NODE) {
-				parts.push(node.textContent ?? '');
-				return;
-			}
-			if (node instanceof Element) {
-				for (const name of ['title', 'aria-label']) {
-					const value = node.getAttribute(name);
-					if (value) {
-						parts.push(` ${value} `);
-					}
-				}
-			}
-			node.childNodes.forEach(walk);
-		};
-		walk(root);
-		return parts.join('');
-	});
+	return frame.locator('.transcript').evaluate(visibleWordsOf);
 }
 
 /** Sends `prompt` in a new chat, waits for its end, and brings its status row into view. */

@@ -9,12 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { screenshot } from '../harness/workbench';
 import { send, fakeChatSuite, step, waitUntil } from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
 const PAUSE_AFTER_LINES = 140;
 /** Lines of the stream each `release` lets through. */
@@ -29,7 +29,7 @@ const WHEEL_STEPS = 8;
 let frame: Frame;
 let released = 0;
 
-const resumeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-scroll-')), 'resume');
+const resumeFile = path.join(scratchFolder('zero-scroll-'), 'resume');
 const session = fakeChatSuite('scrolling', {
 	FAKE_ZERO_PAUSE_AFTER: Array.from(
 		{ length: CHUNKS + 1 },
@@ -40,10 +40,6 @@ const session = fakeChatSuite('scrolling', {
 
 before(async () => {
 	frame = await session.chat();
-});
-
-after(() => {
-	fs.rmSync(path.dirname(resumeFile), { recursive: true, force: true });
 });
 
 /** Lets the next `chunks` x 20 lines of the stream through (the FAKE's k-th pause waits for <file>.<k>). */

@@ -7,14 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { editorTab, screenshot } from '../harness/workbench';
 import { send, fakeChatSuite, step, waitUntil } from './fakeChat';
+import { scratchFolder } from '../harness/scratchFolder';
 
-const resumeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-e2e-spec-resume-'));
+const resumeDir = scratchFolder('zero-e2e-spec-resume-');
 const resumeFile = path.join(resumeDir, 'resume');
 const dataHome = path.join(resumeDir, 'data');
 const HOSTILE = '<img src=x onerror=alert(1)>';
@@ -39,10 +39,6 @@ const session = fakeChatSuite('spec-review', {
 	FAKE_ZERO_PAUSE_AFTER: '3,5,7',
 	FAKE_ZERO_RESUME_FILE: resumeFile,
 	XDG_DATA_HOME: dataHome,
-});
-
-after(() => {
-	fs.rmSync(resumeDir, { recursive: true, force: true });
 });
 
 async function pinnedShows(frame: Frame, progress: string, current: RegExp): Promise<void> {

@@ -1,7 +1,7 @@
 /** UI steps shared by the end-to-end suites that drive the chat webview (FAKE zero and real zero). */
 import type { Frame, Locator, Page } from 'playwright-core';
 import { waitUntil } from './wait';
-import { describeWorkbench, screenshot } from './workbench';
+import { describeWorkbench, driverOf, screenshot } from './workbench';
 
 export { waitUntil };
 
@@ -186,4 +186,24 @@ export async function pickMention(
 	if ((await input.inputValue()).includes(`@${query}`)) {
 		throw new Error(`the @${query} typed is still in the message box after the pick`);
 	}
+}
+
+/** The change card of the turn whose prompt contains `promptText`, once that turn has ended. */
+export async function changeCard(frame: Frame, promptText: string): Promise<Locator> {
+	const status = await waitForRunEnd(frame, promptText);
+	const turnId = await status.getAttribute('data-turn');
+	const card = frame.locator(`[data-kind="changes"][data-turn="${turnId}"]`);
+	await card.waitFor({ state: 'attached', timeout: 15_000 });
+	await card.scrollIntoViewIfNeeded();
+	return card;
+}
+
+/** Reloads the window as a user does ("Developer: Reload Window") and waits for the workbench. */
+export async function reloadWindow(page: Page): Promise<void> {
+	// The reload ends the extension host that runs the command: its answer never comes.
+	const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+	driverOf(page).start('workbench.action.reloadWindow');
+	await reloaded;
+	await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 60_000 });
+	await driverOf(page).ready();
 }

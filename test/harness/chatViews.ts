@@ -1,6 +1,6 @@
 /** The chat webviews on screen (side view and editor tabs), for tests of many chats at once. */
 import type { Frame, Page } from 'playwright-core';
-import { frameIsVisible } from './workbench';
+import { driverOf, frameIsVisible, pickQuickInputRow } from './workbench';
 import { waitUntil } from './wait';
 
 /** Every visible chat webview (the side view and each editor tab that is on screen). */
@@ -53,4 +53,29 @@ export async function emptyChat(page: Page, count: number, what: string): Promis
 		},
 	);
 	return found as Frame;
+}
+
+/** "Zero: New Chat" in the view used last, answering the folder pick with `name`. */
+export async function newChatInFolder(page: Page, name: string, views: number): Promise<Frame> {
+	await pickQuickInputRow(page, {
+		name: `the folder of a new chat (${name})`,
+		open: async () => {
+			driverOf(page).start('zero.newChat');
+		},
+		label: name,
+	});
+	const frame = await emptyChat(page, views, `the new chat in ${name}`);
+	await frame.locator('#app[data-readiness="ready"]').waitFor({ state: 'attached' });
+	const header = (): Promise<string> =>
+		frame
+			.locator('.chat-folder')
+			.innerText()
+			.catch(() => '');
+	await waitUntil(
+		async () => (await header()).includes(name),
+		15_000,
+		`the chat header to name ${name}`,
+		{ seen: header },
+	);
+	return frame;
 }

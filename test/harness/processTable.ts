@@ -38,3 +38,13 @@ export function processTable(): ProcessRow[] {
 	}
 	return rows;
 }
+
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}

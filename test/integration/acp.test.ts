@@ -11,15 +11,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import type { ToolItem, Turn } from '../../src/shared/transcriptSchema';
-import {
-	activate,
-	extensionPath,
-	lastTurn,
-	newChat,
-	resetSettings,
-	sendAndWait,
-	waitUntil,
-} from './support';
+import * as support from './support';
+import { isAlive } from '../harness/processTable';
 
 interface FakeAcp {
 	wire(): Record<string, unknown>[];
@@ -31,7 +24,7 @@ async function useFakeAcp(api: ZeroTestApi): Promise<FakeAcp> {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-acp-it-'));
 	const wireLog = path.join(root, 'wire.log');
 	const pidFile = path.join(root, 'pids');
-	const binary = path.join(extensionPath(), 'test', 'fixtures', 'fake-acp', 'zero');
+	const binary = path.join(support.extensionPath(), 'test', 'fixtures', 'fake-acp', 'zero');
 	const configuration = vscode.workspace.getConfiguration('zero');
 	await configuration.update('path', binary, vscode.ConfigurationTarget.Global);
 	await configuration.update(
@@ -39,7 +32,7 @@ async function useFakeAcp(api: ZeroTestApi): Promise<FakeAcp> {
 		{ FAKE_ACP_LOG: wireLog, FAKE_ACP_PID_FILE: pidFile },
 		vscode.ConfigurationTarget.Global,
 	);
-	await waitUntil(
+	await support.waitUntil(
 		() => api.settings().path === binary && api.settings().env.FAKE_ACP_LOG === wireLog,
 		5000,
 		'the FAKE zero acp settings',
@@ -63,19 +56,10 @@ async function useFakeAcp(api: ZeroTestApi): Promise<FakeAcp> {
 	};
 }
 
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 /** A chat that finished in the background saves itself once more; waits for that save. */
 async function savedAndEnded(api: ZeroTestApi, chatId: string): Promise<void> {
 	const file = path.join(api.storagePath(), 'chats', chatId, 'transcript.json');
-	await waitUntil(
+	await support.waitUntil(
 		() => {
 			try {
 				const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { turns: Turn[] };
@@ -102,7 +86,7 @@ async function sendUntilApproval(
 	text: string,
 ): Promise<{ turn: Turn; tool: ToolItem }> {
 	assert.ok(api.send(text));
-	await waitUntil(() => waitingTool(api) !== undefined, 10_000, 'zero to ask for approval');
+	await support.waitUntil(() => waitingTool(api) !== undefined, 10_000, 'zero to ask for approval');
 	const waiting = waitingTool(api);
 	assert.ok(waiting);
 	return waiting;
@@ -112,16 +96,16 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 	this.timeout(60_000);
 	let api: ZeroTestApi;
 	before(async () => {
-		api = await activate();
+		api = await support.activate();
 	});
 	after(async () => {
 		await api.stopAcp();
-		await resetSettings();
+		await support.resetSettings();
 	});
 
 	it('starts no zero acp until an ACP chat sends; Allow once runs the call in the same turn', async () => {
 		const fake = await useFakeAcp(api);
-		await newChat(api);
+		await support.newChat(api);
 		api.setBackend('acp');
 		assert.equal(api.acpPid(), undefined, 'lazy: nothing runs before the first prompt');
 		const { tool } = await sendUntilApproval(api, 'run it [scenario:permission]');
@@ -133,7 +117,7 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		);
 		api.answerApproval(tool.approval?.requestId ?? '', 'allow');
 		await api.whenIdle();
-		const ended = lastTurn(api.currentTranscript());
+		const ended = support.lastTurn(api.currentTranscript());
 		const ran = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');
 		assert.equal(ran?.result?.status, 'ok');
 		assert.equal(ran?.approval?.state, 'answered');
@@ -145,12 +129,12 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 
 	it('Deny: the call fails and zero continues the same turn', async () => {
 		await useFakeAcp(api);
-		await newChat(api);
+		await support.newChat(api);
 		api.setBackend('acp');
 		const { tool } = await sendUntilApproval(api, 'run it [scenario:permission]');
 		api.answerApproval(tool.approval?.requestId ?? '', 'deny');
 		await api.whenIdle();
-		const ended = lastTurn(api.currentTranscript());
+		const ended = support.lastTurn(api.currentTranscript());
 		const denied = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');
 		assert.equal(denied?.result?.status, 'error');
 		assert.match(JSON.stringify(ended.run.items), /You denied it, so nothing ran/);
@@ -159,12 +143,12 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 
 	it('Stop while zero waits answers "cancelled" and ends the turn cancelled', async () => {
 		const fake = await useFakeAcp(api);
-		await newChat(api);
+		await support.newChat(api);
 		api.setBackend('acp');
 		await sendUntilApproval(api, 'run it [scenario:permission]');
 		await vscode.commands.executeCommand('zero.stopRun');
 		await api.whenIdle();
-		const ended = lastTurn(api.currentTranscript());
+		const ended = support.lastTurn(api.currentTranscript());
 		const tool = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');
 		assert.equal(tool?.approval?.state, 'withdrawn');
 		assert.equal(tool?.approval?.settledBy, 'cancel');
@@ -172,7 +156,7 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		// The FAKE logs what it read when it reads it, which may be after it answered the prompt:
 		// wait for the lines instead of reading the log once.
 		const sent = () => fake.wire().filter((message) => message.dir === 'C');
-		await waitUntil(
+		await support.waitUntil(
 			() =>
 				sent().some((message) => message.method === 'session/cancel') &&
 				sent().some(
@@ -185,9 +169,9 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 
 	it('a crash mid-turn shows zero\u2019s stderr and leaves no process behind', async () => {
 		const fake = await useFakeAcp(api);
-		await newChat(api);
+		await support.newChat(api);
 		api.setBackend('acp');
-		const turn = await sendAndWait(api, 'crash [scenario:crash]');
+		const turn = await support.sendAndWait(api, 'crash [scenario:crash]');
 		assert.equal(turn.run.end?.kind, 'no_run_end');
 		assert.match(
 			turn.run.end?.kind === 'no_run_end' ? turn.run.end.stderrTail : '',
@@ -195,20 +179,20 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		);
 		const [pid] = api.acpStartedPids().slice(-1);
 		const [child] = fs.readFileSync(fake.pidFile, 'utf8').trim().split('\n').map(Number);
-		await waitUntil(() => !isAlive(pid) && !isAlive(child), 5000, 'no orphan');
+		await support.waitUntil(() => !isAlive(pid) && !isAlive(child), 5000, 'no orphan');
 		assert.equal(api.acpPid(), undefined);
 		// The next turn starts a new process and continues zero's session there.
-		const next = await sendAndWait(api, 'again [scenario:answer]');
+		const next = await support.sendAndWait(api, 'again [scenario:answer]');
 		assert.equal(next.run.end?.kind, 'run_end');
 		assert.ok(fake.wire().some((message) => message.method === 'session/load'));
 	});
 
 	it('leaving a chat while zero waits keeps the request waiting (the status bar says so); back in it, the answer goes through', async () => {
 		await useFakeAcp(api);
-		const left = await newChat(api);
+		const left = await support.newChat(api);
 		api.setBackend('acp');
 		const { tool } = await sendUntilApproval(api, 'run it [scenario:permission]');
-		await newChat(api);
+		await support.newChat(api);
 		// Many chats at once (#26): a chat no view shows keeps running, and its request waiting.
 		assert.equal(api.isBackgroundChat(left), true);
 		assert.equal(api.attention().state, 'approval');
@@ -217,7 +201,7 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		assert.equal(waiting?.tool.callId, tool.callId, 'the same request still waits');
 		api.answerApproval(tool.approval?.requestId ?? '', 'allow');
 		await api.whenIdle();
-		const ended = lastTurn(api.currentTranscript());
+		const ended = support.lastTurn(api.currentTranscript());
 		const settled = ended.run.items.find((item): item is ToolItem => item.kind === 'tool');
 		assert.equal(settled?.approval?.state, 'answered');
 		assert.equal(ended.run.end?.kind === 'run_end' && ended.run.end.status, 'success');
@@ -226,9 +210,9 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 
 	it('shows an unknown notification as drift', async () => {
 		await useFakeAcp(api);
-		await newChat(api);
+		await support.newChat(api);
 		api.setBackend('acp');
-		const turn = await sendAndWait(api, 'drift [scenario:drift]');
+		const turn = await support.sendAndWait(api, 'drift [scenario:drift]');
 		assert.deepEqual(
 			turn.run.items.flatMap((item) => (item.kind === 'unrecognized' ? [item.type] : [])),
 			['_zero/usage', 'session/update:turn_usage'],
@@ -238,13 +222,13 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 	it('two chats share one zero acp process, one session each; a saved ACP chat loads again', async () => {
 		await useFakeAcp(api);
 		const startedBefore = api.acpStartedPids().length;
-		const first = await newChat(api);
+		const first = await support.newChat(api);
 		api.setBackend('acp');
 		assert.ok(api.send('wait [scenario:wait-for-cancel]'));
-		await waitUntil(() => api.acpSessionIds().length === 1, 10_000, 'the first session');
-		await newChat(api);
+		await support.waitUntil(() => api.acpSessionIds().length === 1, 10_000, 'the first session');
+		await support.newChat(api);
 		api.setBackend('acp');
-		const other = await sendAndWait(api, 'hello [scenario:answer]');
+		const other = await support.sendAndWait(api, 'hello [scenario:answer]');
 		assert.equal(other.run.end?.kind, 'run_end');
 		assert.equal(api.acpSessionIds().length, 2);
 		const pid = api.acpPid();
@@ -254,13 +238,13 @@ describe('Live approvals (ACP) with the FAKE zero acp', function () {
 		assert.ok(!isAlive(pid));
 		assert.equal(api.acpStartedPids().length - startedBefore, 1, 'one process served both chats');
 		// The first chat finished in the background and saved itself: it opens as an ACP chat.
-		await waitUntil(() => !api.isBackgroundChat(first), 10_000, 'the first chat to finish');
+		await support.waitUntil(() => !api.isBackgroundChat(first), 10_000, 'the first chat to finish');
 		await savedAndEnded(api, first);
 		assert.ok(await api.openChat(first));
 		assert.equal(api.currentTranscript().backend, 'acp');
-		const stopped = lastTurn(api.currentTranscript());
+		const stopped = support.lastTurn(api.currentTranscript());
 		assert.equal(stopped.run.phase, 'ended');
-		const resumed = await sendAndWait(api, 'again [scenario:answer]');
+		const resumed = await support.sendAndWait(api, 'again [scenario:answer]');
 		assert.equal(resumed.run.end?.kind, 'run_end');
 		assert.equal(api.currentTranscript().turns.length, 2);
 	});

@@ -10,39 +10,31 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import type { Turn } from '../../src/shared/transcriptSchema';
-import {
-	chatWithSessionStore,
-	resetSettings,
-	restoreFile,
-	sendAndWait,
-	waitUntil,
-	workspaceRoot,
-	type FakeZero,
-} from './support';
+import * as support from './support';
 
 const KEEP_EDITED = 'Undo, Keep Edited Files';
 
 describe('review and undo what zero changed (FAKE zero)', function () {
 	this.timeout(60_000);
 	let api: ZeroTestApi;
-	let fake: FakeZero;
+	let fake: support.FakeZero;
 	let originals: Map<string, Buffer>;
 	const tracked = ['README.md', 'src/stats.js'];
-	const file = (relative: string) => path.join(workspaceRoot(), relative);
+	const file = (relative: string) => path.join(support.workspaceRoot(), relative);
 
 	before(() => {
 		originals = new Map(tracked.map((name) => [name, fs.readFileSync(file(name))]));
 	});
 
 	beforeEach(async () => {
-		({ api, fake } = await chatWithSessionStore());
+		({ api, fake } = await support.chatWithSessionStore());
 	});
 
 	afterEach(async () => {
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		api.changes.forceSingleDiffs(false);
 		for (const [name, bytes] of originals) {
-			await restoreFile(file(name), bytes);
+			await support.restoreFile(file(name), bytes);
 		}
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		for (const extra of ['notes', 'build.log', 'assets']) {
@@ -50,12 +42,12 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 		}
 	});
 
-	after(resetSettings);
+	after(support.resetSettings);
 
 	const rewinds = () => fake.records().filter((record) => record.argv[0] === 'sessions');
 
 	it('summarizes the turn, counts it in the status bar and opens the multi-file review', async () => {
-		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
+		const turn = await support.sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		assert.deepEqual(
 			turn.changes?.files.map((change) => [
 				change.path,
@@ -79,7 +71,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 			],
 		);
 		assert.equal(turn.changes?.reviewed, false);
-		await waitUntil(
+		await support.waitUntil(
 			() => api.changes.statusBarText() === '$(diff) 2 files changed',
 			5000,
 			'the status bar',
@@ -94,7 +86,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 			review?.files.map((entry) => entry.path),
 			['notes/todo.md', 'src/stats.js'],
 		);
-		await waitUntil(
+		await support.waitUntil(
 			() =>
 				vscode.window.tabGroups.all
 					.flatMap((group) => group.tabs)
@@ -117,7 +109,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 	});
 
 	it('falls back to single diff tabs, and keeps or undoes one file from the diff title bar', async () => {
-		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
+		const turn = await support.sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		api.changes.forceSingleDiffs(true);
 		const review = await api.changes.review(turn.id);
 		assert.equal(review?.mode, 'single');
@@ -129,24 +121,24 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 						tab.input instanceof vscode.TabInputTextDiff &&
 						tab.input.original.scheme === 'zero-before',
 				);
-		await waitUntil(() => diffs().length === 2, 10_000, 'two diff tabs');
+		await support.waitUntil(() => diffs().length === 2, 10_000, 'two diff tabs');
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
 		await api.changes.openFile(turn.id, 'src/stats.js');
-		await waitUntil(() => diffs().length === 1, 10_000, 'the diff of src/stats.js');
+		await support.waitUntil(() => diffs().length === 1, 10_000, 'the diff of src/stats.js');
 		await vscode.commands.executeCommand('zero.undoFileChange');
 		assert.deepEqual(fs.readFileSync(file('src/stats.js')), originals.get('src/stats.js'));
 		assert.ok(fs.existsSync(file('notes/todo.md')), 'the other file is left as zero made it');
 		assert.equal(api.currentTranscript().turns[0].changes?.files[1].resolution, 'reverted');
-		await waitUntil(() => diffs().length === 0, 5000, 'the diff to close');
+		await support.waitUntil(() => diffs().length === 0, 5000, 'the diff to close');
 
 		await api.changes.openFile(turn.id, 'notes/todo.md');
-		await waitUntil(() => diffs().length === 1, 10_000, 'the diff of notes/todo.md');
+		await support.waitUntil(() => diffs().length === 1, 10_000, 'the diff of notes/todo.md');
 		await vscode.commands.executeCommand('zero.keepFileChange');
 		assert.equal(api.currentTranscript().turns[0].changes?.files[0].resolution, 'kept');
 		assert.ok(fs.existsSync(file('notes/todo.md')));
-		await waitUntil(() => diffs().length === 0, 5000, 'the diff to close');
-		await waitUntil(
+		await support.waitUntil(() => diffs().length === 0, 5000, 'the diff to close');
+		await support.waitUntil(
 			() => api.changes.statusBarText() === '$(diff) 1 file changed',
 			5000,
 			'the count',
@@ -154,7 +146,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 	});
 
 	it('undo with a conflict: the edit made after the turn is shown and survives when kept', async () => {
-		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
+		const turn = await support.sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		const sessionId = api.currentTranscript().sessionId;
 		const edited = `${fs.readFileSync(file('src/stats.js'), 'utf8')}// my own edit\n`;
 		fs.writeFileSync(file('src/stats.js'), edited);
@@ -181,10 +173,10 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 			skipped: [],
 			keptEdits: ['src/stats.js'],
 		});
-		await waitUntil(() => api.changes.statusBarText() === '', 5000, 'the count to drop');
+		await support.waitUntil(() => api.changes.statusBarText() === '', 5000, 'the count to drop');
 
 		// The next turn resumes the rewound session.
-		await sendAndWait(api, 'What now? [scenario:answer]');
+		await support.sendAndWait(api, 'What now? [scenario:answer]');
 		const last = fake
 			.execRecords()
 			.filter((record) => record.argv[0] === 'exec')
@@ -193,7 +185,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 	});
 
 	it('undo of a turn that created a file deletes it and restores the edited one, byte for byte', async () => {
-		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
+		const turn = await support.sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		api.answerNextChoice('Undo');
 		const outcome = await api.changes.undo(turn.id);
 		assert.equal(outcome.kind, 'undone', outcome.message);
@@ -204,7 +196,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 
 	it("a shell-changed file comes back from the extension's baseline; a file the shell created is deleted (#33)", async () => {
 		const readmeBefore = fs.readFileSync(file('README.md'));
-		const turn: Turn = await sendAndWait(api, 'Build it [scenario:changes-shell]');
+		const turn: Turn = await support.sendAndWait(api, 'Build it [scenario:changes-shell]');
 		const readme = turn.changes?.files.find((change) => change.path === 'README.md');
 		assert.deepEqual(
 			[readme?.kind, readme?.restore.status, readme?.beforeSource],
@@ -224,9 +216,13 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 		await vscode.workspace
 			.getConfiguration('zero')
 			.update('shellBaseline.enabled', false, vscode.ConfigurationTarget.Global);
-		await waitUntil(() => !api.settings().shellBaselineEnabled, 5000, 'the baseline turned off');
+		await support.waitUntil(
+			() => !api.settings().shellBaselineEnabled,
+			5000,
+			'the baseline turned off',
+		);
 		try {
-			const turn: Turn = await sendAndWait(api, 'Build it [scenario:changes-shell]');
+			const turn: Turn = await support.sendAndWait(api, 'Build it [scenario:changes-shell]');
 			const readme = turn.changes?.files.find((change) => change.path === 'README.md');
 			assert.equal(readme?.restore.status, 'not_restorable');
 			assert.match(
@@ -253,7 +249,7 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 		const pixel = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0xff, 0xfe]);
 		fs.mkdirSync(file('assets'), { recursive: true });
 		fs.writeFileSync(file('assets/pixel.png'), pixel);
-		const turn = await sendAndWait(api, 'Drop the image [scenario:changes-binary]');
+		const turn = await support.sendAndWait(api, 'Drop the image [scenario:changes-binary]');
 		assert.deepEqual(
 			turn.changes?.files.map((change) => [change.path, change.kind, change.lines.kind]),
 			[['assets/pixel.png', 'deleted', 'binary']],
@@ -270,9 +266,9 @@ describe('review and undo what zero changed (FAKE zero)', function () {
 	});
 
 	it('never undoes while a run of the chat is active', async () => {
-		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
+		const turn = await support.sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		api.send('Slowly [scenario:slow]');
-		await waitUntil(() => api.isRunning(), 5000, 'the run');
+		await support.waitUntil(() => api.isRunning(), 5000, 'the run');
 		const outcome = await api.changes.undo(turn.id);
 		assert.equal(outcome.kind, 'refused');
 		assert.match(outcome.message ?? '', /zero is running in this chat/);

@@ -8,31 +8,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
-import {
-	chatWithSessionStore,
-	documentMatchesDisk,
-	resetSettings,
-	restoreFile,
-	sendAndWait,
-	workspaceRoot,
-	type FakeZero,
-} from './support';
+import * as support from './support';
 
 const KEEP_EDITED = 'Undo, Keep Edited Files';
 
 describe('undo re-checks the files when it acts (FAKE zero)', function () {
 	this.timeout(60_000);
 	let api: ZeroTestApi;
-	let fake: FakeZero;
+	let fake: support.FakeZero;
 	let original: Buffer;
-	const file = (relative: string) => path.join(workspaceRoot(), relative);
+	const file = (relative: string) => path.join(support.workspaceRoot(), relative);
 
 	before(() => {
 		original = fs.readFileSync(file('src/stats.js'));
 	});
 
 	beforeEach(async () => {
-		({ api, fake } = await chatWithSessionStore());
+		({ api, fake } = await support.chatWithSessionStore());
 	});
 
 	afterEach(async () => {
@@ -41,18 +33,18 @@ describe('undo re-checks the files when it acts (FAKE zero)', function () {
 			await vscode.commands.executeCommand('workbench.action.files.revert');
 		}
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-		await restoreFile(file('src/stats.js'), original);
+		await support.restoreFile(file('src/stats.js'), original);
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		fs.rmSync(file('notes'), { recursive: true, force: true });
 	});
 
-	after(resetSettings);
+	after(support.resetSettings);
 
 	const rewinds = () =>
 		fake.records().filter((record) => record.argv[0] === 'sessions' && record.argv[1] === 'rewind');
 
 	it('a file edited while the undo dialog is open stops the undo; nothing is rewound', async () => {
-		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
+		const turn = await support.sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		api.answerNextChoice('Undo', () => {
 			fs.writeFileSync(file('src/stats.js'), '// typed while the dialog was open\n');
 		});
@@ -73,10 +65,10 @@ describe('undo re-checks the files when it acts (FAKE zero)', function () {
 	});
 
 	it('a file with unsaved editor changes is a conflict; keeping it leaves disk and editor as they are', async () => {
-		const turn = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
+		const turn = await support.sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		const zeroVersion = fs.readFileSync(file('src/stats.js'), 'utf8');
 		// The user's case: an editor showing zero's edit (VS Code's file watcher is asynchronous).
-		await documentMatchesDisk(file('src/stats.js'));
+		await support.documentMatchesDisk(file('src/stats.js'));
 		const document = await vscode.workspace.openTextDocument(file('src/stats.js'));
 		assert.equal(document.getText(), zeroVersion, "the editor shows zero's edit");
 		await vscode.window.showTextDocument(document);

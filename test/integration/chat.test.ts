@@ -4,34 +4,24 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToolItem } from '../../src/shared/transcriptSchema';
-import {
-	activate,
-	flag,
-	lastTurn,
-	newChat,
-	resetSettings,
-	sendAndWait,
-	useFakeZero,
-	waitUntil,
-	workspaceRoot,
-} from './support';
+import * as support from './support';
 
 describe('chat with the FAKE zero', function () {
 	this.timeout(60_000);
-	after(resetSettings);
+	after(support.resetSettings);
 
 	it('runs a first turn with --init-session-id and the member mode, then --resume', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
-		await newChat(api);
-		const first = await sendAndWait(api, 'What does this project do? [scenario:answer]');
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
+		await support.newChat(api);
+		const first = await support.sendAndWait(api, 'What does this project do? [scenario:answer]');
 		assert.equal(fake.execRecords().length, 1);
 		const turn1 = fake.execRecords()[0];
 		assert.deepEqual(turn1.argv.slice(0, 5), ['exec', '-o', 'stream-json', '-i', 'stream-json']);
-		assert.equal(flag(turn1.argv, '--cwd'), workspaceRoot());
-		assert.equal(flag(turn1.argv, '--permission-mode'), 'member');
+		assert.equal(support.flag(turn1.argv, '--cwd'), support.workspaceRoot());
+		assert.equal(support.flag(turn1.argv, '--permission-mode'), 'member');
 		assert.ok(turn1.argv.includes('--no-completion-gate') && turn1.argv.includes('--no-notify'));
-		const sessionId = flag(turn1.argv, '--init-session-id');
+		const sessionId = support.flag(turn1.argv, '--init-session-id');
 		assert.match(sessionId ?? '', /^vscode-/);
 		assert.deepEqual(JSON.parse(turn1.stdin), {
 			schemaVersion: 2,
@@ -47,10 +37,10 @@ describe('chat with the FAKE zero', function () {
 		assert.equal(api.currentTranscript().sessionId, sessionId);
 		assert.equal(api.currentTranscript().model, 'fake-model');
 
-		const second = await sendAndWait(api, 'And the tests? [scenario:tools]');
+		const second = await support.sendAndWait(api, 'And the tests? [scenario:tools]');
 		const turn2 = fake.execRecords()[1];
-		assert.equal(flag(turn2.argv, '--resume'), sessionId);
-		assert.equal(flag(turn2.argv, '--init-session-id'), undefined);
+		assert.equal(support.flag(turn2.argv, '--resume'), sessionId);
+		assert.equal(support.flag(turn2.argv, '--init-session-id'), undefined);
 		const tools = second.run.items.filter((item): item is ToolItem => item.kind === 'tool');
 		assert.deepEqual(
 			tools.map((item) => [item.name, item.result?.status]),
@@ -64,8 +54,8 @@ describe('chat with the FAKE zero', function () {
 	});
 
 	it('passes zero.model, zero.maxTurns and the user\u2019s extra arguments', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
 		const config = vscode.workspace.getConfiguration('zero');
 		await config.update('model', 'fake-model-large', vscode.ConfigurationTarget.Workspace);
 		await config.update('permissionMode', 'ask', vscode.ConfigurationTarget.Workspace);
@@ -75,27 +65,27 @@ describe('chat with the FAKE zero', function () {
 			vscode.ConfigurationTarget.Global,
 		);
 		await config.update('maxTurns', 7, vscode.ConfigurationTarget.Global);
-		await waitUntil(
+		await support.waitUntil(
 			() => api.settings().maxTurns === 7 && api.settings().model === 'fake-model-large',
 			5000,
 			'the settings',
 		);
-		await newChat(api);
-		await sendAndWait(api, 'hi [scenario:answer]');
+		await support.newChat(api);
+		await support.sendAndWait(api, 'hi [scenario:answer]');
 		const argv = fake.execRecords()[0].argv;
-		assert.equal(flag(argv, '--model'), 'fake-model-large');
-		assert.equal(flag(argv, '--permission-mode'), 'ask');
-		assert.equal(flag(argv, '--max-turns'), '7');
+		assert.equal(support.flag(argv, '--model'), 'fake-model-large');
+		assert.equal(support.flag(argv, '--permission-mode'), 'ask');
+		assert.equal(support.flag(argv, '--max-turns'), '7');
 		assert.equal(argv[argv.length - 1], '--reasoning-effort=high');
-		await resetSettings();
+		await support.resetSettings();
 	});
 
 	it('stops a run: run_end interrupted on SIGINT alone, no process left', async () => {
-		const api = await activate();
-		await useFakeZero();
-		await newChat(api);
+		const api = await support.activate();
+		await support.useFakeZero();
+		await support.newChat(api);
 		api.send('slowly [scenario:slow]');
-		await waitUntil(
+		await support.waitUntil(
 			() =>
 				api.currentTranscript().turns[0]?.run.items.some((item) => item.kind === 'text') ?? false,
 			10000,
@@ -103,17 +93,17 @@ describe('chat with the FAKE zero', function () {
 		);
 		await vscode.commands.executeCommand('zero.stopRun');
 		await api.whenIdle(30_000);
-		const run = lastTurn(api.currentTranscript()).run;
+		const run = support.lastTurn(api.currentTranscript()).run;
 		assert.equal(run.end?.kind === 'run_end' && run.end.status, 'interrupted');
 		assert.equal(run.exit?.killed, false, 'zero answered SIGINT itself: no SIGTERM/SIGKILL');
 		assert.equal(api.activeProcessCount(), 0);
 	});
 
 	it('shows unknown events and malformed lines as diagnostics and keeps the rest', async () => {
-		const api = await activate();
-		await useFakeZero();
-		await newChat(api);
-		const turn = await sendAndWait(api, '[scenario:drift]');
+		const api = await support.activate();
+		await support.useFakeZero();
+		await support.newChat(api);
+		const turn = await support.sendAndWait(api, '[scenario:drift]');
 		const kinds = turn.run.items.map((item) => item.kind);
 		assert.deepEqual(kinds, [
 			'text',
@@ -127,10 +117,10 @@ describe('chat with the FAKE zero', function () {
 	});
 
 	it('reports a crash without run_end with the exit code and stderr tail', async () => {
-		const api = await activate();
-		await useFakeZero();
-		await newChat(api);
-		const turn = await sendAndWait(api, '[scenario:crash]');
+		const api = await support.activate();
+		await support.useFakeZero();
+		await support.newChat(api);
+		const turn = await support.sendAndWait(api, '[scenario:crash]');
 		assert.equal(turn.run.end?.kind, 'no_run_end');
 		if (turn.run.end?.kind === 'no_run_end') {
 			assert.equal(turn.run.end.exitCode, 1);
@@ -141,16 +131,16 @@ describe('chat with the FAKE zero', function () {
 	it('masks a zero.env value in zero\u2019s stderr before the chat shows or saves it', async () => {
 		// Not shaped like a key: only the zero.env value masking can catch it.
 		const value = 'hunter2-integration-value-8731';
-		const api = await activate();
-		await useFakeZero({ ZERO_TEST_PROVIDER_KEY: value });
-		const chatId = await newChat(api);
-		const turn = await sendAndWait(api, '[scenario:crash-secret]');
+		const api = await support.activate();
+		await support.useFakeZero({ ZERO_TEST_PROVIDER_KEY: value });
+		const chatId = await support.newChat(api);
+		const turn = await support.sendAndWait(api, '[scenario:crash-secret]');
 		assert.equal(turn.run.end?.kind, 'no_run_end');
 		const tail = turn.run.end?.kind === 'no_run_end' ? turn.run.end.stderrTail : '';
 		assert.match(tail, /provider: using key \*\*\*\n/);
 		assert.ok(!tail.includes(value), tail);
 		const saved = path.join(api.storagePath(), 'chats', chatId, 'transcript.json');
-		await waitUntil(
+		await support.waitUntil(
 			() => fs.existsSync(saved) && fs.readFileSync(saved, 'utf8').includes('provider: using key'),
 			5000,
 			'the saved chat with the stderr tail',
@@ -159,21 +149,21 @@ describe('chat with the FAKE zero', function () {
 	});
 
 	it('queues a message sent during a run and sends it when the run ends', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
-		await newChat(api);
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
+		await support.newChat(api);
 		api.send('first [scenario:slow]');
-		await waitUntil(() => api.isRunning(), 5000, 'the run');
+		await support.waitUntil(() => api.isRunning(), 5000, 'the run');
 		api.send('second [scenario:answer]');
-		await waitUntil(() => fake.execRecords().length === 1, 5000, 'the first run');
+		await support.waitUntil(() => fake.execRecords().length === 1, 5000, 'the first run');
 		await vscode.commands.executeCommand('zero.stopRun');
 		await api.whenIdle(10000);
 		// Stop clears the queue: the user asked zero to stop, not to go on with the next message.
 		assert.equal(fake.execRecords().length, 1);
 		api.send('third [scenario:answer]');
-		await waitUntil(() => api.isRunning(), 5000, 'the third run');
+		await support.waitUntil(() => api.isRunning(), 5000, 'the third run');
 		api.send('fourth [scenario:answer]');
-		await waitUntil(
+		await support.waitUntil(
 			() => api.currentTranscript().turns.length === 3,
 			15000,
 			'the queued fourth turn',
@@ -188,26 +178,26 @@ describe('chat with the FAKE zero', function () {
 	});
 
 	it('refuses a missing binary with a clear "not found" end', async () => {
-		const api = await activate();
-		await useFakeZero();
+		const api = await support.activate();
+		await support.useFakeZero();
 		await vscode.workspace
 			.getConfiguration('zero')
 			.update(
 				'path',
-				path.join(workspaceRoot(), 'no-such-zero'),
+				path.join(support.workspaceRoot(), 'no-such-zero'),
 				vscode.ConfigurationTarget.Global,
 			);
-		await waitUntil(() => api.settings().path.endsWith('no-such-zero'), 5000, 'zero.path');
-		await newChat(api);
-		const turn = await sendAndWait(api, 'hello');
+		await support.waitUntil(() => api.settings().path.endsWith('no-such-zero'), 5000, 'zero.path');
+		await support.newChat(api);
+		const turn = await support.sendAndWait(api, 'hello');
 		assert.equal(turn.run.end?.kind === 'spawn_failed' && turn.run.end.reason, 'not_found');
 	});
 
 	it('persists the chat and its raw zero output in workspace storage', async () => {
-		const api = await activate();
-		await useFakeZero();
-		const chatId = await newChat(api);
-		await sendAndWait(api, 'persist me [scenario:answer]');
+		const api = await support.activate();
+		await support.useFakeZero();
+		const chatId = await support.newChat(api);
+		await support.sendAndWait(api, 'persist me [scenario:answer]');
 		const dir = path.join(api.storagePath(), 'chats', chatId);
 		// Saves come on a timer (the first may hold no turn yet): wait for the one after the run.
 		const savedChat = () => {
@@ -217,7 +207,7 @@ describe('chat with the FAKE zero', function () {
 				return undefined;
 			}
 		};
-		await waitUntil(
+		await support.waitUntil(
 			() => savedChat()?.turns?.[0]?.run?.end !== undefined,
 			30_000,
 			'the chat saved with its finished run',
@@ -231,15 +221,15 @@ describe('chat with the FAKE zero', function () {
 	});
 
 	it('Delete Chat removes a saved chat after a confirmation, and a declined one keeps it', async () => {
-		const api = await activate();
-		await useFakeZero();
-		const chatId = await newChat(api);
-		await sendAndWait(api, 'delete me [scenario:answer]');
+		const api = await support.activate();
+		await support.useFakeZero();
+		const chatId = await support.newChat(api);
+		await support.sendAndWait(api, 'delete me [scenario:answer]');
 		const dir = path.join(api.storagePath(), 'chats', chatId);
 		const index = path.join(api.storagePath(), 'chats', 'index.json');
 		const listed = (): string[] =>
 			(JSON.parse(fs.readFileSync(index, 'utf8')) as { id: string }[]).map((entry) => entry.id);
-		await waitUntil(
+		await support.waitUntil(
 			() => fs.existsSync(index) && listed().includes(chatId),
 			5000,
 			'the chat in the index',
@@ -259,32 +249,32 @@ describe('chat with the FAKE zero', function () {
 
 describe('chat attention and attachments', function () {
 	this.timeout(60_000);
-	after(resetSettings);
+	after(support.resetSettings);
 
 	it('a run blocked while the chat is hidden shows in the status bar and clears when the chat is seen', async () => {
-		const api = await activate();
-		await useFakeZero();
-		await newChat(api);
+		const api = await support.activate();
+		await support.useFakeZero();
+		await support.newChat(api);
 		await vscode.commands.executeCommand('workbench.action.closeSidebar');
 		await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-		await sendAndWait(api, 'run tests [scenario:shell-blocked]');
-		await waitUntil(() => api.attention().state === 'blocked', 5000, 'the blocked state');
+		await support.sendAndWait(api, 'run tests [scenario:shell-blocked]');
+		await support.waitUntil(() => api.attention().state === 'blocked', 5000, 'the blocked state');
 		assert.equal(api.attention().text, '$(warning) Zero: blocked');
 		await vscode.commands.executeCommand('zero.openChat');
-		await waitUntil(() => api.attention().state === 'idle', 10_000, 'the chat to be seen');
+		await support.waitUntil(() => api.attention().state === 'idle', 10_000, 'the chat to be seen');
 	});
 
 	it('sends pasted images as stream-json images and refuses unsupported ones', async () => {
-		const api = await activate();
-		const fake = await useFakeZero({ FAKE_ZERO_SCENARIO: 'answer' });
-		await newChat(api);
+		const api = await support.activate();
+		const fake = await support.useFakeZero({ FAKE_ZERO_SCENARIO: 'answer' });
+		await support.newChat(api);
 		const png =
 			'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 		assert.equal(
 			api.send('what is this?', [{ name: 'dot.png', mediaType: 'image/png', data: png }]),
 			true,
 		);
-		await waitUntil(() => fake.execRecords().length === 1, 10_000, 'the run');
+		await support.waitUntil(() => fake.execRecords().length === 1, 10_000, 'the run');
 		await api.whenIdle();
 		const input = JSON.parse(fake.execRecords()[0].stdin);
 		assert.deepEqual(input.images, [{ mediaType: 'image/png', data: png }]);

@@ -6,22 +6,22 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activate, newChat, resetSettings, sendAndWait, useFakeZero, waitUntil } from './support';
+import * as support from './support';
 
 describe('chats shared with other windows (FAKE zero)', function () {
 	this.timeout(60_000);
-	after(resetSettings);
+	after(support.resetSettings);
 
 	it('Delete Chat refuses a chat another window is streaming into, and deletes it once that run ends', async () => {
-		const api = await activate();
-		await useFakeZero();
-		const chatId = await newChat(api);
-		await sendAndWait(api, 'shared [scenario:answer]');
+		const api = await support.activate();
+		await support.useFakeZero();
+		const chatId = await support.newChat(api);
+		await support.sendAndWait(api, 'shared [scenario:answer]');
 		const dir = path.join(api.storagePath(), 'chats', chatId);
 		// The chat is saved after its run ends, on a timer: wait for that save, so the check below
 		// is about the delete and a late save cannot bring the chat back after it.
 		const transcriptFile = path.join(dir, 'transcript.json');
-		await waitUntil(
+		await support.waitUntil(
 			() => {
 				try {
 					const saved = JSON.parse(fs.readFileSync(transcriptFile, 'utf8'));

@@ -7,45 +7,37 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
-import {
-	chatWithSessionStore,
-	resetSettings,
-	restoreFile,
-	sendAndWait,
-	waitUntil,
-	workspaceRoot,
-	type FakeZero,
-} from './support';
+import * as support from './support';
 
 describe('edit and retry a message (FAKE zero)', function () {
 	this.timeout(60_000);
 	let api: ZeroTestApi;
-	let fake: FakeZero;
+	let fake: support.FakeZero;
 	let original: Buffer;
-	const file = (relative: string) => path.join(workspaceRoot(), relative);
+	const file = (relative: string) => path.join(support.workspaceRoot(), relative);
 
 	before(() => {
 		original = fs.readFileSync(file('src/stats.js'));
 	});
 
 	beforeEach(async () => {
-		({ api, fake } = await chatWithSessionStore());
+		({ api, fake } = await support.chatWithSessionStore());
 	});
 
 	afterEach(async () => {
-		await restoreFile(file('src/stats.js'), original);
+		await support.restoreFile(file('src/stats.js'), original);
 		fs.rmSync(file('notes'), { recursive: true, force: true });
 	});
 
-	after(resetSettings);
+	after(support.resetSettings);
 
 	const sessionsCalls = (command: 'rewind' | 'rewind-plan') =>
 		fake.records().filter((record) => record.argv[0] === 'sessions' && record.argv[1] === command);
 	const lastExec = () => fake.execRecords().at(-1);
 
 	it('Edit rewinds to before the turn (files too), removes the later turns and sends the new text', async () => {
-		const first = await sendAndWait(api, 'Say hello [scenario:answer]');
-		const second = await sendAndWait(api, 'Fix average [scenario:changes-edit]');
+		const first = await support.sendAndWait(api, 'Say hello [scenario:answer]');
+		const second = await support.sendAndWait(api, 'Fix average [scenario:changes-edit]');
 		assert.ok(fs.existsSync(file('notes/todo.md')), 'turn 2 created a file');
 		const sessionId = api.currentTranscript().sessionId;
 		const turns = api.currentTranscript().turns.length;
@@ -65,7 +57,7 @@ describe('edit and retry a message (FAKE zero)', function () {
 		assert.match(prompt?.detail ?? '', /deletes notes\/todo\.md/);
 		assert.deepEqual(prompt?.options, ['Edit and Resend']);
 
-		await waitUntil(
+		await support.waitUntil(
 			() => api.currentTranscript().turns.length === 1 && !api.isRunning(),
 			20_000,
 			'the edited turn to run',
@@ -100,7 +92,7 @@ describe('edit and retry a message (FAKE zero)', function () {
 	});
 
 	it('Retry sends the same text again; Cancel in the confirmation changes nothing', async () => {
-		const turn = await sendAndWait(api, 'Say hello [scenario:answer]');
+		const turn = await support.sendAndWait(api, 'Say hello [scenario:answer]');
 		api.answerNextChoice(undefined);
 		await api.rerunMessage(turn.id);
 		assert.deepEqual(api.changes.lastUndoPrompt()?.options, ['Retry']);
@@ -113,7 +105,7 @@ describe('edit and retry a message (FAKE zero)', function () {
 
 		api.answerNextChoice('Retry');
 		await api.rerunMessage(turn.id);
-		await waitUntil(
+		await support.waitUntil(
 			() => api.currentTranscript().turns[0]?.id !== turn.id && !api.isRunning(),
 			20_000,
 			'the retried turn',
@@ -126,7 +118,7 @@ describe('edit and retry a message (FAKE zero)', function () {
 	});
 
 	it('refuses a live-approvals (zero acp) chat with what it can do instead', async () => {
-		const turn = await sendAndWait(api, 'Say hello [scenario:answer]');
+		const turn = await support.sendAndWait(api, 'Say hello [scenario:answer]');
 		api.setBackend('acp');
 		await api.rerunMessage(turn.id, 'other');
 		const shown = api.messages().at(-1)?.message ?? '';

@@ -11,14 +11,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ZeroTestApi } from '../../src/host/testing/testApi';
 import type { Transcript } from '../../src/shared/transcriptSchema';
-import { activate, newChat, resetSettings, useFakeZero, waitUntil, type FakeZero } from './support';
+import * as support from './support';
 
 /** The FAKE stops after this many lines of its scenario until the resume file exists. */
 const PAUSE_AFTER = '2';
 
-async function pausedFake(): Promise<{ fake: FakeZero; resume: () => void }> {
+async function pausedFake(): Promise<{ fake: support.FakeZero; resume: () => void }> {
 	const resumeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zero-it-resume-')), 'go');
-	const fake = await useFakeZero({
+	const fake = await support.useFakeZero({
 		FAKE_ZERO_PAUSE_AFTER: PAUSE_AFTER,
 		FAKE_ZERO_RESUME_FILE: resumeFile,
 	});
@@ -33,7 +33,7 @@ function stateOf(api: ZeroTestApi, chatId: string): string | undefined {
 async function savedWithEndedRun(api: ZeroTestApi, chatId: string): Promise<Transcript> {
 	const file = path.join(api.storagePath(), 'chats', chatId, 'transcript.json');
 	let saved: Transcript | undefined;
-	await waitUntil(
+	await support.waitUntil(
 		() => {
 			try {
 				const read = JSON.parse(fs.readFileSync(file, 'utf8')) as Transcript;
@@ -60,27 +60,27 @@ describe('many chats at once (FAKE zero)', function () {
 	this.timeout(90_000);
 	afterEach(async () => {
 		// A failed test leaves its paused runs: stop them before the next test counts processes.
-		const api = await activate();
+		const api = await support.activate();
 		await vscode.commands.executeCommand('zero.stopAllRuns');
-		await waitUntil(() => api.activeProcessCount() === 0, 20_000, 'every run to end');
+		await support.waitUntil(() => api.activeProcessCount() === 0, 20_000, 'every run to end');
 		await closeEditors();
 		await vscode.workspace
 			.getConfiguration('zero')
 			.update('maxConcurrentRuns', undefined, vscode.ConfigurationTarget.Global);
-		await resetSettings();
+		await support.resetSettings();
 	});
 
 	it('two chats run at once, each stops on its own, and both are saved', async () => {
-		const api = await activate();
+		const api = await support.activate();
 		const { fake, resume } = await pausedFake();
-		const first = await newChat(api);
+		const first = await support.newChat(api);
 		assert.ok(api.chats.send(first, 'first [scenario:answer]'));
-		await waitUntil(() => api.activeProcessCount() === 1, 10_000, 'the first run to start');
+		await support.waitUntil(() => api.activeProcessCount() === 1, 10_000, 'the first run to start');
 
 		const second = await api.chats.newChatInTab();
 		assert.notEqual(second, first, 'the tab shows a chat of its own');
 		assert.ok(api.chats.send(second, 'second [scenario:answer]'));
-		await waitUntil(
+		await support.waitUntil(
 			() => api.chats.counts().running === 2 && api.activeProcessCount() === 2,
 			10_000,
 			'both runs live at once',
@@ -92,7 +92,7 @@ describe('many chats at once (FAKE zero)', function () {
 			'both chats say they run',
 		);
 		// The FAKE records an invocation once it has read its prompt.
-		await waitUntil(
+		await support.waitUntil(
 			() => fake.execRecords().filter((record) => record.argv[0] === 'exec').length === 2,
 			10_000,
 			'one zero exec process per chat',
@@ -124,15 +124,15 @@ describe('many chats at once (FAKE zero)', function () {
 	});
 
 	it('with zero.maxConcurrentRuns 1, a second chat waits in its queue (said so) and starts when the first ends', async () => {
-		const api = await activate();
+		const api = await support.activate();
 		await vscode.workspace
 			.getConfiguration('zero')
 			.update('maxConcurrentRuns', 1, vscode.ConfigurationTarget.Global);
-		await waitUntil(() => api.settings().maxConcurrentRuns === 1, 5000, 'the setting');
+		await support.waitUntil(() => api.settings().maxConcurrentRuns === 1, 5000, 'the setting');
 		const { fake, resume } = await pausedFake();
-		const first = await newChat(api);
+		const first = await support.newChat(api);
 		assert.ok(api.chats.send(first, 'first [scenario:answer]'));
-		await waitUntil(() => api.activeProcessCount() === 1, 10_000, 'the first run to start');
+		await support.waitUntil(() => api.activeProcessCount() === 1, 10_000, 'the first run to start');
 
 		const second = await api.chats.newChatInTab();
 		const messagesBefore = api.messages().length;

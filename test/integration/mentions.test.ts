@@ -26,6 +26,19 @@ import {
 } from '../../src/host/mentions/workspaceMentions';
 import { waitForValue, waitUntil } from '../harness/wait';
 
+/** The git extension's API and a new repository at `repo`, with a git runner for it. */
+async function scratchRepository(repo: string) {
+	const found = await gitApi();
+	if (!found.ok) {
+		assert.fail(`the git extension should be there in this host: ${found.reason}`);
+	}
+	fs.mkdirSync(repo, { recursive: true });
+	const git = (...args: string[]) =>
+		execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
+	git('init', '-q');
+	return { found, repo, git };
+}
+
 function folder(): vscode.WorkspaceFolder {
 	const first = vscode.workspace.workspaceFolders?.[0];
 	assert.ok(first, 'these tests need a workspace folder');
@@ -309,15 +322,7 @@ describe('mentions in a trusted workspace', function () {
 	});
 
 	it('@diff mention: working tree and staged changes through the git extension', async function () {
-		const found = await gitApi();
-		if (!found.ok) {
-			assert.fail(`the git extension should be there in this host: ${found.reason}`);
-		}
-		const repo = path.join(scratch(), 'repo');
-		fs.mkdirSync(repo, { recursive: true });
-		const git = (...args: string[]) =>
-			execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
-		git('init', '-q');
+		const { found, repo, git } = await scratchRepository(path.join(scratch(), 'repo'));
 		fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n');
 		fs.writeFileSync(path.join(repo, 'b.txt'), 'bee\n');
 		git('add', '.');
@@ -363,15 +368,7 @@ describe('mentions in a trusted workspace', function () {
 	});
 
 	it('@diff mention leaves out changes to files the hide rules hide, and says how many (#31)', async function () {
-		const found = await gitApi();
-		if (!found.ok) {
-			assert.fail(`the git extension should be there in this host: ${found.reason}`);
-		}
-		const repo = path.join(scratch(), 'hidden-diff-repo');
-		fs.mkdirSync(repo, { recursive: true });
-		const git = (...args: string[]) =>
-			execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
-		git('init', '-q');
+		const { found, repo, git } = await scratchRepository(path.join(scratch(), 'hidden-diff-repo'));
 		fs.writeFileSync(path.join(repo, 'tracked.env'), 'TOKEN=1\n');
 		fs.writeFileSync(path.join(repo, 'code.js'), 'one\n');
 		git('add', '.');

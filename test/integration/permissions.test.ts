@@ -5,16 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ToolItem, Turn } from '../../src/shared/transcriptSchema';
-import {
-	activate,
-	flag,
-	lastTurn,
-	newChat,
-	resetSettings,
-	sendAndWait,
-	useFakeZero,
-	waitUntil,
-} from './support';
+import * as support from './support';
 
 function blockedTool(turn: Turn): ToolItem {
 	const item = turn.run.items.find(
@@ -27,13 +18,13 @@ function blockedTool(turn: Turn): ToolItem {
 
 describe('permission blocks', function () {
 	this.timeout(60_000);
-	after(resetSettings);
+	after(support.resetSettings);
 
 	it('shell refused: "re-run with unsafe permissions" needs the confirmation, then resumes with the unsafe flag', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
-		await newChat(api);
-		const refused = await sendAndWait(api, 'run the tests [scenario:shell-blocked]');
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
+		await support.newChat(api);
+		const refused = await support.sendAndWait(api, 'run the tests [scenario:shell-blocked]');
 		const bash = blockedTool(refused);
 		assert.equal(bash.permission?.action, 'prompt');
 		assert.deepEqual(api.noticeActionIds(refused.id, bash.id), ['grant-and-rerun', 'rerun-unsafe']);
@@ -46,16 +37,16 @@ describe('permission blocks', function () {
 
 		api.answerNextConfirmation(true);
 		await api.runNoticeAction(refused.id, bash.id, 'rerun-unsafe');
-		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await support.waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		const rerun = fake.execRecords()[1];
-		assert.equal(flag(rerun.argv, '--resume'), api.currentTranscript().sessionId);
+		assert.equal(support.flag(rerun.argv, '--resume'), api.currentTranscript().sessionId);
 		assert.ok(rerun.argv.includes('--skip-permissions-unsafe'));
 		assert.match(
 			JSON.parse(rerun.stdin).content,
 			/refused by zero's permission checks\. I approved unsafe permissions for this run\./,
 		);
-		const second = lastTurn(api.currentTranscript());
+		const second = support.lastTurn(api.currentTranscript());
 		assert.equal(second.command?.kind, 'rerun');
 		assert.equal(second.command?.permissionMode, 'unsafe');
 		const ran = second.run.items.find((item): item is ToolItem => item.kind === 'tool');
@@ -64,11 +55,11 @@ describe('permission blocks', function () {
 	});
 
 	it('outside the workspace: --add-dir after a modal naming the directory, kept on the chat only when asked', async () => {
-		const api = await activate();
+		const api = await support.activate();
 		const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'zero-it-outside-'));
-		const fake = await useFakeZero({ FAKE_ZERO_OUTSIDE_DIR: outside });
-		await newChat(api);
-		const refused = await sendAndWait(api, 'write the report [scenario:outside-workspace]');
+		const fake = await support.useFakeZero({ FAKE_ZERO_OUTSIDE_DIR: outside });
+		await support.newChat(api);
+		const refused = await support.sendAndWait(api, 'write the report [scenario:outside-workspace]');
 		const write = blockedTool(refused);
 		assert.equal(write.permission?.block?.code, 'outside_workspace');
 		assert.equal(write.permission?.block?.path, path.join(outside, 'report.txt'));
@@ -85,52 +76,56 @@ describe('permission blocks', function () {
 		// For this re-run only.
 		api.answerNextChoice('Re-run with This Directory');
 		await api.runNoticeAction(refused.id, write.id, 'rerun-add-dir');
-		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await support.waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		const argv = fake.execRecords()[1].argv;
-		assert.equal(flag(argv, '--add-dir'), outside);
-		assert.equal(flag(argv, '--permission-mode'), 'member');
-		assert.ok(flag(argv, '--resume'));
+		assert.equal(support.flag(argv, '--add-dir'), outside);
+		assert.equal(support.flag(argv, '--permission-mode'), 'member');
+		assert.ok(support.flag(argv, '--resume'));
 		assert.equal(
-			lastTurn(api.currentTranscript()).run.items.find(
-				(item): item is ToolItem => item.kind === 'tool',
-			)?.result?.status,
+			support
+				.lastTurn(api.currentTranscript())
+				.run.items.find((item): item is ToolItem => item.kind === 'tool')?.result?.status,
 			'ok',
 		);
 		assert.deepEqual(api.currentTranscript().addDirs, undefined, 'not kept');
-		await sendAndWait(api, 'and now? [scenario:answer]');
-		assert.equal(flag(fake.execRecords()[2].argv, '--add-dir'), undefined);
+		await support.sendAndWait(api, 'and now? [scenario:answer]');
+		assert.equal(support.flag(fake.execRecords()[2].argv, '--add-dir'), undefined);
 
 		// Kept for the chat: later runs add it too.
 		api.answerNextChoice('Re-run and Keep It for This Chat');
 		await api.runNoticeAction(refused.id, write.id, 'rerun-add-dir');
-		await waitUntil(() => api.currentTranscript().turns.length === 4, 5000, 'the kept re-run');
+		await support.waitUntil(
+			() => api.currentTranscript().turns.length === 4,
+			5000,
+			'the kept re-run',
+		);
 		await api.whenIdle();
 		assert.deepEqual(api.currentTranscript().addDirs, [outside]);
-		await sendAndWait(api, 'again [scenario:answer]');
-		assert.equal(flag(fake.execRecords()[4].argv, '--add-dir'), outside);
+		await support.sendAndWait(api, 'again [scenario:answer]');
+		assert.equal(support.flag(fake.execRecords()[4].argv, '--add-dir'), outside);
 		fs.rmSync(outside, { recursive: true, force: true });
 	});
 
 	it('a hard block offers no re-run', async () => {
-		const api = await activate();
-		await useFakeZero();
-		await newChat(api);
-		const turn = await sendAndWait(api, '[scenario:hard-block]');
+		const api = await support.activate();
+		await support.useFakeZero();
+		await support.newChat(api);
+		const turn = await support.sendAndWait(api, '[scenario:hard-block]');
 		const write = blockedTool(turn);
 		assert.equal(write.permission?.block?.code, 'symlink_traversal');
 		assert.deepEqual(api.noticeActionIds(turn.id, write.id), []);
 	});
 
 	it('"always allow" stores a zero grant after confirmation, then re-runs', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
-		await newChat(api);
-		const refused = await sendAndWait(api, '[scenario:shell-blocked]');
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
+		await support.newChat(api);
+		const refused = await support.sendAndWait(api, '[scenario:shell-blocked]');
 		const bash = blockedTool(refused);
 		api.answerNextConfirmation(true);
 		await api.runNoticeAction(refused.id, bash.id, 'grant-and-rerun');
-		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await support.waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		const grants = JSON.parse(fs.readFileSync(path.join(fake.stateDir, 'grants.json'), 'utf8'));
 		assert.deepEqual(
@@ -150,34 +145,34 @@ describe('permission blocks', function () {
 			'--reason=approved in Zero for VS Code',
 		]);
 		const rerun = fake.execRecords()[1];
-		assert.equal(flag(rerun.argv, '--permission-mode'), 'member');
+		assert.equal(support.flag(rerun.argv, '--permission-mode'), 'member');
 		assert.match(JSON.parse(rerun.stdin).content, /I stored a zero grant that allows bash/);
 	});
 
 	it('plan mode refusal: re-run in member mode', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
-		await newChat(api);
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
+		await support.newChat(api);
 		await vscode.workspace
 			.getConfiguration('zero')
 			.update('permissionMode', 'plan', vscode.ConfigurationTarget.Workspace);
-		await waitUntil(() => api.settings().permissionMode === 'plan', 5000, 'plan mode');
-		await newChat(api);
-		const refused = await sendAndWait(api, 'fix it [scenario:plan-refused]');
-		assert.equal(flag(fake.execRecords()[0].argv, '--permission-mode'), 'plan');
+		await support.waitUntil(() => api.settings().permissionMode === 'plan', 5000, 'plan mode');
+		await support.newChat(api);
+		const refused = await support.sendAndWait(api, 'fix it [scenario:plan-refused]');
+		assert.equal(support.flag(fake.execRecords()[0].argv, '--permission-mode'), 'plan');
 		const write = refused.run.items.find((item): item is ToolItem => item.kind === 'tool');
 		assert.ok(write);
 		assert.deepEqual(api.noticeActionIds(refused.id, write.id), ['rerun-mode']);
 		await api.runNoticeAction(refused.id, write.id, 'rerun-mode');
-		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await support.waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
-		assert.equal(flag(fake.execRecords()[1].argv, '--permission-mode'), 'member');
-		await resetSettings();
+		assert.equal(support.flag(fake.execRecords()[1].argv, '--permission-mode'), 'member');
+		await support.resetSettings();
 	});
 
 	it("a stored deny grant: revoke it (zero's own list says what else goes), then re-run; zero's count is reported", async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
 		fs.mkdirSync(fake.stateDir, { recursive: true });
 		fs.writeFileSync(
 			path.join(fake.stateDir, 'grants.json'),
@@ -189,8 +184,8 @@ describe('permission blocks', function () {
 				commandPrefixes: [{ toolName: 'bash', prefix: ['git', 'status'] }],
 			}),
 		);
-		await newChat(api);
-		const refused = await sendAndWait(api, 'run it [scenario:denied-by-grant]');
+		await support.newChat(api);
+		const refused = await support.sendAndWait(api, 'run it [scenario:denied-by-grant]');
 		const bash = blockedTool(refused);
 		assert.equal(bash.permission?.block?.code, 'persistent_deny');
 		const notice = api.notices(refused.id)?.items[bash.id];
@@ -207,7 +202,7 @@ describe('permission blocks', function () {
 
 		api.answerNextConfirmation(true);
 		await api.runNoticeAction(refused.id, bash.id, 'revoke-and-rerun');
-		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
+		await support.waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the re-run');
 		await api.whenIdle();
 		const calls = fake.records().filter((record) => record.argv[0] === 'sandbox');
 		assert.deepEqual(
@@ -225,15 +220,15 @@ describe('permission blocks', function () {
 		);
 		const rerun = fake.execRecords()[1];
 		assert.ok(rerun.argv.includes('--skip-permissions-unsafe'));
-		assert.equal(flag(rerun.argv, '--resume'), api.currentTranscript().sessionId);
+		assert.equal(support.flag(rerun.argv, '--resume'), api.currentTranscript().sessionId);
 		assert.match(JSON.parse(rerun.stdin).content, /I revoked the zero grant that denied bash/);
 	});
 
 	it('a deny grant that zero no longer stores: nothing is revoked and nothing re-runs', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
-		await newChat(api);
-		const refused = await sendAndWait(api, 'run it [scenario:denied-by-grant]');
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
+		await support.newChat(api);
+		const refused = await support.sendAndWait(api, 'run it [scenario:denied-by-grant]');
 		const bash = blockedTool(refused);
 		api.answerNextConfirmation(true);
 		await api.runNoticeAction(refused.id, bash.id, 'revoke-and-rerun');
@@ -251,51 +246,55 @@ describe('permission blocks', function () {
 	});
 
 	it('every run passes an explicit --max-turns (zero\u2019s own default when unset) and a --trace file', async () => {
-		const api = await activate();
-		const fake = await useFakeZero({ FAKE_ZERO_MAX_TURNS: '57' });
-		await newChat(api);
-		await sendAndWait(api, 'hello [scenario:answer]');
+		const api = await support.activate();
+		const fake = await support.useFakeZero({ FAKE_ZERO_MAX_TURNS: '57' });
+		await support.newChat(api);
+		await support.sendAndWait(api, 'hello [scenario:answer]');
 		const argv = fake.execRecords()[0].argv;
-		assert.equal(flag(argv, '--max-turns'), '57', 'zero config --json said 57');
-		const trace = flag(argv, '--trace');
+		assert.equal(support.flag(argv, '--max-turns'), '57', 'zero config --json said 57');
+		const trace = support.flag(argv, '--trace');
 		assert.ok(trace && path.isAbsolute(trace));
 		assert.equal(fs.existsSync(trace), false, 'read and removed after the run');
-		assert.equal(lastTurn(api.currentTranscript()).command?.maxTurns, 57);
+		assert.equal(support.lastTurn(api.currentTranscript()).command?.maxTurns, 57);
 	});
 
 	it('a run stopped at the turn limit says so and offers Continue, which resumes with the same limit', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
 		await vscode.workspace
 			.getConfiguration('zero')
 			.update('maxTurns', 2, vscode.ConfigurationTarget.Global);
-		await waitUntil(() => api.settings().maxTurns === 2, 5000, 'zero.maxTurns');
-		await newChat(api);
-		const stopped = await sendAndWait(api, 'keep reading [scenario:turn-limit]');
-		assert.equal(flag(fake.execRecords()[0].argv, '--max-turns'), '2');
+		await support.waitUntil(() => api.settings().maxTurns === 2, 5000, 'zero.maxTurns');
+		await support.newChat(api);
+		const stopped = await support.sendAndWait(api, 'keep reading [scenario:turn-limit]');
+		assert.equal(support.flag(fake.execRecords()[0].argv, '--max-turns'), '2');
 		assert.equal(stopped.run.end?.kind === 'run_end' && stopped.run.end.status, 'success');
 		assert.equal(stopped.run.modelRequests, 3, "zero's trace counted 3 requests for 2 turns");
 		const notices = api.notices(stopped.id);
 		assert.equal(notices?.run[0]?.headline, 'Continue the task?');
 		assert.deepEqual(api.noticeActionIds(stopped.id), ['continue']);
 		await api.runNoticeAction(stopped.id, undefined, 'continue');
-		await waitUntil(() => api.currentTranscript().turns.length === 2, 5000, 'the continued run');
+		await support.waitUntil(
+			() => api.currentTranscript().turns.length === 2,
+			5000,
+			'the continued run',
+		);
 		await api.whenIdle();
 		const next = fake.execRecords()[1];
-		assert.equal(flag(next.argv, '--resume'), api.currentTranscript().sessionId);
-		assert.equal(flag(next.argv, '--max-turns'), '2');
+		assert.equal(support.flag(next.argv, '--resume'), api.currentTranscript().sessionId);
+		assert.equal(support.flag(next.argv, '--max-turns'), '2');
 		assert.match(JSON.parse(next.stdin).content, /stopped at zero's turn limit \(2 model turns\)/);
-		const continued = lastTurn(api.currentTranscript());
+		const continued = support.lastTurn(api.currentTranscript());
 		assert.equal(continued.command?.kind, 'continue');
 		assert.deepEqual(api.notices(continued.id)?.run ?? [], [], 'the continued run finished');
-		await resetSettings();
+		await support.resetSettings();
 	});
 
 	it("zero's stderr-only notices are shown on the turn", async () => {
-		const api = await activate();
-		await useFakeZero();
-		await newChat(api);
-		const turn = await sendAndWait(api, 'hi [scenario:stderr-notices]');
+		const api = await support.activate();
+		await support.useFakeZero();
+		await support.newChat(api);
+		const turn = await support.sendAndWait(api, 'hi [scenario:stderr-notices]');
 		const notices = turn.run.items.filter((item) => item.kind === 'notice');
 		assert.deepEqual(
 			notices.map((item) => (item.kind === 'notice' ? item.code : '')),
@@ -308,8 +307,8 @@ describe('permission blocks', function () {
 	});
 
 	it('Manage Sandbox Grants lists command prefixes and revokes by the grant\u2019s own scope', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
 		fs.mkdirSync(fake.stateDir, { recursive: true });
 		fs.writeFileSync(
 			path.join(fake.stateDir, 'grants.json'),

@@ -10,31 +10,22 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startModelServer, type ModelServer } from '../harness/modelServer';
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
-import {
-	activate,
-	extensionPath,
-	newChat,
-	resetSettings,
-	sendAndWait,
-	useFakeZero,
-	waitUntil,
-	workspaceRoot,
-} from './support';
+import * as support from './support';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('zero');
 
 async function checkedState(
 	env?: Record<string, string>,
 	binary?: string,
-): Promise<ReturnType<Awaited<ReturnType<typeof activate>>['readiness']>> {
-	const api = await activate();
+): Promise<ReturnType<Awaited<ReturnType<typeof support.activate>>['readiness']>> {
+	const api = await support.activate();
 	if (binary !== undefined) {
 		await config().update('path', binary, vscode.ConfigurationTarget.Global);
 	}
 	if (env !== undefined) {
 		await config().update('env', env, vscode.ConfigurationTarget.Global);
 	}
-	await waitUntil(
+	await support.waitUntil(
 		() =>
 			(binary === undefined || api.settings().path === binary) &&
 			(env === undefined || JSON.stringify(api.settings().env) === JSON.stringify(env)),
@@ -62,15 +53,15 @@ function hermetic(home: ZeroHome): Record<string, string> {
 	return { ...Object.fromEntries(blank.map((key) => [key, ''])), ...home.env };
 }
 
-const realZero = path.join(extensionPath(), '.zero-bin', 'zero');
+const realZero = path.join(support.extensionPath(), '.zero-bin', 'zero');
 const haveRealZero = fs.existsSync(realZero);
 
 describe('setup and readiness', function () {
 	this.timeout(90_000);
-	after(resetSettings);
+	after(support.resetSettings);
 
 	it('the walkthrough: never opened by itself when walkthroughs are off; "Zero: Open Walkthrough" opens it', async () => {
-		await activate();
+		await support.activate();
 		// The API names a getting-started tab "Welcome" even once it shows our walkthrough (the
 		// workbench's own tab says "Walkthrough: Zero"; the e2e tests check what is on screen).
 		const gettingStartedTabs = (): vscode.Tab[] =>
@@ -88,12 +79,16 @@ describe('setup and readiness', function () {
 			'the first activation respected the setting',
 		);
 		await vscode.commands.executeCommand('zero.openWalkthrough');
-		await waitUntil(() => gettingStartedTabs().length === 1, 20_000, 'a getting-started tab');
+		await support.waitUntil(
+			() => gettingStartedTabs().length === 1,
+			20_000,
+			'a getting-started tab',
+		);
 		await vscode.window.tabGroups.close(gettingStartedTabs());
 	});
 
 	it('a missing binary: "not found", with install commands and Locate zero...', async () => {
-		const state = await checkedState({}, path.join(workspaceRoot(), 'nowhere', 'zero'));
+		const state = await checkedState({}, path.join(support.workspaceRoot(), 'nowhere', 'zero'));
 		assert.equal(state.state, 'not_found');
 		assert.equal(state.primaryAction?.command, 'zero.locateBinary');
 		assert.match(
@@ -109,7 +104,7 @@ describe('setup and readiness', function () {
 	it('a binary that is not zero: "not zero", with Locate zero...', async () => {
 		const state = await checkedState(
 			{},
-			path.join(extensionPath(), 'test', 'fixtures', 'not-zero', 'zero'),
+			path.join(support.extensionPath(), 'test', 'fixtures', 'not-zero', 'zero'),
 		);
 		assert.equal(state.state, 'not_zero');
 		assert.equal(state.primaryAction?.command, 'zero.locateBinary');
@@ -117,7 +112,7 @@ describe('setup and readiness', function () {
 	});
 
 	it('an old zero: "too old", with upgrade commands', async () => {
-		const fake = await useFakeZero({ FAKE_ZERO_VERSION: '0.7.2' });
+		const fake = await support.useFakeZero({ FAKE_ZERO_VERSION: '0.7.2' });
 		const state = await checkedState(undefined, fake.binary);
 		assert.equal(state.state, 'too_old');
 		assert.match(state.title, /zero 0\.7\.2 is too old/);
@@ -125,7 +120,7 @@ describe('setup and readiness', function () {
 	});
 
 	it('a zero without a provider (FAKE): "connect a provider", running zero setup in a terminal', async () => {
-		const fake = await useFakeZero({ FAKE_ZERO_NO_PROVIDER: '1' });
+		const fake = await support.useFakeZero({ FAKE_ZERO_NO_PROVIDER: '1' });
 		const state = await checkedState(undefined, fake.binary);
 		assert.equal(state.state, 'no_provider');
 		assert.equal(state.primaryAction?.command, 'zero.connectProvider');
@@ -133,12 +128,16 @@ describe('setup and readiness', function () {
 	});
 
 	it('a first run that fails with provider_error switches to the provider state with zero\u2019s message', async () => {
-		const api = await activate();
-		const fake = await useFakeZero();
+		const api = await support.activate();
+		const fake = await support.useFakeZero();
 		assert.equal((await checkedState(undefined, fake.binary)).state, 'ready');
-		await newChat(api);
-		await sendAndWait(api, 'hello [scenario:provider-error]');
-		await waitUntil(() => api.readiness().state === 'no_provider', 5000, 'the provider state');
+		await support.newChat(api);
+		await support.sendAndWait(api, 'hello [scenario:provider-error]');
+		await support.waitUntil(
+			() => api.readiness().state === 'no_provider',
+			5000,
+			'the provider state',
+		);
 		assert.match(
 			api.readiness().detail ?? '',
 			/zero said: No provider configured\. Run `zero setup`/,
@@ -146,7 +145,7 @@ describe('setup and readiness', function () {
 	});
 
 	it('a ready FAKE zero: "ready", with the provider and model', async () => {
-		const fake = await useFakeZero();
+		const fake = await support.useFakeZero();
 		const state = await checkedState(undefined, fake.binary);
 		assert.equal(state.state, 'ready');
 		assert.equal(state.version, '0.8.0');
@@ -159,7 +158,7 @@ describe('setup and readiness', function () {
 	// The FAKE zero replays what the REAL zero v0.8.0 answered in these setup states
 	// (test/fixtures/recorded/readiness/<home>/, FAKE_ZERO_RECORDED_HOME).
 	it('a new user whose provider has no API key (recorded): "connect a provider", never "Ready"', async () => {
-		const fake = await useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'no-api-key-openai' });
+		const fake = await support.useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'no-api-key-openai' });
 		const state = await checkedState(undefined, fake.binary);
 		assert.equal(state.state, 'no_provider', JSON.stringify(state));
 		assert.equal(state.title, 'Connect a model provider');
@@ -168,14 +167,14 @@ describe('setup and readiness', function () {
 	});
 
 	it('a custom endpoint that needs no key (recorded): "ready" after zero checked it online', async () => {
-		const fake = await useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'no-api-key-compatible' });
+		const fake = await support.useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'no-api-key-compatible' });
 		const state = await checkedState(undefined, fake.binary);
 		assert.equal(state.state, 'ready', JSON.stringify(state));
 		assert.match(state.detail ?? '', /no API key needed/);
 	});
 
 	it('a user config zero cannot read (recorded): "zero cannot start a run here", not "Ready"', async () => {
-		const fake = await useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'broken-config' });
+		const fake = await support.useFakeZero({ FAKE_ZERO_RECORDED_HOME: 'broken-config' });
 		const state = await checkedState(undefined, fake.binary);
 		assert.equal(state.state, 'zero_error', JSON.stringify(state));
 		assert.match(state.detail ?? '', /invalid config JSON/);
@@ -228,12 +227,12 @@ describe('setup and readiness', function () {
 					state.detail,
 					'openai \u00b7 fake-model \u00b7 shell commands need approval (no native sandbox)',
 				);
-				const api = await activate();
-				await newChat(api);
+				const api = await support.activate();
+				await support.newChat(api);
 				server.script([
 					{ text: ['Hello ', 'from the scripted model.'], usage: { prompt: 10, completion: 5 } },
 				]);
-				const turn = await sendAndWait(api, 'Say hello', 60_000);
+				const turn = await support.sendAndWait(api, 'Say hello', 60_000);
 				assert.equal(
 					turn.run.end?.kind === 'run_end' && turn.run.end.status,
 					'success',
@@ -259,11 +258,11 @@ describe('setup and readiness', function () {
 
 describe('connect a model provider', function () {
 	this.timeout(60_000);
-	after(resetSettings);
+	after(support.resetSettings);
 
 	it('runs zero setup as the terminal\u2019s own process, never as text typed into a shell', async () => {
-		await activate();
-		const fake = await useFakeZero();
+		await support.activate();
+		const fake = await support.useFakeZero();
 		const opened = new Promise<vscode.Terminal>((resolve) => {
 			const listener = vscode.window.onDidOpenTerminal((terminal) => {
 				if (terminal.name === 'zero setup') {
@@ -279,7 +278,7 @@ describe('connect a model provider', function () {
 			// A shell would expand $ and backticks in a quoted path, and PowerShell rejects "path" setup.
 			assert.equal(options.shellPath, fake.binary);
 			assert.deepEqual(options.shellArgs, ['setup']);
-			await waitUntil(
+			await support.waitUntil(
 				() => fake.records().some((record) => record.argv.join(' ') === 'setup'),
 				20_000,
 				'zero setup to run',
@@ -294,14 +293,14 @@ describe('untrusted workspace @untrusted', function () {
 	this.timeout(60_000);
 
 	it('nothing spawns zero, and the chat says why with Manage Workspace Trust', async () => {
-		const api = await activate();
+		const api = await support.activate();
 		assert.equal(vscode.workspace.isTrusted, false, 'this pass must run in an untrusted workspace');
-		const fake = await useFakeZero();
+		const fake = await support.useFakeZero();
 		const state = await api.whenReadinessSettled(20_000);
 		assert.equal(state.state, 'untrusted');
 		assert.equal(state.primaryAction?.command, 'workbench.trust.manage');
-		await newChat(api);
-		const turn = await sendAndWait(api, 'hello [scenario:answer]');
+		await support.newChat(api);
+		const turn = await support.sendAndWait(api, 'hello [scenario:answer]');
 		assert.equal(turn.run.end?.kind, 'spawn_failed');
 		assert.match(turn.run.end?.kind === 'spawn_failed' ? turn.run.end.message : '', /not trusted/);
 		await vscode.commands.executeCommand('zero.inspectWorkspace', {
@@ -320,6 +319,6 @@ describe('untrusted workspace @untrusted', function () {
 			[],
 			'zero (even --version) must never run in an untrusted workspace',
 		);
-		await resetSettings();
+		await support.resetSettings();
 	});
 });

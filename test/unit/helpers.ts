@@ -4,6 +4,7 @@ import { reduceTranscript } from '../../src/shared/transcript';
 import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
 import { parseLine } from '../../src/zero/protocol/parseLine';
 import { readSettings, type ZeroSettings } from '../../src/host/platform/settings';
+import type { ComposerView } from '../../src/shared/protocol';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const SCENARIOS = path.join(REPO, 'test', 'fixtures', 'scenarios');
@@ -120,4 +121,19 @@ export function recordedCli(
 /** The settings of a user who set nothing (the reader's own defaults), with a test's changes. */
 export function settingsWith(changes: Partial<ZeroSettings> = {}): ZeroSettings {
 	return { ...readSettings({ inspect: () => undefined }).settings, ...changes };
+}
+
+/** The composer of an idle chat with nothing typed, queued or attached, with a test's changes. */
+export function idleComposer(changes: Partial<ComposerView> = {}): ComposerView {
+	return {
+		permissionMode: 'member',
+		model: '',
+		sendWithEnter: true,
+		running: false,
+		queue: [],
+		context: [],
+		addDirs: [],
+		history: [],
+		...changes,
+	};
 }

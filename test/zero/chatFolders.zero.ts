@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { emptyChat, visibleChats } from '../harness/chatViews';
+import { visibleChats, newChatInFolder } from '../harness/chatViews';
 import { waitForValue } from '../harness/wait';
 import type { RecordedRequest } from '../harness/modelServer';
 import {
@@ -96,31 +96,6 @@ async function toasts(page: Page): Promise<string> {
 			.allInnerTexts()
 			.catch(() => [])
 	).join('\n');
-}
-
-/** "Zero: New Chat" in the view used last, in folder `name`. */
-async function newChatIn(page: Page, name: string, views: number): Promise<Frame> {
-	await pickQuickInputRow(page, {
-		name: `the folder of a new chat (${name})`,
-		open: async () => {
-			driverOf(page).start('zero.newChat');
-		},
-		label: name,
-	});
-	const frame = await emptyChat(page, views, `the new chat in ${name}`);
-	await frame.locator('#app[data-readiness="ready"]').waitFor({ state: 'attached' });
-	await support.waitUntil(
-		async () =>
-			(
-				await frame
-					.locator('.chat-folder')
-					.innerText()
-					.catch(() => '')
-			).includes(name),
-		15_000,
-		`the chat header to name ${name}`,
-	);
-	return frame;
 }
 
 const T1 = 'B1: say hello, change nothing. (chat folders)';
@@ -361,7 +336,7 @@ test('3. a mention and a user command of beta reach the model from a chat of bet
 	fs.writeFileSync(path.join(folder('beta'), '.zero', 'commands', 'bee.md'), 'BETA-COMMAND $1');
 	fs.writeFileSync(path.join(folder('beta'), 'only-in-beta.md'), 'BETA-MENTION-MARKER\n');
 	await support.step(page, 'zero-chat-folders-7-mention-and-command', async () => {
-		const frame = await newChatIn(page, 'beta', 1);
+		const frame = await newChatInFolder(page, 'beta', 1);
 		await support.pickMention(frame, 'only-in-beta', 'file:', 'only-in-beta.md');
 		let before = support.script(session.server, [{ text: ['Seen the beta file.'], usage }]);
 		await support.send(frame, 'What does it say?');
@@ -385,7 +360,7 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 	const TITLE = 'Beta spec';
 	let specChat: Frame | undefined;
 	await support.step(page, 'zero-chat-folders-8-draft', async () => {
-		specChat = await newChatIn(page, 'beta', 1);
+		specChat = await newChatInFolder(page, 'beta', 1);
 		const toggle = specChat.locator('.plan-first-toggle');
 		await toggle.click();
 		support.script(session.server, [
@@ -411,7 +386,7 @@ test('4. a spec approved while every run slot is taken waits in the queue and st
 	await support.step(page, 'zero-chat-folders-9-approve-while-busy', async () => {
 		assert.ok(specChat);
 		await executeCommand(page, 'zero.openChatInEditor');
-		const busy = await newChatIn(page, 'alpha', 2);
+		const busy = await newChatInFolder(page, 'alpha', 2);
 		const first = support.script(session.server, [
 			{ text: ['The busy chat is done.'], usage, hold },
 			{ text: ['IMPLEMENTED-BETA'], usage },

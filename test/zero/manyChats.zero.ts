@@ -10,39 +10,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { emptyChat } from '../harness/chatViews';
-import { driverOf, executeCommand, pickQuickInputRow, screenshot } from '../harness/workbench';
+import { newChatInFolder } from '../harness/chatViews';
+import { executeCommand, screenshot } from '../harness/workbench';
 import * as support from './support';
 
 const usage = { prompt: 900, completion: 20 };
 const folder = (name: string): string => path.join(path.dirname(session.wb.workspace), name);
 
 const session = support.realZeroSuite('many-chats', {}, { workspaceFolders: ['alpha', 'beta'] });
-
-/** "Zero: New Chat" in the view used last, answering the folder pick with `name`. */
-async function newChatIn(page: Page, name: string, views: number): Promise<Frame> {
-	await pickQuickInputRow(page, {
-		name: `the folder of a new chat (${name})`,
-		open: async () => {
-			driverOf(page).start('zero.newChat');
-		},
-		label: name,
-	});
-	const frame = await emptyChat(page, views, `the new chat in ${name}`);
-	await frame.locator('#app[data-readiness="ready"]').waitFor({ state: 'attached' });
-	const header = (): Promise<string> =>
-		frame
-			.locator('.chat-folder')
-			.innerText()
-			.catch(() => '');
-	await support.waitUntil(
-		async () => (await header()).trim().endsWith(name),
-		15_000,
-		`the chat header to name ${name}`,
-		{ seen: header },
-	);
-	return frame;
-}
 
 async function undoTurn(page: Page, frame: Frame): Promise<void> {
 	const card = frame.locator('[data-kind="changes"]').first();
@@ -76,7 +51,7 @@ test('two chats in two folders write at the same time; each Undo restores only i
 		'zero-many-chats-1-both-running',
 		async () => {
 			await session.chat();
-			const alphaChat = await newChatIn(page, 'alpha', 1);
+			const alphaChat = await newChatInFolder(page, 'alpha', 1);
 			// The first request to arrive gets the first answer: alpha's run asks before beta's is sent.
 			const first = support.script(session.server, [
 				write('call_alpha', 'alpha-note.txt'),
@@ -88,7 +63,7 @@ test('two chats in two folders write at the same time; each Undo restores only i
 			await session.server.waitForRequests(first + 1, 60_000);
 
 			await executeCommand(page, 'zero.openChatInEditor');
-			const betaChat = await newChatIn(page, 'beta', 2);
+			const betaChat = await newChatInFolder(page, 'beta', 2);
 			await support.send(betaChat, 'Write beta-note.txt (many chats)');
 			await session.server.waitForRequests(first + 2, 60_000);
 

@@ -9,7 +9,7 @@
  * - the rendered DOM has no script, no event handler and no URL it could load or navigate to.
  */
 import '../webview/domEnv';
-import { settingsWith } from '../helpers';
+import { settingsWith, idleComposer } from '../helpers';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -309,16 +309,7 @@ function runCase(
 		const message = deliver({
 			type: 'state/snapshot',
 			transcript: boundary('view transcript', () => toViewTranscript(transcript)),
-			composer: {
-				permissionMode: 'member',
-				model: '',
-				sendWithEnter: true,
-				running: false,
-				queue: [],
-				context: [],
-				addDirs: [],
-				history: [],
-			},
+			composer: idleComposer(),
 			readiness: { state: 'ready', title: 'Ready' },
 			notices,
 		});

@@ -9,7 +9,7 @@ import {
 } from '../../../src/shared/protocol';
 import type { NoticeView } from '../../../src/shared/notices';
 import { toViewTranscript } from '../../../src/shared/viewTranscript';
-import { SCENARIOS, exited, replay } from '../helpers';
+import { SCENARIOS, exited, replay, idleComposer } from '../helpers';
 
 const NOTICE: NoticeView = {
 	kind: 'needs_approval',
@@ -30,16 +30,11 @@ function snapshot(): Extract<HostToWebview, { type: 'state/snapshot' }> {
 	return {
 		type: 'state/snapshot',
 		transcript: toViewTranscript(replay(path.join(SCENARIOS, 'tools.jsonl'), exited(0))),
-		composer: {
-			permissionMode: 'member',
-			model: '',
-			sendWithEnter: true,
-			running: false,
-			queue: [],
+		composer: idleComposer({
 			context: [{ id: 'c1', kind: 'selection', label: 'a.ts#L1-L2', path: 'a.ts' }],
 			addDirs: ['/var/tmp/shared'],
 			history: ['earlier'],
-		},
+		}),
 		readiness: { state: 'ready', title: 'Ready' },
 		notices: [{ turnId: 't1', items: { c1: NOTICE }, run: [] }],
 	};

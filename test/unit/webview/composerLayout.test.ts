@@ -3,31 +3,8 @@ import { posted } from './vscodeApiStub';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import type { ComposerView } from '../../../src/shared/protocol';
-import { Composer } from '../../../src/webview/composer';
 import { webviewWindow } from './domEnv';
-
-function view(overrides: Partial<ComposerView> = {}): ComposerView {
-	return {
-		permissionMode: 'auto',
-		model: '',
-		sendWithEnter: true,
-		backend: 'exec',
-		running: false,
-		queue: [],
-		context: [],
-		addDirs: [],
-		history: [],
-		...overrides,
-	};
-}
-
-function composerWith(state: ComposerView): Composer {
-	const composer = new Composer({ draftChanged: () => undefined, showError: () => undefined }, '');
-	document.body.replaceChildren(composer.element);
-	composer.update(state);
-	return composer;
-}
+import { composerView, composerWith } from './composerOnPage';
 
 function key(target: Element, name: string): void {
 	target.dispatchEvent(new webviewWindow.KeyboardEvent('keydown', { key: name, bubbles: true }));
@@ -35,7 +12,7 @@ function key(target: Element, name: string): void {
 
 describe('composer layout (VS Code Chat view)', () => {
 	it('one box: chips row with +, the message, then Mode, Model, the meter and Send', () => {
-		const composer = composerWith(view());
+		const composer = composerWith(composerView());
 		const box = composer.element.querySelector('.composer-box');
 		assert.ok(box);
 		assert.deepEqual(
@@ -65,7 +42,7 @@ describe('composer layout (VS Code Chat view)', () => {
 	});
 
 	it('the Mode menu folds the backend in: live approvals is "Ask me before risky actions"', () => {
-		const composer = composerWith(view());
+		const composer = composerWith(composerView());
 		const button = composer.element.querySelector<HTMLButtonElement>('button.mode-button')!;
 		assert.equal(button.getAttribute('aria-label'), 'Mode: Auto');
 		button.click();
@@ -92,7 +69,7 @@ describe('composer layout (VS Code Chat view)', () => {
 		assert.equal(menu.hidden, true);
 		assert.equal(document.activeElement, button, 'the focus goes back to the Mode button');
 
-		composer.update(view({ backend: 'acp' }));
+		composer.update(composerView({ backend: 'acp' }));
 		assert.equal(button.dataset.mode, 'acp');
 		assert.equal(
 			button.getAttribute('aria-label'),
@@ -110,8 +87,10 @@ describe('composer layout (VS Code Chat view)', () => {
 	it('the Mode button shows a short label that fits 300 px, the full one in its tooltip (#36)', () => {
 		const shown: Record<string, string> = {};
 		for (const state of [
-			...(['plan', 'auto', 'member', 'ask'] as const).map((mode) => view({ permissionMode: mode })),
-			view({ backend: 'acp' }),
+			...(['plan', 'auto', 'member', 'ask'] as const).map((mode) =>
+				composerView({ permissionMode: mode }),
+			),
+			composerView({ backend: 'acp' }),
 		]) {
 			const composer = composerWith(state);
 			const button = composer.element.querySelector<HTMLButtonElement>('button.mode-button')!;
@@ -128,7 +107,7 @@ describe('composer layout (VS Code Chat view)', () => {
 			ask: 'Ask',
 			acp: 'Live approvals',
 		});
-		const acp = composerWith(view({ backend: 'acp' }));
+		const acp = composerWith(composerView({ backend: 'acp' }));
 		assert.match(
 			acp.element.querySelector('button.mode-button')?.getAttribute('title') ?? '',
 			/^Mode: Ask me before risky actions\. Live approvals \(zero acp\)/,
@@ -136,8 +115,8 @@ describe('composer layout (VS Code Chat view)', () => {
 	});
 
 	it('while zero waits on an approval card the composer does not say so again (#36)', () => {
-		const composer = composerWith(view({ running: true }));
-		composer.update(view({ running: true }), true);
+		const composer = composerWith(composerView({ running: true }));
+		composer.update(composerView({ running: true }), true);
 		const text = [
 			composer.element.textContent ?? '',
 			composer.element.querySelector('textarea')?.placeholder ?? '',
@@ -147,7 +126,7 @@ describe('composer layout (VS Code Chat view)', () => {
 	});
 
 	it('Escape closes the Mode menu without a change', () => {
-		const composer = composerWith(view());
+		const composer = composerWith(composerView());
 		composer.element.querySelector<HTMLButtonElement>('button.mode-button')!.click();
 		posted.length = 0;
 		key(document.activeElement!, 'Escape');
@@ -156,12 +135,12 @@ describe('composer layout (VS Code Chat view)', () => {
 	});
 
 	it('Send becomes Stop while zero runs, with Queue as the secondary action', () => {
-		const composer = composerWith(view());
+		const composer = composerWith(composerView());
 		const send = composer.element.querySelector<HTMLButtonElement>('button.send')!;
 		const stop = composer.element.querySelector<HTMLButtonElement>('button.stop')!;
 		assert.equal(stop.hidden, true);
 		assert.match(send.className, /primary/);
-		composer.update(view({ running: true }));
+		composer.update(composerView({ running: true }));
 		assert.equal(stop.hidden, false);
 		assert.match(stop.className, /primary/);
 		assert.match(send.className, /secondary/);
@@ -170,7 +149,7 @@ describe('composer layout (VS Code Chat view)', () => {
 
 	it("the meter shows the host's label and level, its lines on click", () => {
 		const composer = composerWith(
-			view({
+			composerView({
 				meter: {
 					label: '5.9k / 8k (74%)',
 					level: 'compaction',
@@ -192,7 +171,7 @@ describe('composer layout (VS Code Chat view)', () => {
 	});
 
 	it('the message box grows with its text', () => {
-		const composer = composerWith(view());
+		const composer = composerWith(composerView());
 		const input = composer.element.querySelector('textarea')!;
 		composer.fill('one\ntwo\nthree');
 		assert.match(input.style.height, /^\d+px$/);

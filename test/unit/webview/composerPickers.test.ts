@@ -4,29 +4,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import type { ComposerView } from '../../../src/shared/protocol';
-import { Composer } from '../../../src/webview/composer';
 import { mentionTokenAt, mentionWord, slashTokenOf } from '../../../src/webview/composerPickers';
 import { webviewWindow } from './domEnv';
+import { composerView, composerWith } from './composerOnPage';
 
-function view(overrides: Partial<ComposerView> = {}): ComposerView {
-	return {
-		permissionMode: 'auto',
-		model: '',
-		sendWithEnter: true,
-		backend: 'exec',
-		running: false,
-		queue: [],
-		context: [],
-		addDirs: [],
-		history: [],
-		...overrides,
-	};
-}
-
-function setup(state: ComposerView = view()) {
-	const composer = new Composer({ draftChanged: () => undefined, showError: () => undefined }, '');
-	document.body.replaceChildren(composer.element);
-	composer.update(state);
+function setup(state: ComposerView = composerView()) {
+	const composer = composerWith(state);
 	const input = composer.element.querySelector('textarea')!;
 	const picker = composer.element.querySelector<HTMLElement>('.composer-picker')!;
 	const type = (text: string) => {
@@ -111,7 +94,7 @@ describe('composer pickers', () => {
 
 	it('/: the menu of actions, user commands and skills; a command takes its arguments', () => {
 		const { picker, input, type, key } = setup(
-			view({
+			composerView({
 				slash: [
 					{ name: 'new', kind: 'action', description: 'Start a new chat' },
 					{ name: 'review', kind: 'command', description: 'Review a file (.zero/commands)' },

@@ -29,6 +29,7 @@ import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
 import { noticeAnswers, renderContext } from './viewAnswers';
+import { visibleWordsOf } from '../../harness/visibleWords';
 
 const SESSION = 'zero_20261129120000_abcdef';
 const STORE = `/home/user/.zero/sessions/${SESSION}/session.jsonl`;
@@ -41,36 +42,9 @@ const INTERNAL = [
 	/sessions\/zero_/,
 ];
 
-/** Text outside closed disclosures labelled "Details", and every title and aria-label. */
+/** What the user sees, without the stderr tail (shown on purpose, tested elsewhere). */
 function visibleWords(root: Element): string {
-	const parts: string[] = [];
-	const walk = (node: Node) => {
-		if (node instanceof window.HTMLDetailsElement && !node.open) {
-			const summary = node.querySelector(':scope > summary');
-			// Labelled "Details" (the prompt's reads "Member · model · Details").
-			if (summary && /(^|\u00b7 )Details$/.test(summary.textContent?.trim() ?? '')) {
-				return;
-			}
-		}
-		if (node instanceof Element && node.matches('.stderr-tail > pre')) {
-			return;
-		}
-		if (node.nodeType === Node.TEXT_NODE) {
-			parts.push(node.textContent ?? '');
-			return;
-		}
-		if (node instanceof Element) {
-			for (const name of ['title', 'aria-label']) {
-				const value = node.getAttribute(name);
-				if (value) {
-					parts.push(` ${value} `);
-				}
-			}
-		}
-		node.childNodes.forEach(walk);
-	};
-	walk(root);
-	return parts.join('');
+	return visibleWordsOf(root, '.stderr-tail > pre');
 }
 
 function contextWith(notices: Map<string, TurnNotices>): RenderContext {

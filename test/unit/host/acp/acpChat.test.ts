@@ -21,15 +21,7 @@ import {
 import { waitUntil } from '../../../harness/wait';
 import { acpChatOn, silentLog, type AcpTurnRequest } from './acpChatDriver';
 import { FAKE_ACP, wireMessages } from '../../zero/acp/acpHelpers';
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
+import { isAlive } from '../../../harness/processTable';
 
 const managers: AcpManager[] = [];
 afterEach(async () => {

@@ -36,6 +36,17 @@ const deps = (
 	unsavedFiles: options.unsaved ?? (() => []),
 });
 
+/** "Undo This File" on one turn (or, without a turn, the whole chat), the user answering `agree`. */
+function undoFile(world: ChangeWorld, turnId: string | undefined, file: string, agree: boolean) {
+	return undoSingleFile(
+		world.chat,
+		turnId === undefined ? { kind: 'chat' } : { kind: 'turn', turnId },
+		file,
+		world.records,
+		deps(agree),
+	);
+}
+
 describe('undoing a turn', () => {
 	let world: ChangeWorld;
 	beforeEach(() => {
@@ -284,13 +295,7 @@ describe('undoing one file', () => {
 		const original = readFileSync(world.file('src/stats.js'));
 		const originalMode = statSync(world.file('src/stats.js')).mode & 0o777;
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
-		const outcome = await undoSingleFile(
-			world.chat,
-			{ kind: 'turn', turnId: turn.id },
-			'src/stats.js',
-			world.records,
-			deps(false),
-		);
+		const outcome = await undoFile(world, turn.id, 'src/stats.js', false);
 		assert.deepEqual(outcome, {
 			kind: 'done',
 			message: "Restored src/stats.js to how it was before zero's turn.",
@@ -320,23 +325,11 @@ describe('undoing one file', () => {
 	it('asks before overwriting an edit made after the turn, deletes a created file, keeps marks', async () => {
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
 		writeFileSync(world.file('src/stats.js'), 'mine\n');
-		const cancelled = await undoSingleFile(
-			world.chat,
-			{ kind: 'turn', turnId: turn.id },
-			'src/stats.js',
-			world.records,
-			deps(false),
-		);
+		const cancelled = await undoFile(world, turn.id, 'src/stats.js', false);
 		assert.deepEqual(cancelled, { kind: 'cancelled' });
 		assert.equal(readFileSync(world.file('src/stats.js'), 'utf8'), 'mine\n');
 
-		const deleted = await undoSingleFile(
-			world.chat,
-			{ kind: 'chat' },
-			'notes/todo.md',
-			world.records,
-			deps(false),
-		);
+		const deleted = await undoFile(world, undefined, 'notes/todo.md', false);
 		assert.equal(deleted.kind, 'done');
 		assert.equal(existsSync(world.file('notes/todo.md')), false);
 
@@ -353,13 +346,7 @@ describe('undoing one file', () => {
 
 	it('refuses a file zero kept no copy of (a shell change)', async () => {
 		await world.runTurn('Build [scenario:changes-shell]');
-		const outcome = await undoSingleFile(
-			world.chat,
-			{ kind: 'chat' },
-			'README.md',
-			world.records,
-			deps(true),
-		);
+		const outcome = await undoFile(world, undefined, 'README.md', true);
 		assert.equal(outcome.kind, 'refused');
 		assert.match(
 			outcome.kind === 'refused' ? outcome.message : '',
@@ -449,22 +436,10 @@ describe("the shell baseline: what zero's shell tools changed, undone from the e
 				['build.log', 'created', 'restorable', 'baseline'],
 			],
 		);
-		const restored = await undoSingleFile(
-			world.chat,
-			{ kind: 'turn', turnId: turn.id },
-			'README.md',
-			world.records,
-			deps(true),
-		);
+		const restored = await undoFile(world, turn.id, 'README.md', true);
 		assert.equal(restored.kind, 'done');
 		assert.deepEqual(readFileSync(world.file('README.md')), readme);
-		const deleted = await undoSingleFile(
-			world.chat,
-			{ kind: 'turn', turnId: turn.id },
-			'build.log',
-			world.records,
-			deps(true),
-		);
+		const deleted = await undoFile(world, turn.id, 'build.log', true);
 		assert.equal(deleted.kind, 'done');
 		assert.equal(existsSync(world.file('build.log')), false);
 	});
@@ -472,13 +447,7 @@ describe("the shell baseline: what zero's shell tools changed, undone from the e
 	it('an edit made after the turn is a conflict: declined, the edit stays', async () => {
 		const turn = await world.runTurn('Build [scenario:changes-shell]');
 		writeFileSync(world.file('README.md'), 'mine\n');
-		const outcome = await undoSingleFile(
-			world.chat,
-			{ kind: 'turn', turnId: turn.id },
-			'README.md',
-			world.records,
-			deps(false),
-		);
+		const outcome = await undoFile(world, turn.id, 'README.md', false);
 		assert.deepEqual(outcome, { kind: 'cancelled' });
 		assert.equal(readFileSync(world.file('README.md'), 'utf8'), 'mine\n');
 	});

@@ -41,6 +41,22 @@ const turnRequest = (text: string) => ({
 	addDirs: [],
 });
 
+/** One run slot, taken by a chat in alpha; then a chat in beta asks to run a fork outside a turn. */
+async function forkBehindBusyChat() {
+	const world = twoFolders(1);
+	const busy = chatIn(world, '/ws/alpha');
+	busy.send('long run');
+	await waitUntil(() => world.runs.length === 1, 5000, 'the first chat to run');
+	const chat = chatIn(world, '/ws/beta');
+	const ran = chat.runOutsideTurn({
+		args: ['exec'],
+		input: '{}',
+		label: 'fork',
+		timeoutMs: 60_000,
+	});
+	return { world, chat, ran };
+}
+
 describe("a chat's folder", () => {
 	it("is the chat's own, else the window's; a folder that left the workspace is none", () => {
 		const world = twoFolders();
@@ -94,17 +110,7 @@ describe('the fork placeholder turn runs as a turn would (#31 item 5)', () => {
 	});
 
 	it('waits for a run slot under zero.maxConcurrentRuns; Stop gives up the wait', async () => {
-		const world = twoFolders(1);
-		const busy = chatIn(world, '/ws/alpha');
-		busy.send('long run');
-		await waitUntil(() => world.runs.length === 1, 5000, 'the first chat to run');
-		const chat = chatIn(world, '/ws/beta');
-		const ran = chat.runOutsideTurn({
-			args: ['exec'],
-			input: '{}',
-			label: 'fork',
-			timeoutMs: 60_000,
-		});
+		const { world, chat, ran } = await forkBehindBusyChat();
 		await waitUntil(() => chat.waitingForRunSlot, 5000, 'the fork to wait for a slot');
 		assert.equal(world.runs.length, 1, 'nothing launched past the limit');
 		assert.match(world.shown.at(-1) ?? '', /the fork waits in the queue/);
@@ -115,17 +121,7 @@ describe('the fork placeholder turn runs as a turn would (#31 item 5)', () => {
 	});
 
 	it('starts once the slot frees', async () => {
-		const world = twoFolders(1);
-		const busy = chatIn(world, '/ws/alpha');
-		busy.send('long run');
-		await waitUntil(() => world.runs.length === 1, 5000, 'the first chat to run');
-		const chat = chatIn(world, '/ws/beta');
-		const ran = chat.runOutsideTurn({
-			args: ['exec'],
-			input: '{}',
-			label: 'fork',
-			timeoutMs: 60_000,
-		});
+		const { world, chat, ran } = await forkBehindBusyChat();
 		await waitUntil(() => chat.waitingForRunSlot, 5000, 'the fork to wait');
 		world.runs[0].exit(0);
 		await waitUntil(() => world.runs.length === 2, 5000, 'the fork to start');

@@ -5,6 +5,7 @@ import type { UndoOutcome } from '../../../../src/host/changes/undoTurns';
 import type { RewindPurpose } from '../../../../src/host/changes/undoPlan';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import type { ChatBackend, TranscriptAction } from '../../../../src/shared/transcriptSchema';
+import { runStateDouble } from './runningChatDouble';
 
 /** A chat of `texts` (one ended exec turn each) that records what Edit and Retry do to it. */
 function chatOf(texts: string[], options: { running?: boolean; backend?: ChatBackend } = {}) {
@@ -17,23 +18,15 @@ function chatOf(texts: string[], options: { running?: boolean; backend?: ChatBac
 		}),
 	);
 	const log: string[] = [];
-	const listeners: ((state: { running: boolean }) => void)[] = [];
-	let running = options.running ?? false;
+	const run = runStateDouble(log, options.running);
 	const chat: RerunChat = {
 		transcript,
 		get running() {
-			return running;
+			return run.isRunning();
 		},
 		backend: options.backend ?? 'exec',
-		stop: () => {
-			log.push('stop');
-			running = false;
-			queueMicrotask(() => listeners.forEach((listener) => listener({ running: false })));
-		},
-		onRunStateChange: (listener) => {
-			listeners.push(listener);
-			return { dispose: () => listeners.splice(listeners.indexOf(listener), 1) };
-		},
+		stop: run.stop,
+		onRunStateChange: run.onRunStateChange,
 		apply: (action: TranscriptAction) => {
 			log.push(action.type);
 			applyAction(transcript, action);

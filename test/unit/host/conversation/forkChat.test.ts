@@ -21,6 +21,7 @@ import { FORK_PLACEHOLDER_PROMPT } from '../../../../src/host/conversation/conve
 import type { ChatBackend, Transcript } from '../../../../src/shared/transcriptSchema';
 import { parseRewindPlanAnswer } from '../../../../src/zero/protocol/rewindCommands';
 import { SHAPING, recordedChat, shapingCli, shapingTurn } from '../../shapingFixtures';
+import { runStateDouble } from './runningChatDouble';
 
 /** The fork's session id the extension picks for chat `cF` (the recording used `sh-at1-fork`). */
 const FORK_SESSION = 'vscode-cF-fork';
@@ -30,25 +31,17 @@ function chatOf(options: { running?: boolean; backend?: ChatBackend } = {}) {
 	const { transcript } = recordedChat('sh-at1');
 	transcript.sessionId = 'sh-at1';
 	transcript.id = 'c-parent';
-	let running = options.running ?? false;
-	const listeners: ((state: { running: boolean }) => void)[] = [];
 	const log: string[] = [];
+	const run = runStateDouble(log, options.running);
 	const chat: ForkSourceChat = {
 		id: 'c-parent',
 		transcript,
 		get running() {
-			return running;
+			return run.isRunning();
 		},
 		backend: options.backend ?? 'exec',
-		stop: () => {
-			log.push('stop');
-			running = false;
-			queueMicrotask(() => listeners.forEach((listener) => listener({ running: false })));
-		},
-		onRunStateChange: (listener) => {
-			listeners.push(listener);
-			return { dispose: () => undefined };
-		},
+		stop: run.stop,
+		onRunStateChange: run.onRunStateChange,
 		apply: () => assert.fail('forking never changes the parent chat'),
 		send: () => assert.fail('forking sends nothing in the parent chat'),
 	};

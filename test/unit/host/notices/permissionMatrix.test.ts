@@ -19,12 +19,10 @@ import {
 	type RunContext,
 } from '../../../../src/shared/permissionTypes';
 import { actionCommands, type ActionCommands } from '../../../../src/host/notices/actionCommands';
-import { reduceTranscript } from '../../../../src/shared/transcript';
-import type { RunState, ToolItem, TranscriptAction } from '../../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../../src/zero/protocol/parseLine';
+import type { RunState, ToolItem } from '../../../../src/shared/transcriptSchema';
 import type { RunPermissionMode } from '../../../../src/zero/protocol/permissionModes';
 import { parseTraceCounters } from '../../../../src/zero/protocol/trace';
-import { RECORDED, readLines } from '../../helpers';
+import { RECORDED, replay } from '../../helpers';
 
 interface Meta {
 	argv: string[];
@@ -43,15 +41,7 @@ interface Fixture {
 }
 
 function fixture(name: string): Fixture {
-	const actions: TranscriptAction[] = [
-		{ type: 'turn/start', turnId: 't' },
-		...readLines(path.join(RECORDED, `${name}.jsonl`)).map((text) => ({
-			type: 'run/line' as const,
-			turnId: 't',
-			parsed: parseLine(text),
-		})),
-	];
-	const run = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, actions).turns[0].run;
+	const run = replay(path.join(RECORDED, `${name}.jsonl`)).turns[0].run;
 	const meta = JSON.parse(readFileSync(path.join(RECORDED, `${name}.meta.json`), 'utf8')) as Meta;
 	let placeholders = meta.placeholders ?? {};
 	if (!meta.placeholders && run.cwd) {

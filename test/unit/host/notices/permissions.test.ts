@@ -15,7 +15,7 @@ import type {
 } from '../../../../src/shared/transcriptSchema';
 import { actionCommands, grantArgs } from '../../../../src/host/notices/actionCommands';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
-import { RECORDED, SCENARIOS, readLines } from '../../helpers';
+import { RECORDED, SCENARIOS, readLines, replay } from '../../helpers';
 
 function tool(
 	name: string,
@@ -293,15 +293,7 @@ describe('permission notices and actions (reference section 4.3)', () => {
 			['02-read-file', 'read_file', undefined],
 		];
 		for (const [name, toolName, expected] of cases) {
-			const actions: TranscriptAction[] = [
-				{ type: 'turn/start', turnId: 't' },
-				...readLines(path.join(RECORDED, `${name}.jsonl`)).map((text) => ({
-					type: 'run/line' as const,
-					turnId: 't',
-					parsed: parseLine(text),
-				})),
-			];
-			const run = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, actions).turns[0].run;
+			const run = replay(path.join(RECORDED, `${name}.jsonl`)).turns[0].run;
 			const item = run.items.find(
 				(candidate): candidate is ToolItem =>
 					candidate.kind === 'tool' && candidate.name === toolName,

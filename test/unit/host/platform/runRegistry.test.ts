@@ -118,17 +118,23 @@ describe('the orphan reaper', { skip: process.platform !== 'linux' && 'Linux onl
 		}
 	}
 
-	it('stops a zero acp this window recorded, and the tool command it started in its own process group', async () => {
+	/** A zero acp lookalike and its tool, recorded by one window's registry (its saved state). */
+	async function recordedAcpLookalike() {
 		const { leader, tool } = await acpLookalike();
 		const pid = leader.pid ?? 0;
+		const state = memento();
+		new RunRegistry(state as never, silent).add({
+			pid,
+			binary: '/bin/sh',
+			cwd: process.cwd(),
+			kind: 'acp',
+		});
+		return { leader, tool, pid, state };
+	}
+
+	it('stops a zero acp this window recorded, and the tool command it started in its own process group', async () => {
+		const { tool, pid, state } = await recordedAcpLookalike();
 		try {
-			const state = memento();
-			new RunRegistry(state as never, silent).add({
-				pid,
-				binary: '/bin/sh',
-				cwd: process.cwd(),
-				kind: 'acp',
-			});
 			assert.equal(new RunRegistry(state as never, silent).reapOrphans(), 1);
 			assert.ok(await gone(pid), 'the recorded zero acp survived');
 			assert.ok(await gone(tool), 'the tool command of the recorded zero acp survived');
@@ -138,16 +144,8 @@ describe('the orphan reaper', { skip: process.platform !== 'linux' && 'Linux onl
 	});
 
 	it('stops what a recorded run left in its session after the run itself has gone', async () => {
-		const { leader, tool } = await acpLookalike();
-		const pid = leader.pid ?? 0;
+		const { leader, tool, pid, state } = await recordedAcpLookalike();
 		try {
-			const state = memento();
-			new RunRegistry(state as never, silent).add({
-				pid,
-				binary: '/bin/sh',
-				cwd: process.cwd(),
-				kind: 'acp',
-			});
 			const exited = new Promise((resolve) => leader.once('exit', resolve));
 			process.kill(pid, 'SIGKILL');
 			await exited;
