@@ -3,7 +3,9 @@
  * text and reasoning deltas, tool calls with arguments, checkpoints and permission audits, and
  * tool results of 4-10 KiB. Deterministic for a given seed.
  */
-import { prng } from '../unit/helpers';
+import type { TranscriptAction } from '../../src/shared/transcriptSchema';
+import { parseLine } from '../../src/zero/protocol/parseLine';
+import { exited, prng } from '../unit/helpers';
 
 const WORDS =
 	'the function returns a value when called with arguments and the caller checks it before writing results to disk so that errors surface early in tests'.split(
@@ -165,4 +167,25 @@ export function generateTranscriptLines(options: CorpusOptions = {}): string[] {
 	push({ type: 'final', text: 'Done.' });
 	push({ type: 'run_end', status: 'success', exitCode: 0 });
 	return lines;
+}
+
+/** One finished turn of the corpus as the actions the host applies: start, every line, a clean exit. */
+export function corpusTurnActions(
+	turnId: string,
+	at: number,
+	prompt: string,
+	options: CorpusOptions,
+): TranscriptAction[] {
+	const actions: TranscriptAction[] = [
+		{ type: 'turn/start', turnId, at, prompt: { text: prompt, context: [] } },
+	];
+	for (const line of generateTranscriptLines(options)) {
+		const parsed = parseLine(line);
+		if (parsed.kind !== 'event') {
+			throw new Error(`a corpus line did not parse as an event: ${line.slice(0, 120)}`);
+		}
+		actions.push({ type: 'run/line', turnId, at, parsed });
+	}
+	actions.push({ type: 'run/exit', turnId, at, outcome: exited(0) });
+	return actions;
 }

@@ -21,16 +21,15 @@ import { chromium, type Frame, type Page } from 'playwright-core';
 import { ChatSession } from '../../src/host/chat/chatSession';
 import { WEBVIEW_PROTOCOL_MAJOR, type HostToWebview } from '../../src/shared/protocol';
 import { reduceTranscript } from '../../src/shared/transcript';
-import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
+import type { Transcript } from '../../src/shared/transcriptSchema';
 import { toViewTranscript } from '../../src/shared/viewTranscript';
-import { parseLine } from '../../src/zero/protocol/parseLine';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../harness/workbench';
 import { waitForValue } from '../harness/wait';
 import { startWebviewPage } from '../harness/webviewPage';
 import { ChatWorld } from '../unit/host/chat/chatSessionWorld';
 import { wholeNumberOption } from './benchOptions';
-import { generateTranscriptLines } from './corpus';
-import { exited } from '../unit/helpers';
+import { corpusTurnActions } from './corpus';
+import { idleComposer } from '../unit/helpers';
 
 const CHATS = wholeNumberOption('chats', 10);
 const EVENTS = wholeNumberOption('events', 5000);
@@ -39,24 +38,10 @@ const MiB = 1048576;
 
 /** A finished chat of `events` stream-json events, as the host holds it after the run. */
 function chatTranscript(index: number): Transcript {
-	const lines = generateTranscriptLines({ maxEvents: EVENTS, seed: index + 1 });
-	const turnId = 't1';
 	const at = Date.UTC(2026, 10, 29, 12, 0, 0);
-	const actions: TranscriptAction[] = [
-		{ type: 'turn/start', turnId, at, prompt: { text: `Chat ${index + 1}`, context: [] } },
-	];
-	for (const line of lines) {
-		const parsed = parseLine(line);
-		if (parsed.kind !== 'event') {
-			throw new Error(`a corpus line did not parse as an event: ${line.slice(0, 120)}`);
-		}
-		actions.push({ type: 'run/line', turnId, at, parsed });
-	}
-	actions.push({
-		type: 'run/exit',
-		turnId,
-		at,
-		outcome: exited(0),
+	const actions = corpusTurnActions('t1', at, `Chat ${index + 1}`, {
+		maxEvents: EVENTS,
+		seed: index + 1,
 	});
 	return reduceTranscript(
 		{ id: `chat-${index + 1}`, title: `Chat ${index + 1}`, createdAt: at },
@@ -93,16 +78,7 @@ function snapshotOf(transcript: Transcript): HostToWebview {
 	return {
 		type: 'state/snapshot',
 		transcript: toViewTranscript(transcript),
-		composer: {
-			permissionMode: 'member',
-			model: '',
-			sendWithEnter: true,
-			running: false,
-			queue: [],
-			context: [],
-			addDirs: [],
-			history: [],
-		},
+		composer: idleComposer(),
 		readiness: { state: 'ready', title: 'Ready' },
 		notices: [],
 	};

@@ -22,14 +22,13 @@ import { ChatSession } from '../../src/host/chat/chatSession';
 import { WEBVIEW_PROTOCOL_MAJOR, type HostToWebview } from '../../src/shared/protocol';
 import { applyAction, createTranscript } from '../../src/shared/transcript';
 import type { TranscriptAction } from '../../src/shared/transcriptSchema';
-import { parseLine } from '../../src/zero/protocol/parseLine';
 import { repoRoot } from '../harness/codeServer';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../harness/workbench';
 import { waitForValue } from '../harness/wait';
 import { startWebviewPage } from '../harness/webviewPage';
 import { ChatWorld } from '../unit/host/chat/chatSessionWorld';
 import { wholeNumberOption } from './benchOptions';
-import { generateTranscriptLines } from './corpus';
+import { corpusTurnActions } from './corpus';
 import {
 	analyzeTrace,
 	jsHeapUsed,
@@ -38,7 +37,7 @@ import {
 	TRACE_CATEGORIES,
 	type TraceEvent,
 } from './webviewMetrics';
-import { exited } from '../unit/helpers';
+import { idleComposer } from '../unit/helpers';
 
 const TURNS = wholeNumberOption('turns', 200);
 const EVENTS = wholeNumberOption('events', 500_000);
@@ -75,21 +74,9 @@ function hostHeap(): number {
 function turnActions(turn: number, events: number): { turnId: string; frames: HostToWebview[] } {
 	const turnId = `turn-${turn + 1}`;
 	const at = Date.UTC(2026, 10, 29, 12, 0, 0) + turn * 60_000;
-	const actions: TranscriptAction[] = [
-		{ type: 'turn/start', turnId, at, prompt: { text: `Step ${turn + 1}`, context: [] } },
-	];
-	for (const line of generateTranscriptLines({ maxEvents: events, seed: turn + 1 })) {
-		const parsed = parseLine(line);
-		if (parsed.kind !== 'event') {
-			throw new Error(`a corpus line did not parse as an event: ${line.slice(0, 120)}`);
-		}
-		actions.push({ type: 'run/line', turnId, at, parsed });
-	}
-	actions.push({
-		type: 'run/exit',
-		turnId,
-		at,
-		outcome: exited(0),
+	const actions = corpusTurnActions(turnId, at, `Step ${turn + 1}`, {
+		maxEvents: events,
+		seed: turn + 1,
 	});
 	const frames: HostToWebview[] = [];
 	for (let i = 0; i < actions.length; i += EVENTS_PER_BATCH) {
@@ -178,16 +165,7 @@ async function main(): Promise<void> {
 		await hostCall(page, 'send', {
 			type: 'state/snapshot',
 			transcript: createTranscript({ id: 'soak', title: 'Soak', createdAt: Date.now() }),
-			composer: {
-				permissionMode: 'member',
-				model: '',
-				sendWithEnter: true,
-				running: true,
-				queue: [],
-				context: [],
-				addDirs: [],
-				history: [],
-			},
+			composer: idleComposer({ running: true }),
 			readiness: { state: 'ready', title: 'Ready' },
 			notices: [],
 		} satisfies HostToWebview);

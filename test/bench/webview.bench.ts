@@ -78,7 +78,7 @@ import {
 	type TraceEvent,
 	type TraceStats,
 } from './webviewMetrics';
-import { exited } from '../unit/helpers';
+import { exited, idleComposer } from '../unit/helpers';
 
 const EVENTS_PER_BATCH = 50;
 const FLUSH_MS = 16;
@@ -211,16 +211,7 @@ function buildFrames(maxEvents: number): Frames {
 	const snapshot: HostToWebview = {
 		type: 'state/snapshot',
 		transcript: createTranscript({ id: 'bench-chat', title: 'New chat', createdAt: startedAt }),
-		composer: {
-			permissionMode: 'member',
-			model: '',
-			sendWithEnter: true,
-			running: true,
-			queue: [],
-			context: [],
-			addDirs: [],
-			history: [],
-		},
+		composer: idleComposer({ running: true }),
 		readiness: { state: 'ready', title: 'Ready' },
 		notices: [],
 	};

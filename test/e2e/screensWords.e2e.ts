@@ -13,21 +13,13 @@ import type { Frame } from 'playwright-core';
 import { screenshot, setSideBarWidth } from '../harness/workbench';
 import { THEMES, axe, describeViolations, serious, type Violation, inTheme } from './axe';
 import * as fakeChat from './fakeChat';
-import { visibleWordsOf } from '../harness/visibleWords';
+import { visibleWordsOf, ZERO_INTERNAL_WORDS } from '../harness/visibleWords';
 
 const LABEL = process.env.SCREENS_LABEL ?? 'after';
 const AFTER = LABEL !== 'before';
 const SIDE_BAR_WIDTH = 300;
-/** zero's own terms that must not reach the words a user reads. */
-const INTERNAL_WORDS = [
-	/run_end/,
-	/paused_for_review/,
-	/no_run_end/,
-	/zero_\d{14}_/,
-	/\.zero\/sessions/,
-	/sessions\/zero_/,
-	/Exit code \d/,
-];
+/** zero's own terms, and an exit code (said in words), never in what a user reads. */
+const INTERNAL_WORDS = [...ZERO_INTERNAL_WORDS, /Exit code \d/];
 
 let session: fakeChat.FakeChatSession | undefined;
 

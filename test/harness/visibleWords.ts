@@ -1,3 +1,13 @@
+/** zero's own terms (its statuses, session ids, store paths) that must not reach what a user reads. */
+export const ZERO_INTERNAL_WORDS: readonly RegExp[] = [
+	/run_end/,
+	/paused_for_review/,
+	/no_run_end/,
+	/zero_\d{14}_/,
+	/\.zero\/sessions/,
+	/sessions\/zero_/,
+];
+
 /**
  * The words a user can see in a rendered transcript: text outside closed disclosures labelled
  * "Details" (the prompt's reads "Member · model · Details") and outside `skip`, plus every title

@@ -11,9 +11,7 @@ describe('chat with the FAKE zero', function () {
 	after(support.resetSettings);
 
 	it('runs a first turn with --init-session-id and the member mode, then --resume', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		const first = await support.sendAndWait(api, 'What does this project do? [scenario:answer]');
 		assert.equal(fake.execRecords().length, 1);
 		const turn1 = fake.execRecords()[0];
@@ -149,9 +147,7 @@ describe('chat with the FAKE zero', function () {
 	});
 
 	it('queues a message sent during a run and sends it when the run ends', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		api.send('first [scenario:slow]');
 		await support.waitUntil(() => api.isRunning(), 5000, 'the run');
 		api.send('second [scenario:answer]');

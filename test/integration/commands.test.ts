@@ -26,9 +26,7 @@ describe('commands and editor context', function () {
 	after(support.resetSettings);
 
 	it('Ask About Selection sends path#Lstart-Lend and the selected text', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		// The sample file as the workspace fixture has it, whatever an earlier suite left on disk.
 		await support.restoreFile(
 			path.join(support.workspaceRoot(), 'src/stats.js'),
@@ -51,9 +49,7 @@ describe('commands and editor context', function () {
 	});
 
 	it('cuts a huge selection with a visible note', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		const big = path.join(support.workspaceRoot(), 'big.txt');
 		fs.writeFileSync(
 			big,
@@ -113,9 +109,7 @@ describe('commands and editor context', function () {
 	});
 
 	it('Add File to Chat attaches a file from the explorer', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 		await vscode.commands.executeCommand(
 			'zero.addFileToChat',

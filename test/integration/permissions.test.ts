@@ -21,9 +21,7 @@ describe('permission blocks', function () {
 	after(support.resetSettings);
 
 	it('shell refused: "re-run with unsafe permissions" needs the confirmation, then resumes with the unsafe flag', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		const refused = await support.sendAndWait(api, 'run the tests [scenario:shell-blocked]');
 		const bash = blockedTool(refused);
 		assert.equal(bash.permission?.action, 'prompt');
@@ -118,9 +116,7 @@ describe('permission blocks', function () {
 	});
 
 	it('"always allow" stores a zero grant after confirmation, then re-runs', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		const refused = await support.sendAndWait(api, '[scenario:shell-blocked]');
 		const bash = blockedTool(refused);
 		api.answerNextConfirmation(true);
@@ -150,9 +146,7 @@ describe('permission blocks', function () {
 	});
 
 	it('plan mode refusal: re-run in member mode', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		await vscode.workspace
 			.getConfiguration('zero')
 			.update('permissionMode', 'plan', vscode.ConfigurationTarget.Workspace);
@@ -225,9 +219,7 @@ describe('permission blocks', function () {
 	});
 
 	it('a deny grant that zero no longer stores: nothing is revoked and nothing re-runs', async () => {
-		const api = await support.activate();
-		const fake = await support.useFakeZero();
-		await support.newChat(api);
+		const { api, fake } = await support.chatOnFakeZero();
 		const refused = await support.sendAndWait(api, 'run it [scenario:denied-by-grant]');
 		const bash = blockedTool(refused);
 		api.answerNextConfirmation(true);

@@ -187,3 +187,11 @@ export function flag(argv: string[], name: string): string | undefined {
 	const prefix = `${name}=`;
 	return argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
 }
+
+/** The extension activated, the FAKE zero as its binary, and a new empty chat. */
+export async function chatOnFakeZero(): Promise<{ api: ZeroTestApi; fake: FakeZero }> {
+	const api = await activate();
+	const fake = await useFakeZero();
+	await newChat(api);
+	return { api, fake };
+}

@@ -9,48 +9,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { Transcript, Turn } from '../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../src/zero/protocol/parseLine';
 import { PinnedPlan } from '../../../src/webview/pinnedPlan';
 import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderContext } from './viewAnswers';
+import { eventLine, specDraftChat } from './specDraftChat';
 
 const HOSTILE = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 
 const context = (readOnly = false): RenderContext => renderContext({ isReadOnly: () => readOnly });
 
-function line(transcript: Transcript, value: object): void {
-	applyAction(transcript, {
-		type: 'run/line',
-		turnId: 't1',
-		parsed: parseLine(JSON.stringify({ schemaVersion: 2, runId: 'r', ...value })),
-	});
-}
-
 function draftedChat(title = HOSTILE): Transcript {
-	const transcript = createTranscript({ id: 'c1', title: 't', createdAt: 0 });
-	applyAction(transcript, {
-		type: 'turn/start',
-		turnId: 't1',
-		prompt: { text: 'task', context: [] },
-		command: { kind: 'spec-draft', display: 'zero exec --use-spec', permissionMode: 'member' },
-	});
-	line(transcript, {
-		type: 'final',
-		text: 'Spec draft saved for review.',
-		meta: {
-			stopReason: 'spec_review_required',
-			status: 'draft',
-			specId: '2026-12-02-x',
-			specTitle: title,
-			specFilePath: '/ws/.zero/specs/2026-12-02-x.md',
-			relativePath: '.zero/specs/2026-12-02-x.md',
-			draftSessionId: 'draft-1',
-		},
-	});
-	line(transcript, { type: 'run_end', status: 'spec_review_required', exitCode: 0 });
-	return transcript;
+	return specDraftChat(title);
 }
 
 function rowElement(
@@ -122,8 +93,8 @@ describe('the spec card', () => {
 function planned(statuses: string[]): Transcript {
 	const transcript = createTranscript({ id: 'c1', title: 't', createdAt: 0 });
 	applyAction(transcript, { type: 'turn/start', turnId: 't1' });
-	line(transcript, { type: 'run_start', sessionId: 's1' });
-	line(transcript, {
+	eventLine(transcript, { type: 'run_start', sessionId: 's1' });
+	eventLine(transcript, {
 		type: 'tool_call',
 		id: `p${statuses.join('')}`,
 		name: 'update_plan',
@@ -160,7 +131,7 @@ describe("zero's plan", () => {
 		assert.equal(details.open, true);
 		details.open = false;
 		details.dispatchEvent(new window.Event('toggle'));
-		line(transcript, {
+		eventLine(transcript, {
 			type: 'tool_call',
 			id: 'p2',
 			name: 'update_plan',
@@ -175,7 +146,7 @@ describe("zero's plan", () => {
 		pin.update(transcript);
 		assert.equal((pin.element.querySelector('details') as HTMLDetailsElement).open, false);
 		assert.match(pin.element.textContent ?? '', /1 of 3 done/);
-		line(transcript, { type: 'run_end', status: 'success', exitCode: 0 });
+		eventLine(transcript, { type: 'run_end', status: 'success', exitCode: 0 });
 		pin.update(transcript);
 		assert.equal(pin.element.hidden, true);
 		const row = rowElement(transcript, 'plan');

@@ -24,6 +24,7 @@ import { renderRow, rowSignature } from '../../../src/webview/rowKinds/rowTable'
 import { buildRows, type Row } from '../../../src/webview/rows';
 import { RECORDED, SCENARIOS, exited, readLines, replay } from '../helpers';
 import { renderContext } from './viewAnswers';
+import { specDraftChat } from './specDraftChat';
 
 const context = renderContext();
 
@@ -117,14 +118,6 @@ function chatOf(build: (transcript: Transcript) => void): Transcript {
 	return transcript;
 }
 
-function line(transcript: Transcript, value: object): void {
-	applyAction(transcript, {
-		type: 'run/line',
-		turnId: 't1',
-		parsed: parseLine(JSON.stringify({ schemaVersion: 2, runId: 'r', ...value })),
-	});
-}
-
 const FIXTURES: Record<string, () => Transcript> = {
 	'two tool calls (recorded)': () => replay(path.join(RECORDED, '02b-two-tool-calls.jsonl')),
 	'a refused shell command (recorded)': () =>
@@ -166,29 +159,7 @@ const FIXTURES: Record<string, () => Transcript> = {
 				applyAction(transcript, action);
 			}
 		}),
-	'a spec draft': () =>
-		chatOf((transcript) => {
-			applyAction(transcript, {
-				type: 'turn/start',
-				turnId: 't1',
-				prompt: { text: 'task', context: [] },
-				command: { kind: 'spec-draft', display: 'zero exec --use-spec', permissionMode: 'member' },
-			});
-			line(transcript, {
-				type: 'final',
-				text: 'Spec draft saved for review.',
-				meta: {
-					stopReason: 'spec_review_required',
-					status: 'draft',
-					specId: '2026-12-02-x',
-					specTitle: 'A spec',
-					specFilePath: '/ws/.zero/specs/2026-12-02-x.md',
-					relativePath: '.zero/specs/2026-12-02-x.md',
-					draftSessionId: 'draft-1',
-				},
-			});
-			line(transcript, { type: 'run_end', status: 'spec_review_required', exitCode: 0 });
-		}),
+	'a spec draft': () => specDraftChat('A spec'),
 	'a change card, then Undo': () => {
 		const transcript = replay(path.join(RECORDED, '03-write-file-member.jsonl'));
 		const turn = transcript.turns[0];

@@ -29,18 +29,11 @@ import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
 import { noticeAnswers, renderContext } from './viewAnswers';
-import { visibleWordsOf } from '../../harness/visibleWords';
+import { visibleWordsOf, ZERO_INTERNAL_WORDS } from '../../harness/visibleWords';
 
 const SESSION = 'zero_20261129120000_abcdef';
 const STORE = `/home/user/.zero/sessions/${SESSION}/session.jsonl`;
-const INTERNAL = [
-	/run_end/,
-	/paused_for_review/,
-	/no_run_end/,
-	/zero_\d{14}_/,
-	/\.zero\/sessions/,
-	/sessions\/zero_/,
-];
+const INTERNAL = ZERO_INTERNAL_WORDS;
 
 /** What the user sees, without the stderr tail (shown on purpose, tested elsewhere). */
 function visibleWords(root: Element): string {

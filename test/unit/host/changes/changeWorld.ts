@@ -6,6 +6,8 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
+import { suiteSession } from '../../../harness/suiteSession';
 import { ChangeRecords } from '../../../../src/host/changes/changeRecords';
 import { SerialQueue, TurnTracking } from '../../../../src/host/changes/turnTracking';
 import type { BaselineSetup } from '../../../../src/host/changes/shellBaseline';
@@ -187,4 +189,17 @@ export class ChangeWorld {
 	dispose(): void {
 		rmSync(this.base, { recursive: true, force: true });
 	}
+}
+
+/**
+ * A new ChangeWorld for each test of the describe block this is called in, disposed after it;
+ * the returned world forwards to the current test's.
+ */
+export function changeWorldPerTest(): ChangeWorld {
+	let world: ChangeWorld | undefined;
+	beforeEach(() => {
+		world = new ChangeWorld();
+	});
+	afterEach(() => world?.dispose());
+	return suiteSession(() => world, 'ChangeWorld');
 }

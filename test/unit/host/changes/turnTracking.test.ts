@@ -28,16 +28,12 @@ import {
 import { RECORDED, readLines } from '../../helpers';
 
 const SHAPING_STORE = path.join(RECORDED, 'shaping', 'store');
-import { ChangeWorld, silent } from './changeWorld';
+import { changeWorldPerTest, silent } from './changeWorld';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 describe('a turn followed over the FAKE zero', () => {
-	let world: ChangeWorld;
-	beforeEach(() => {
-		world = new ChangeWorld();
-	});
-	afterEach(() => world.dispose());
+	const world = changeWorldPerTest();
 
 	it('summarizes created and edited files with line counts, tools and what zero can restore', async () => {
 		const original = readFileSync(world.file('src/stats.js'));

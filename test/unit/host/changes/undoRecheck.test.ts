@@ -5,18 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { undoSingleFile } from '../../../../src/host/changes/fileActions';
 import { UNDO_CHOICES } from '../../../../src/host/changes/undoPlan';
 import { undoTurn } from '../../../../src/host/changes/undoTurns';
-import { ChangeWorld } from './changeWorld';
+import { ChangeWorld, changeWorldPerTest } from './changeWorld';
 
 describe('an undo re-checks the files when it acts', () => {
-	let world: ChangeWorld;
-	beforeEach(() => {
-		world = new ChangeWorld();
-	});
-	afterEach(() => world.dispose());
+	const world = changeWorldPerTest();
 
 	const rewound = () => world.commands.filter((args) => args[1] === 'rewind');
 

@@ -11,7 +11,7 @@ import { undoSingleFile, resolveInSummaries } from '../../../../src/host/changes
 import { UNDO_CHOICES, rewindChoices } from '../../../../src/host/changes/undoPlan';
 import { describeUndoReport, undoTurn } from '../../../../src/host/changes/undoTurns';
 import { countChangedFiles } from '../../../../src/shared/changeCounts';
-import { ChangeWorld } from './changeWorld';
+import { ChangeWorld, changeWorldPerTest } from './changeWorld';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -48,11 +48,7 @@ function undoFile(world: ChangeWorld, turnId: string | undefined, file: string, 
 }
 
 describe('undoing a turn', () => {
-	let world: ChangeWorld;
-	beforeEach(() => {
-		world = new ChangeWorld();
-	});
-	afterEach(() => world.dispose());
+	const world = changeWorldPerTest();
 
 	it('shows zero plan and the files, deletes the created file and restores the edited one', async () => {
 		const original = readFileSync(world.file('src/stats.js'));
@@ -285,11 +281,7 @@ describe('undoing a turn', () => {
 });
 
 describe('undoing one file', () => {
-	let world: ChangeWorld;
-	beforeEach(() => {
-		world = new ChangeWorld();
-	});
-	afterEach(() => world.dispose());
+	const world = changeWorldPerTest();
 
 	it('restores one file from the copy, leaves the rest, and a later turn undo sees no conflict there', async () => {
 		const original = readFileSync(world.file('src/stats.js'));
