@@ -244,25 +244,13 @@ class CheckpointRecorder extends FactRecorder {
 		return states;
 	}
 
-	async writeIndex(): Promise<void> {
-		await writeFile(
-			path.join(this.outDir, 'index.json'),
-			`${JSON.stringify(
-				{
-					session: SESSION,
-					placeholders: {
-						$WORKSPACE: 'the workspace (zero --cwd) of the recording machine',
-						$ADD_DIR: 'the --add-dir directory (under /var/tmp: /tmp is always a write root)',
-						$ROOT: 'the hermetic home root',
-						$ZERO_BIN: 'the zero binary',
-						$BASE_URL: 'the scripted model server',
-					},
-					steps: this.steps,
-					checks: this.checks,
-				},
-				null,
-				'\t',
-			)}\n`,
+	async writeRecordingIndex(): Promise<void> {
+		await this.writeIndex(
+			{
+				$WORKSPACE: 'the workspace (zero --cwd) of the recording machine',
+				$ADD_DIR: 'the --add-dir directory (under /var/tmp: /tmp is always a write root)',
+			},
+			{ session: SESSION },
 		);
 	}
 }
@@ -834,7 +822,7 @@ async function main(): Promise<void> {
 	try {
 		await record(recorder);
 	} finally {
-		await recorder.writeIndex();
+		await recorder.writeRecordingIndex();
 		await appendFile(path.join(outDir, 'README.md'), readme(recorder));
 		await server.close();
 		await home.cleanup();

@@ -418,23 +418,10 @@ async function main(): Promise<void> {
 		await recordTurns(recorder);
 		await recordTui(recorder);
 	} finally {
-		await writeFile(
-			path.join(outDir, 'index.json'),
-			`${JSON.stringify(
-				{
-					placeholders: {
-						$WS: 'the parent of the workspaces (plain, guided, commands)',
-						$ROOT: 'the hermetic home root',
-						$ZERO_BIN: 'the zero binary',
-						$BASE_URL: 'the scripted model server',
-					},
-					zeroVersion,
-					steps: recorder.steps,
-					checks: recorder.checks,
-				},
-				null,
-				'\t',
-			)}\n`,
+		await recorder.writeIndex(
+			{ $WS: 'the parent of the workspaces (plain, guided, commands)' },
+			{},
+			{ zeroVersion },
 		);
 		await writeFile(path.join(outDir, 'README.md'), readme(recorder));
 		await server.close();

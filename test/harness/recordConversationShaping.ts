@@ -749,23 +749,9 @@ async function main(): Promise<void> {
 		await recordFork(recorder);
 		await recordForkAtTurn(recorder);
 	} finally {
-		await writeFile(
-			path.join(outDir, 'index.json'),
-			`${JSON.stringify(
-				{
-					placeholders: {
-						$WS: 'the parent of the workspaces (one per session, named after it)',
-						$ROOT: 'the hermetic home root',
-						$ZERO_BIN: 'the zero binary',
-						$BASE_URL: 'the scripted model server',
-					},
-					steps: recorder.steps,
-					checks: recorder.checks,
-				},
-				null,
-				'\t',
-			)}\n`,
-		);
+		await recorder.writeIndex({
+			$WS: 'the parent of the workspaces (one per session, named after it)',
+		});
 		await writeFile(path.join(outDir, 'README.md'), readme(recorder));
 		await server.close();
 		await home.cleanup();

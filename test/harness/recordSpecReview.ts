@@ -764,23 +764,7 @@ async function main(): Promise<void> {
 			`${JSON.stringify((await readdir(path.join(recorder.ws, '.zero', 'specs'))).sort(), null, '\t')}\n`,
 		);
 	} finally {
-		await writeFile(
-			path.join(outDir, 'index.json'),
-			`${JSON.stringify(
-				{
-					placeholders: {
-						$WS: 'the workspace',
-						$ROOT: 'the hermetic home root',
-						$ZERO_BIN: 'the zero binary',
-						$BASE_URL: 'the scripted model server',
-					},
-					steps: recorder.steps,
-					checks: recorder.checks,
-				},
-				null,
-				'\t',
-			)}\n`,
-		);
+		await recorder.writeIndex({ $WS: 'the workspace' });
 		await writeFile(path.join(outDir, 'README.md'), readme(recorder));
 		await server.close();
 		await home.cleanup();

@@ -513,6 +513,31 @@ export class FactRecorder {
 		);
 	}
 
+	/**
+	 * Writes the recording's `index.json`: `before` (what the recording is of), what each
+	 * placeholder stands for (the home, the binary and the model server's are always there), then
+	 * `after`, the steps and the checks.
+	 */
+	async writeIndex(
+		placeholders: Record<string, string>,
+		before: Record<string, unknown> = {},
+		after: Record<string, unknown> = {},
+	): Promise<void> {
+		const index = {
+			...before,
+			placeholders: {
+				...placeholders,
+				$ROOT: 'the hermetic home root',
+				$ZERO_BIN: 'the zero binary',
+				$BASE_URL: 'the scripted model server',
+			},
+			...after,
+			steps: this.steps,
+			checks: this.checks,
+		};
+		await writeFile(path.join(this.outDir, 'index.json'), `${JSON.stringify(index, null, '\t')}\n`);
+	}
+
 	/** Runs a zero CLI command in `cwd` and saves its answer as `cli/<name>.json`. */
 	protected async recordCli(
 		name: string,
