@@ -44,18 +44,7 @@ import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
-import {
-	runZeroText,
-	strictJsonLines,
-	type TextRunResult,
-	runRecorderMain,
-	reportChecks,
-	stepsAndChecksReadme,
-	FactRecorder,
-	recordingSetup,
-	baseFlags,
-	userMessage,
-} from './zeroRecorder';
+import * as zeroRecorder from './zeroRecorder';
 
 const SESSION = 'ck-main';
 /** zero's default checkpoint cap (`internal/sessions/checkpoint.go`). */
@@ -71,7 +60,7 @@ interface FileState {
 	base64?: string;
 }
 
-class CheckpointRecorder extends FactRecorder {
+class CheckpointRecorder extends zeroRecorder.FactRecorder {
 	constructor(
 		zeroBin: string,
 		outDir: string,
@@ -99,9 +88,9 @@ class CheckpointRecorder extends FactRecorder {
 	}
 
 	/** Runs a zero CLI command; with a name, its answer is saved under cli/. */
-	cli(name: string, args: string[], note = ''): Promise<TextRunResult> {
+	cli(name: string, args: string[], note = ''): Promise<zeroRecorder.TextRunResult> {
 		return name === ''
-			? runZeroText(this.zeroBin, args, this.home.env, this.ws)
+			? zeroRecorder.runZeroText(this.zeroBin, args, this.home.env, this.ws)
 			: this.recordCli(name, args, note, this.ws);
 	}
 
@@ -116,13 +105,13 @@ class CheckpointRecorder extends FactRecorder {
 		this.server.clearScript();
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
-		const args = [...baseFlags(this.ws), ...flags];
-		const result = await runZeroText(
+		const args = [...zeroRecorder.baseFlags(this.ws), ...flags];
+		const result = await zeroRecorder.runZeroText(
 			this.zeroBin,
 			args,
 			this.home.env,
 			this.ws,
-			userMessage(prompt),
+			zeroRecorder.userMessage(prompt),
 		);
 		const unused = this.server.clearScript();
 		const requests = this.server.requests.slice(requestsBefore);
@@ -150,7 +139,7 @@ class CheckpointRecorder extends FactRecorder {
 			`${JSON.stringify(meta, null, '\t')}\n`,
 		);
 		this.steps.push({ kind: 'turn', name: `turns/${name}.jsonl`, note });
-		const events = strictJsonLines(result.stdout);
+		const events = zeroRecorder.strictJsonLines(result.stdout);
 		process.stdout.write(
 			`turn ${name.padEnd(36)} exit=${result.exitCode} ${result.durationMs}ms events=${events.map((event) => event.type).join(',')}\n`,
 		);
@@ -186,7 +175,7 @@ class CheckpointRecorder extends FactRecorder {
 
 	async storeEvents(): Promise<Json[]> {
 		const file = path.join(this.sessionDir(), 'events.jsonl');
-		return existsSync(file) ? strictJsonLines(await readFile(file, 'utf8')) : [];
+		return existsSync(file) ? zeroRecorder.strictJsonLines(await readFile(file, 'utf8')) : [];
 	}
 
 	async blobNames(): Promise<string[]> {
@@ -806,7 +795,7 @@ async function record(r: CheckpointRecorder): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	const { outDir, zeroBin } = await recordingSetup('checkpoints', [
+	const { outDir, zeroBin } = await zeroRecorder.recordingSetup('checkpoints', [
 		'turns',
 		'cli',
 		'store',
@@ -828,7 +817,7 @@ async function main(): Promise<void> {
 		await home.cleanup();
 		await rm(outside, { recursive: true, force: true });
 	}
-	reportChecks(recorder.checks);
+	zeroRecorder.reportChecks(recorder.checks);
 }
 
 function readme(r: CheckpointRecorder): string {
@@ -844,8 +833,8 @@ function readme(r: CheckpointRecorder): string {
 		'',
 		'Session `ck-main`, one workspace, turns in order (each `turns/<name>.jsonl` is the exact stdout):',
 		'',
-		...stepsAndChecksReadme(r),
+		...zeroRecorder.stepsAndChecksReadme(r),
 	].join('\n');
 }
 
-runRecorderMain(main);
+zeroRecorder.runRecorderMain(main);

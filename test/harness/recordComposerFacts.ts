@@ -29,22 +29,13 @@ import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
-import {
-	runZeroText,
-	strictJsonLines,
-	runRecorderMain,
-	reportChecks,
-	stepsAndChecksReadme,
-	FactRecorder,
-	baseFlags,
-	userMessage,
-} from './zeroRecorder';
+import * as zeroRecorder from './zeroRecorder';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
 type Json = Record<string, unknown>;
 
-class ComposerRecorder extends FactRecorder {
+class ComposerRecorder extends zeroRecorder.FactRecorder {
 	constructor(zeroBin: string, outDir: string, server: ModelServer, home: ZeroHome) {
 		super(zeroBin, outDir, server, home, {
 			placeholders: [
@@ -81,9 +72,9 @@ class ComposerRecorder extends FactRecorder {
 		this.server.clearScript();
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
-		const args = [...baseFlags(ws), '--permission-mode', 'member'];
-		const stdin = userMessage(prompt);
-		const result = await runZeroText(this.zeroBin, args, this.home.env, ws, stdin);
+		const args = [...zeroRecorder.baseFlags(ws), '--permission-mode', 'member'];
+		const stdin = zeroRecorder.userMessage(prompt);
+		const result = await zeroRecorder.runZeroText(this.zeroBin, args, this.home.env, ws, stdin);
 		const unused = this.server.clearScript();
 		const userMessages = this.server.requests
 			.slice(requestsBefore)
@@ -118,7 +109,7 @@ class ComposerRecorder extends FactRecorder {
 		process.stdout.write(`turn ${name.padEnd(40)} exit=${result.exitCode}\n`);
 		this.check(`${name}: exit code 0`, result.exitCode === 0, result.stderr);
 		this.check(`${name}: every scripted response was used`, unused === 0, { unused });
-		return { events: strictJsonLines(result.stdout), userMessages };
+		return { events: zeroRecorder.strictJsonLines(result.stdout), userMessages };
 	}
 }
 
@@ -411,7 +402,7 @@ async function main(): Promise<void> {
 		await mkdir(recorder.workspace(ws), { recursive: true });
 	}
 	try {
-		const version = await runZeroText(zeroBin, ['--version'], home.env, home.root);
+		const version = await zeroRecorder.runZeroText(zeroBin, ['--version'], home.env, home.root);
 		// A build from source at tag v0.8.0 answers "zero dev"; kept so a re-record shows its binary.
 		zeroVersion = version.stdout.trim();
 		await recordCli(recorder);
@@ -427,7 +418,7 @@ async function main(): Promise<void> {
 		await server.close();
 		await home.cleanup();
 	}
-	reportChecks(recorder.checks);
+	zeroRecorder.reportChecks(recorder.checks);
 }
 
 function readme(r: ComposerRecorder): string {
@@ -442,8 +433,8 @@ function readme(r: ComposerRecorder): string {
 		'',
 		'Steps in order:',
 		'',
-		...stepsAndChecksReadme(r),
+		...zeroRecorder.stepsAndChecksReadme(r),
 	].join('\n');
 }
 
-runRecorderMain(main);
+zeroRecorder.runRecorderMain(main);

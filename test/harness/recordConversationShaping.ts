@@ -34,18 +34,7 @@ import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
-import {
-	runZeroText,
-	strictJsonLines,
-	type TextRunResult,
-	runRecorderMain,
-	reportChecks,
-	stepsAndChecksReadme,
-	FactRecorder,
-	recordingSetup,
-	baseFlags,
-	userMessage,
-} from './zeroRecorder';
+import * as zeroRecorder from './zeroRecorder';
 
 const usage = { prompt: 1000, completion: 20 };
 
@@ -58,7 +47,7 @@ interface TurnOutcome {
 	firstRequest: { role: string; content: string }[];
 }
 
-class ShapingRecorder extends FactRecorder {
+class ShapingRecorder extends zeroRecorder.FactRecorder {
 	constructor(zeroBin: string, outDir: string, server: ModelServer, home: ZeroHome) {
 		super(zeroBin, outDir, server, home, {
 			placeholders: [
@@ -71,12 +60,17 @@ class ShapingRecorder extends FactRecorder {
 		});
 	}
 
-	cli(name: string, args: string[], note: string, cwd: string): Promise<TextRunResult> {
+	cli(
+		name: string,
+		args: string[],
+		note: string,
+		cwd: string,
+	): Promise<zeroRecorder.TextRunResult> {
 		return this.recordCli(name, args, note, cwd);
 	}
 
 	async eventCount(session: string, cwd: string): Promise<number> {
-		const list = await runZeroText(
+		const list = await zeroRecorder.runZeroText(
 			this.zeroBin,
 			['sessions', 'list', '--json'],
 			this.home.env,
@@ -103,14 +97,14 @@ class ShapingRecorder extends FactRecorder {
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
 		const args = [
-			...baseFlags(ws),
+			...zeroRecorder.baseFlags(ws),
 			...(flags.some((flag) => flag.startsWith('--permission-mode'))
 				? []
 				: ['--permission-mode', 'member']),
 			...flags,
 		];
-		const stdin = userMessage(prompt);
-		const result = await runZeroText(this.zeroBin, args, this.home.env, ws, stdin);
+		const stdin = zeroRecorder.userMessage(prompt);
+		const result = await zeroRecorder.runZeroText(this.zeroBin, args, this.home.env, ws, stdin);
 		const unused = this.server.clearScript();
 		const requests = this.server.requests.slice(requestsBefore).map((request) =>
 			(request.body?.messages ?? [])
@@ -148,7 +142,7 @@ class ShapingRecorder extends FactRecorder {
 			)}\n`,
 		);
 		this.steps.push({ kind: 'turn', name: `turns/${name}.jsonl`, note });
-		const events = strictJsonLines(result.stdout);
+		const events = zeroRecorder.strictJsonLines(result.stdout);
 		process.stdout.write(
 			`turn ${name.padEnd(40)} exit=${result.exitCode} requests=${requests.length}\n`,
 		);
@@ -169,7 +163,7 @@ class ShapingRecorder extends FactRecorder {
 
 	async storeEvents(session: string): Promise<Json[]> {
 		const file = path.join(this.sessionDir(session), 'events.jsonl');
-		return existsSync(file) ? strictJsonLines(await readFile(file, 'utf8')) : [];
+		return existsSync(file) ? zeroRecorder.strictJsonLines(await readFile(file, 'utf8')) : [];
 	}
 
 	async blobNames(session: string): Promise<string[]> {
@@ -734,7 +728,7 @@ async function recordForkAtTurn(r: ShapingRecorder): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	const { outDir, zeroBin } = await recordingSetup('shaping', [
+	const { outDir, zeroBin } = await zeroRecorder.recordingSetup('shaping', [
 		'turns',
 		'cli',
 		'store',
@@ -756,7 +750,7 @@ async function main(): Promise<void> {
 		await server.close();
 		await home.cleanup();
 	}
-	reportChecks(recorder.checks);
+	zeroRecorder.reportChecks(recorder.checks);
 }
 
 function readme(r: ShapingRecorder): string {
@@ -772,8 +766,8 @@ function readme(r: ShapingRecorder): string {
 		'',
 		'Steps in order:',
 		'',
-		...stepsAndChecksReadme(r),
+		...zeroRecorder.stepsAndChecksReadme(r),
 	].join('\n');
 }
 
-runRecorderMain(main);
+zeroRecorder.runRecorderMain(main);

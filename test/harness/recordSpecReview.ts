@@ -34,17 +34,7 @@ import * as path from 'node:path';
 
 import { startModelServer, type ModelServer, type ScriptedResponse } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
-import {
-	runZeroText,
-	strictJsonLines,
-	type TextRunResult,
-	runRecorderMain,
-	reportChecks,
-	stepsAndChecksReadme,
-	FactRecorder,
-	recordingSetup,
-	userMessage,
-} from './zeroRecorder';
+import * as zeroRecorder from './zeroRecorder';
 
 const usage = { prompt: 1000, completion: 20 };
 
@@ -65,7 +55,7 @@ function execFlags(ws: string): string[] {
 	return ['exec', '-o', 'stream-json', '-i', 'stream-json', `--cwd=${ws}`, '--no-notify'];
 }
 
-class SpecRecorder extends FactRecorder {
+class SpecRecorder extends zeroRecorder.FactRecorder {
 	readonly ws: string;
 
 	constructor(zeroBin: string, outDir: string, server: ModelServer, home: ZeroHome) {
@@ -83,7 +73,7 @@ class SpecRecorder extends FactRecorder {
 		this.ws = ws;
 	}
 
-	cli(name: string, args: string[], note: string): Promise<TextRunResult> {
+	cli(name: string, args: string[], note: string): Promise<zeroRecorder.TextRunResult> {
 		return this.recordCli(name, args, note, this.ws);
 	}
 
@@ -98,8 +88,14 @@ class SpecRecorder extends FactRecorder {
 		this.server.clearScript();
 		this.server.script(script);
 		const requestsBefore = this.server.requests.length;
-		const stdin = userMessage(prompt);
-		const result = await runZeroText(this.zeroBin, args, this.home.env, this.ws, stdin);
+		const stdin = zeroRecorder.userMessage(prompt);
+		const result = await zeroRecorder.runZeroText(
+			this.zeroBin,
+			args,
+			this.home.env,
+			this.ws,
+			stdin,
+		);
 		const unused = this.server.clearScript();
 		const recorded = this.server.requests.slice(requestsBefore);
 		const requests = recorded.map((request) =>
@@ -150,7 +146,7 @@ class SpecRecorder extends FactRecorder {
 		);
 		let events: Json[] = [];
 		try {
-			events = strictJsonLines(result.stdout);
+			events = zeroRecorder.strictJsonLines(result.stdout);
 		} catch {
 			events = [];
 		}
@@ -165,7 +161,7 @@ class SpecRecorder extends FactRecorder {
 			this.placeholder(text),
 		);
 		this.steps.push({ kind: 'store', name: `store/${session}.events.jsonl`, note });
-		return text.trim() === '' ? [] : strictJsonLines(text);
+		return text.trim() === '' ? [] : zeroRecorder.strictJsonLines(text);
 	}
 
 	async saveSpec(moment: string, file: string, note: string): Promise<string> {
@@ -745,7 +741,12 @@ async function recordTask(r: SpecRecorder): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	const { outDir, zeroBin } = await recordingSetup('spec', ['turns', 'cli', 'store', 'specs']);
+	const { outDir, zeroBin } = await zeroRecorder.recordingSetup('spec', [
+		'turns',
+		'cli',
+		'store',
+		'specs',
+	]);
 	const server = await startModelServer();
 	const home = await createZeroHome({ baseUrl: server.baseUrl });
 	const recorder = new SpecRecorder(zeroBin, outDir, server, home);
@@ -769,7 +770,7 @@ async function main(): Promise<void> {
 		await server.close();
 		await home.cleanup();
 	}
-	reportChecks(recorder.checks);
+	zeroRecorder.reportChecks(recorder.checks);
 }
 
 function readme(r: SpecRecorder): string {
@@ -785,8 +786,8 @@ function readme(r: SpecRecorder): string {
 		'',
 		'Steps in order:',
 		'',
-		...stepsAndChecksReadme(r),
+		...zeroRecorder.stepsAndChecksReadme(r),
 	].join('\n');
 }
 
-runRecorderMain(main);
+zeroRecorder.runRecorderMain(main);
