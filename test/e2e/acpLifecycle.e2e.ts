@@ -46,6 +46,7 @@ const session = fakeChat.fakeChatSuite('acp-lifecycle', {
 });
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

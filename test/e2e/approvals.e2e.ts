@@ -40,6 +40,7 @@ function repliesSent(): string[] {
 const session = fakeChat.fakeChatSuite('approvals', { FAKE_ACP_LOG: wireLog });
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

@@ -23,6 +23,7 @@ const dataDir = scratchFolder('zero-e2e-changes-data-');
 const session = fakeChatSuite('changes', { XDG_DATA_HOME: dataDir });
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 	originalStats = fs.readFileSync(file('src/stats.js'));
 });

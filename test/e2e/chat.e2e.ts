@@ -14,6 +14,7 @@ let frame: Frame;
 const session = fakeChat.fakeChatSuite('chat');
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

@@ -24,6 +24,7 @@ let frame: Frame;
 const session = fakeChat.fakeChatSuite('composer');
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

@@ -22,6 +22,7 @@ const dataDir = scratchFolder('zero-e2e-conversation-data-');
 const session = fakeChat.fakeChatSuite('conversation', { XDG_DATA_HOME: dataDir });
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

@@ -95,15 +95,29 @@ export async function startFakeChat(
  * The test file's one code-server with the FAKE zero, started before its first test and closed
  * after its last; the returned session forwards to the started one (see `realZeroSuite`).
  */
-export function fakeChatSuite(...args: Parameters<typeof startFakeChat>): FakeChatSession {
+export function fakeChatSuite(
+	...args: Parameters<typeof startFakeChat>
+): FakeChatSession & { ready: Promise<void> } {
 	let started: FakeChatSession | undefined;
+	let markReady: (value: unknown) => void = () => undefined;
+	let markFailed: (error: unknown) => void = () => undefined;
+	const ready = new Promise((resolve, reject) => {
+		markReady = resolve;
+		markFailed = reject;
+	});
 	before(async () => {
-		started = await startFakeChat(...args);
+		try {
+			started = await startFakeChat(...args);
+			markReady(started);
+		} catch (error) {
+			markFailed(error);
+			throw error;
+		}
 	});
 	after(async () => {
 		await started?.close();
 	});
-	return suiteSession(() => started, args[0]);
+	return suiteSession(() => started, args[0], ready);
 }
 
 export function flag(argv: string[], name: string): string | undefined {

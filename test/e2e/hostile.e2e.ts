@@ -15,6 +15,7 @@ let frame: Frame;
 const session = fakeChatSuite('hostile');
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

@@ -36,6 +36,7 @@ const dataDir = scratchFolder('zero-e2e-hunks-data-');
 const session = fakeChatSuite('hunks', { XDG_DATA_HOME: dataDir });
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 	original = fs.readFileSync(file(STATS), 'utf8');
 });

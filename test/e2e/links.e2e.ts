@@ -15,6 +15,7 @@ let frame: Frame;
 const session = fakeChatSuite('links');
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

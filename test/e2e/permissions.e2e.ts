@@ -19,6 +19,7 @@ const outside = scratchFolder('zero-e2e-outside-');
 const session = fakeChat.fakeChatSuite('permissions', { FAKE_ZERO_OUTSIDE_DIR: outside });
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

@@ -39,6 +39,7 @@ const session = fakeChatSuite('scrolling', {
 });
 
 before(async () => {
+	await session.ready;
 	frame = await session.chat();
 });
 

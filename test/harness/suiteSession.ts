@@ -1,7 +1,15 @@
 /** What a test file's hooks start (a code-server, a world of fakes), held as a constant before they ran. */
 
-/** An object whose members read the one `current()` returns (named in the error while there is none). */
-export function suiteSession<T extends object>(current: () => T | undefined, name: string): T {
+/**
+ * An object whose members read the one `current()` returns (named in the error while there is
+ * none). `ready` resolves once it is there: Node 20 runs a file's top-level `before` hooks at the
+ * same time, so a hook of the file that needs the session awaits `session.ready` first.
+ */
+export function suiteSession<T extends object>(
+	current: () => T | undefined,
+	name: string,
+	ready: Promise<unknown> = Promise.resolve(),
+): T & { ready: Promise<void> } {
 	const started = (): T => {
 		const value = current();
 		if (!value) {
@@ -9,8 +17,14 @@ export function suiteSession<T extends object>(current: () => T | undefined, nam
 		}
 		return value;
 	};
-	return new Proxy({} as T, {
+	const whenReady = ready.then(() => undefined);
+	// A start that failed fails its own hook; this copy must not be an unhandled rejection too.
+	whenReady.catch(() => undefined);
+	return new Proxy({} as T & { ready: Promise<void> }, {
 		get(_target, key) {
+			if (key === 'ready') {
+				return whenReady;
+			}
 			const session = started();
 			const value: unknown = Reflect.get(session, key);
 			return typeof value === 'function' ? value.bind(session) : value;

@@ -31,6 +31,7 @@ let keptAfterTurn1: Buffer;
 const session = support.realZeroSuite('changes');
 
 before(async () => {
+	await session.ready;
 	frame = await session.newChat();
 	statsBefore = fs.readFileSync(file('src/stats.js'));
 });

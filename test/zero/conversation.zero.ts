@@ -46,6 +46,7 @@ const file = (relative: string) => path.join(session.workspace, relative);
 const session = support.realZeroSuite('conversation');
 
 before(async () => {
+	await session.ready;
 	frame = await session.newChat();
 });
 

@@ -61,6 +61,7 @@ let repositoryBefore: ReturnType<typeof repository>;
 const session = support.realZeroSuite('hunks');
 
 before(async () => {
+	await session.ready;
 	userGit('init', '-q', '-b', 'main');
 	userGit('add', '-A');
 	userGit('-c', 'user.name=User', '-c', 'user.email=user@example.invalid', 'commit', '-qm', 'mine');

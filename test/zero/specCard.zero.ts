@@ -30,6 +30,7 @@ const REASON = 'REASON-MARKER out of scope';
 const session = support.realZeroSuite('spec-card');
 
 before(async () => {
+	await session.ready;
 	frame = await session.newChat();
 	review = new SpecReview({
 		run: specRunnerFor(support.ZERO_BIN, { ...process.env, ...session.home.env }),

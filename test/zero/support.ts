@@ -170,15 +170,29 @@ export async function startRealZero(
  * closed after its last. The session it returns forwards to the started one, so a test file holds
  * it as a constant; reading it before the file's `before` hooks ran throws.
  */
-export function realZeroSuite(...args: Parameters<typeof startRealZero>): RealZeroSession {
+export function realZeroSuite(
+	...args: Parameters<typeof startRealZero>
+): RealZeroSession & { ready: Promise<void> } {
 	let started: RealZeroSession | undefined;
+	let markReady: (value: unknown) => void = () => undefined;
+	let markFailed: (error: unknown) => void = () => undefined;
+	const ready = new Promise((resolve, reject) => {
+		markReady = resolve;
+		markFailed = reject;
+	});
 	before(async () => {
-		started = await startRealZero(...args);
+		try {
+			started = await startRealZero(...args);
+			markReady(started);
+		} catch (error) {
+			markFailed(error);
+			throw error;
+		}
 	});
 	after(async () => {
 		await started?.close();
 	});
-	return suiteSession(() => started, args[0]);
+	return suiteSession(() => started, args[0], ready);
 }
 
 /** Waits until `turns` turns have ended in the webview and nothing runs; returns the last status row. */

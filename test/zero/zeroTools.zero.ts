@@ -34,6 +34,7 @@ const session = support.realZeroSuite('zeroTools', {
 });
 
 before(async () => {
+	await session.ready;
 	fs.writeFileSync(path.join(session.workspace, 'a.txt'), 'alpha\n');
 });
 
