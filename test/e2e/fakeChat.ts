@@ -2,13 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
 import { startZeroWorkbench, type ZeroWorkbench, type ZeroWorkbenchOptions } from '../harness/e2e';
 import { executeCommand, findWebviewFrame, openZeroView } from '../harness/workbench';
 import { waitUntil } from '../harness/wait';
-import { suiteSession } from '../harness/suiteSession';
+import { suiteFixture } from '../harness/suiteSession';
 
 export {
 	changeCard,
@@ -98,26 +97,7 @@ export async function startFakeChat(
 export function fakeChatSuite(
 	...args: Parameters<typeof startFakeChat>
 ): FakeChatSession & { ready: Promise<void> } {
-	let started: FakeChatSession | undefined;
-	let markReady: (value: unknown) => void = () => undefined;
-	let markFailed: (error: unknown) => void = () => undefined;
-	const ready = new Promise((resolve, reject) => {
-		markReady = resolve;
-		markFailed = reject;
-	});
-	before(async () => {
-		try {
-			started = await startFakeChat(...args);
-			markReady(started);
-		} catch (error) {
-			markFailed(error);
-			throw error;
-		}
-	});
-	after(async () => {
-		await started?.close();
-	});
-	return suiteSession(() => started, args[0], ready);
+	return suiteFixture(args[0], () => startFakeChat(...args));
 }
 
 export function flag(argv: string[], name: string): string | undefined {

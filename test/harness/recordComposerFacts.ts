@@ -38,12 +38,7 @@ type Json = Record<string, unknown>;
 class ComposerRecorder extends zeroRecorder.FactRecorder {
 	constructor(zeroBin: string, outDir: string, server: ModelServer, home: ZeroHome) {
 		super(zeroBin, outDir, server, home, {
-			placeholders: [
-				[zeroBin, '$ZERO_BIN'],
-				[server.baseUrl, '$BASE_URL'],
-				[path.join(home.root, 'ws'), '$WS'],
-				[home.root, '$ROOT'],
-			],
+			placeholders: zeroRecorder.FactRecorder.homePlaceholders(zeroBin, server, home),
 			placeholdersInCliOutput: true,
 		});
 	}

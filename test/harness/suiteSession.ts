@@ -1,4 +1,5 @@
 /** What a test file's hooks start (a code-server, a world of fakes), held as a constant before they ran. */
+import { after, before } from 'node:test';
 
 /**
  * An object whose members read the one `current()` returns (named in the error while there is
@@ -33,4 +34,34 @@ export function suiteSession<T extends object>(
 			return Reflect.set(started(), key, value);
 		},
 	});
+}
+
+/**
+ * A test file's one session: `start()` runs before the file's first test and its `close()` after
+ * the last; the returned session forwards to it (see `suiteSession`).
+ */
+export function suiteFixture<T extends { close(): Promise<void> }>(
+	name: string,
+	start: () => Promise<T>,
+): T & { ready: Promise<void> } {
+	let started: T | undefined;
+	let markReady: (value: unknown) => void = () => undefined;
+	let markFailed: (error: unknown) => void = () => undefined;
+	const ready = new Promise((resolve, reject) => {
+		markReady = resolve;
+		markFailed = reject;
+	});
+	before(async () => {
+		try {
+			started = await start();
+			markReady(started);
+		} catch (error) {
+			markFailed(error);
+			throw error;
+		}
+	});
+	after(async () => {
+		await started?.close();
+	});
+	return suiteSession(() => started, name, ready);
 }

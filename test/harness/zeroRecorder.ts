@@ -495,6 +495,20 @@ export class FactRecorder {
 		private readonly options: FactRecorderOptions,
 	) {}
 
+	/** The placeholders of a recording whose workspaces are under `$WS` (the home's `ws/`). */
+	static homePlaceholders(
+		zeroBin: string,
+		server: ModelServer,
+		home: ZeroHome,
+	): [string, string][] {
+		return [
+			[zeroBin, '$ZERO_BIN'],
+			[server.baseUrl, '$BASE_URL'],
+			[path.join(home.root, 'ws'), '$WS'],
+			[home.root, '$ROOT'],
+		];
+	}
+
 	placeholder(value: string): string {
 		return this.options.placeholders.reduce((text, [from, to]) => text.split(from).join(to), value);
 	}

@@ -14,7 +14,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../harness/codeServer';
 import {
@@ -38,7 +37,7 @@ import {
 import { createZeroHome, type ZeroHome } from '../harness/zeroEnv';
 import { chooseMode, pickMention, send, step, timer } from '../harness/chatSteps';
 import { waitUntil } from '../harness/wait';
-import { suiteSession } from '../harness/suiteSession';
+import { suiteFixture } from '../harness/suiteSession';
 import type { Transcript, Turn } from '../../src/shared/transcriptSchema';
 
 export { chooseMode, pickMention, send, step, timer, waitUntil };
@@ -173,26 +172,7 @@ export async function startRealZero(
 export function realZeroSuite(
 	...args: Parameters<typeof startRealZero>
 ): RealZeroSession & { ready: Promise<void> } {
-	let started: RealZeroSession | undefined;
-	let markReady: (value: unknown) => void = () => undefined;
-	let markFailed: (error: unknown) => void = () => undefined;
-	const ready = new Promise((resolve, reject) => {
-		markReady = resolve;
-		markFailed = reject;
-	});
-	before(async () => {
-		try {
-			started = await startRealZero(...args);
-			markReady(started);
-		} catch (error) {
-			markFailed(error);
-			throw error;
-		}
-	});
-	after(async () => {
-		await started?.close();
-	});
-	return suiteSession(() => started, args[0], ready);
+	return suiteFixture(args[0], () => startRealZero(...args));
 }
 
 /** Waits until `turns` turns have ended in the webview and nothing runs; returns the last status row. */
