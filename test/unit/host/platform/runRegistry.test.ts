@@ -123,12 +123,18 @@ describe('the orphan reaper', { skip: process.platform !== 'linux' && 'Linux onl
 		const { leader, tool } = await acpLookalike();
 		const pid = leader.pid ?? 0;
 		const state = memento();
-		new RunRegistry(state as never, silent).add({
-			pid,
-			binary: '/bin/sh',
-			cwd: process.cwd(),
-			kind: 'acp',
-		});
+		try {
+			new RunRegistry(state as never, silent).add({
+				pid,
+				binary: '/bin/sh',
+				cwd: process.cwd(),
+				kind: 'acp',
+			});
+		} catch (error) {
+			// The tests' own finally is not reached yet: leave no process behind.
+			killAll(pid, tool);
+			throw error;
+		}
 		return { leader, tool, pid, state };
 	}
 
