@@ -11,12 +11,15 @@ import { suiteSession } from '../../../harness/suiteSession';
 import { ChangeRecords } from '../../../../src/host/changes/changeRecords';
 import { SerialQueue, TurnTracking } from '../../../../src/host/changes/turnTracking';
 import type { BaselineSetup } from '../../../../src/host/changes/shellBaseline';
-import type {
-	ChangeChat,
-	UndoDeps,
-	ZeroCommandResult,
+import {
+	undoTurn,
+	type ChangeChat,
+	type RewindInstead,
+	type UndoDeps,
+	type UndoOutcome,
+	type ZeroCommandResult,
 } from '../../../../src/host/changes/undoTurns';
-import type { UndoPrompt } from '../../../../src/host/changes/undoPlan';
+import type { RewindPurpose, UndoPrompt } from '../../../../src/host/changes/undoPlan';
 import { applyAction, createTranscript, findTurn } from '../../../../src/shared/transcript';
 import type { Transcript, TranscriptAction, Turn } from '../../../../src/shared/transcriptSchema';
 import { RunLauncher } from '../../../../src/host/platform/runLauncher';
@@ -180,6 +183,15 @@ export class ChangeWorld {
 			log: silent,
 			now: () => 42,
 		};
+	}
+
+	/** Undo of the turn `turnId` (and the turns after it), the confirmation answered with `choice`. */
+	undo(
+		turnId: string,
+		choice: (prompt: UndoPrompt) => string | undefined,
+		...rewind: [RewindPurpose?, RewindInstead?]
+	): Promise<UndoOutcome> {
+		return undoTurn(this.chat, turnId, this.records, this.undoDeps(choice), ...rewind);
 	}
 
 	file(relative: string): string {

@@ -8,7 +8,6 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { undoSingleFile } from '../../../../src/host/changes/fileActions';
 import { UNDO_CHOICES } from '../../../../src/host/changes/undoPlan';
-import { undoTurn } from '../../../../src/host/changes/undoTurns';
 import { ChangeWorld, changeWorldPerTest } from './changeWorld';
 
 describe('an undo re-checks the files when it acts', () => {
@@ -18,16 +17,11 @@ describe('an undo re-checks the files when it acts', () => {
 
 	it('does nothing when a file changes between the plan shown and the confirmation', async () => {
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
-		const outcome = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => {
-				writeFileSync(world.file('src/stats.js'), 'typed while the dialog was open\n');
-				rmSync(world.file('notes/todo.md'));
-				return UNDO_CHOICES.undo;
-			}),
-		);
+		const outcome = await world.undo(turn.id, () => {
+			writeFileSync(world.file('src/stats.js'), 'typed while the dialog was open\n');
+			rmSync(world.file('notes/todo.md'));
+			return UNDO_CHOICES.undo;
+		});
 		assert.deepEqual(world.prompts[0].options, [UNDO_CHOICES.undo], 'no conflict when planned');
 		assert.deepEqual(outcome, {
 			kind: 'refused',
@@ -47,12 +41,7 @@ describe('an undo re-checks the files when it acts', () => {
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
 		const zeroVersion = readFileSync(world.file('src/stats.js'), 'utf8');
 		world.unsaved = [world.file('src/stats.js')];
-		const kept = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.skipEdited),
-		);
+		const kept = await world.undo(turn.id, () => UNDO_CHOICES.skipEdited);
 		assert.deepEqual(world.prompts[0].options, [
 			UNDO_CHOICES.skipEdited,
 			UNDO_CHOICES.overwriteEdited,
@@ -69,15 +58,10 @@ describe('an undo re-checks the files when it acts', () => {
 		const second = new ChangeWorld();
 		try {
 			const next = await second.runTurn('Fix it [scenario:changes-edit]');
-			const outcome = await undoTurn(
-				second.chat,
-				next.id,
-				second.records,
-				second.undoDeps(() => {
-					second.unsaved = [second.file('src/stats.js')];
-					return UNDO_CHOICES.undo;
-				}),
-			);
+			const outcome = await second.undo(next.id, () => {
+				second.unsaved = [second.file('src/stats.js')];
+				return UNDO_CHOICES.undo;
+			});
 			assert.deepEqual(outcome, {
 				kind: 'refused',
 				message:

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { undoSingleFile, resolveInSummaries } from '../../../../src/host/changes/fileActions';
 import { UNDO_CHOICES, rewindChoices } from '../../../../src/host/changes/undoPlan';
-import { describeUndoReport, undoTurn } from '../../../../src/host/changes/undoTurns';
+import { describeUndoReport } from '../../../../src/host/changes/undoTurns';
 import { countChangedFiles } from '../../../../src/shared/changeCounts';
 import { ChangeWorld, changeWorldPerTest } from './changeWorld';
 
@@ -47,18 +47,22 @@ function undoFile(world: ChangeWorld, turnId: string | undefined, file: string, 
 	);
 }
 
+/** Runs a turn, edits `file` after it and declines undoing that file: the edit stays. */
+async function declineUndoOfEditedFile(world: ChangeWorld, prompt: string, file: string) {
+	const turn = await world.runTurn(prompt);
+	writeFileSync(world.file(file), 'mine\n');
+	const cancelled = await undoFile(world, turn.id, file, false);
+	assert.deepEqual(cancelled, { kind: 'cancelled' });
+	assert.equal(readFileSync(world.file(file), 'utf8'), 'mine\n');
+}
+
 describe('undoing a turn', () => {
 	const world = changeWorldPerTest();
 
 	it('shows zero plan and the files, deletes the created file and restores the edited one', async () => {
 		const original = readFileSync(world.file('src/stats.js'));
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
-		const outcome = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.undo),
-		);
+		const outcome = await world.undo(turn.id, () => UNDO_CHOICES.undo);
 		assert.deepEqual(outcome, {
 			kind: 'undone',
 			turnIds: [turn.id],
@@ -102,11 +106,9 @@ describe('undoing a turn', () => {
 	it("a fork's rewind in place of the chat's: the same confirmation, the chat's session and turns untouched", async () => {
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
 		const asked: string[] = [];
-		const outcome = await undoTurn(
-			world.chat,
+		const outcome = await world.undo(
 			turn.id,
-			world.records,
-			world.undoDeps(() => rewindChoices('fork').undo),
+			() => rewindChoices('fork').undo,
 			'fork',
 			async (planned) => {
 				asked.push(`${planned.sessionId}@${planned.targetSequence}`);
@@ -153,12 +155,7 @@ describe('undoing a turn', () => {
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
 		const edited = `${readFileSync(world.file('src/stats.js'), 'utf8')}// my own line\n`;
 		writeFileSync(world.file('src/stats.js'), edited);
-		const outcome = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.skipEdited),
-		);
+		const outcome = await world.undo(turn.id, () => UNDO_CHOICES.skipEdited);
 		const prompt = world.prompts[0];
 		assert.deepEqual(prompt.options, [UNDO_CHOICES.skipEdited, UNDO_CHOICES.overwriteEdited]);
 		assert.match(
@@ -179,23 +176,13 @@ describe('undoing a turn', () => {
 		const original = readFileSync(world.file('src/stats.js'));
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
 		writeFileSync(world.file('src/stats.js'), 'edited\n');
-		const cancelled = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => undefined),
-		);
+		const cancelled = await world.undo(turn.id, () => undefined);
 		assert.deepEqual(cancelled, { kind: 'cancelled' });
 		assert.equal(world.commands.length, 1, 'only the read-only plan ran');
 		assert.equal(readFileSync(world.file('src/stats.js'), 'utf8'), 'edited\n');
 		assert.equal(world.chat.transcript.turns[0].undone, undefined);
 
-		const outcome = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.overwriteEdited),
-		);
+		const outcome = await world.undo(turn.id, () => UNDO_CHOICES.overwriteEdited);
 		assert.equal(outcome.kind, 'undone');
 		assert.deepEqual(readFileSync(world.file('src/stats.js')), original);
 	});
@@ -210,12 +197,7 @@ describe('undoing a turn', () => {
 		const secondRecord = await world.records.read(second.id);
 		assert.equal(secondRecord?.userSequence, 14, 'after 13 events of the first turn');
 
-		const outcome = await undoTurn(
-			world.chat,
-			first.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.undo),
-		);
+		const outcome = await world.undo(first.id, () => UNDO_CHOICES.undo);
 		assert.equal(outcome.kind, 'undone');
 		assert.deepEqual(outcome.kind === 'undone' && outcome.turnIds, [first.id, second.id]);
 		assert.match(world.prompts[0].message, /and 1 later turn\?$/);
@@ -231,12 +213,7 @@ describe('undoing a turn', () => {
 		);
 
 		// Undone turns are not undone again; the next turn's message follows the rewind marker.
-		const again = await undoTurn(
-			world.chat,
-			second.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.undo),
-		);
+		const again = await world.undo(second.id, () => UNDO_CHOICES.undo);
 		assert.equal(again.kind, 'refused');
 		const third = await world.runTurn('Once more [scenario:changes-edit]');
 		assert.equal((await world.records.read(third.id))?.userSequence, 2);
@@ -246,12 +223,7 @@ describe('undoing a turn', () => {
 	it('is refused while a run of the chat is active, and runs nothing', async () => {
 		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
 		world.chat.running = true;
-		const outcome = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.undo),
-		);
+		const outcome = await world.undo(turn.id, () => UNDO_CHOICES.undo);
 		assert.equal(outcome.kind, 'refused');
 		assert.match(outcome.kind === 'refused' ? outcome.message : '', /zero is running in this chat/);
 		assert.deepEqual(world.commands, []);
@@ -264,12 +236,7 @@ describe('undoing a turn', () => {
 		assert.ok(record);
 		// As if zero had reused the number for another event: event 3 is a tool call.
 		await world.records.write({ ...record, userSequence: 3 });
-		const outcome = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.undo),
-		);
+		const outcome = await world.undo(turn.id, () => UNDO_CHOICES.undo);
 		assert.equal(outcome.kind, 'failed');
 		assert.match(
 			outcome.kind === 'failed' ? outcome.message : '',
@@ -300,12 +267,7 @@ describe('undoing one file', () => {
 			exists: true,
 			sha256: sha256(original),
 		});
-		const undone = await undoTurn(
-			world.chat,
-			turn.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.undo),
-		);
+		const undone = await world.undo(turn.id, () => UNDO_CHOICES.undo);
 		assert.deepEqual(
 			world.prompts[0].options,
 			[UNDO_CHOICES.undo],
@@ -315,11 +277,7 @@ describe('undoing one file', () => {
 	});
 
 	it('asks before overwriting an edit made after the turn, deletes a created file, keeps marks', async () => {
-		const turn = await world.runTurn('Fix it [scenario:changes-edit]');
-		writeFileSync(world.file('src/stats.js'), 'mine\n');
-		const cancelled = await undoFile(world, turn.id, 'src/stats.js', false);
-		assert.deepEqual(cancelled, { kind: 'cancelled' });
-		assert.equal(readFileSync(world.file('src/stats.js'), 'utf8'), 'mine\n');
+		await declineUndoOfEditedFile(world, 'Fix it [scenario:changes-edit]', 'src/stats.js');
 
 		const deleted = await undoFile(world, undefined, 'notes/todo.md', false);
 		assert.equal(deleted.kind, 'done');
@@ -383,13 +341,7 @@ describe('a chat that continues a zero session of another folder (#31)', () => {
 		await world.records.write({ ...record, userSequence: 5, undoProblem: undefined });
 		const before = [snapshot(world.workspace), snapshot(otherProject)];
 		for (const purpose of ['undo', 'edit', 'retry'] as const) {
-			const outcome = await undoTurn(
-				world.chat,
-				turn.id,
-				world.records,
-				world.undoDeps(() => UNDO_CHOICES.undo),
-				purpose,
-			);
+			const outcome = await world.undo(turn.id, () => UNDO_CHOICES.undo, purpose);
 			assert.equal(outcome.kind, 'refused', purpose);
 			assert.ok(outcome.kind === 'refused');
 			assert.ok(outcome.message.includes(otherProject), outcome.message);
@@ -437,11 +389,7 @@ describe("the shell baseline: what zero's shell tools changed, undone from the e
 	});
 
 	it('an edit made after the turn is a conflict: declined, the edit stays', async () => {
-		const turn = await world.runTurn('Build [scenario:changes-shell]');
-		writeFileSync(world.file('README.md'), 'mine\n');
-		const outcome = await undoFile(world, turn.id, 'README.md', false);
-		assert.deepEqual(outcome, { kind: 'cancelled' });
-		assert.equal(readFileSync(world.file('README.md'), 'utf8'), 'mine\n');
+		await declineUndoOfEditedFile(world, 'Build [scenario:changes-shell]', 'README.md');
 	});
 
 	it("undoing an earlier turn with zero's rewind puts back what a later turn's bash changed too", async () => {
@@ -449,12 +397,7 @@ describe("the shell baseline: what zero's shell tools changed, undone from the e
 		const stats = readFileSync(world.file('src/stats.js'));
 		const first = await world.runTurn('Fix it [scenario:changes-edit]');
 		await world.runTurn('Build [scenario:changes-shell]');
-		const outcome = await undoTurn(
-			world.chat,
-			first.id,
-			world.records,
-			world.undoDeps(() => UNDO_CHOICES.undo),
-		);
+		const outcome = await world.undo(first.id, () => UNDO_CHOICES.undo);
 		assert.equal(outcome.kind, 'undone');
 		assert.match(world.prompts[0].detail, /README\.md/);
 		assert.deepEqual(readFileSync(world.file('README.md')), readme);
