@@ -20,22 +20,20 @@ import {
 } from '../../../src/shared/transcriptSchema';
 import { toViewTranscript } from '../../../src/shared/viewTranscript';
 import { SCENARIOS, exited, replay } from '../helpers';
+import { changeSummary, restorableFile } from '../changeFixtures';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 function summary(overrides: Partial<TurnChangeSummary> = {}): TurnChangeSummary {
-	return {
-		files: [
-			{
+	return changeSummary(
+		[
+			restorableFile({
 				path: 'notes/todo.md',
-				outside: false,
 				kind: 'created',
 				tools: ['write_file'],
-				restore: { status: 'restorable' },
 				lines: { kind: 'text', added: 4, removed: 0, exact: true },
-				before: { kind: 'available', empty: true },
 				checkpointSequence: 4,
-			},
+			}),
 			{
 				path: 'build.log',
 				outside: false,
@@ -48,21 +46,15 @@ function summary(overrides: Partial<TurnChangeSummary> = {}): TurnChangeSummary 
 				lines: { kind: 'unknown', reason: 'no saved copy from before the turn' },
 				before: { kind: 'unavailable', reason: 'zero keeps no copy of files changed this way' },
 			},
-			{
+			restorableFile({
 				path: 'assets/pixel.png',
-				outside: false,
 				kind: 'deleted',
 				tools: ['apply_patch'],
-				restore: { status: 'restorable' },
 				lines: { kind: 'binary' },
-				before: { kind: 'available', empty: false },
-			},
+			}),
 		],
-		checkpointedUnchanged: [],
-		undo: { kind: 'available' },
-		reviewed: false,
-		...overrides,
-	};
+		overrides,
+	);
 }
 
 function twoTurns(): Transcript {

@@ -11,6 +11,7 @@ import {
 import { renderChanges } from '../../../src/webview/renderChanges';
 import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { renderContext } from './viewAnswers';
+import { changeSummary, restorableFile } from '../changeFixtures';
 
 const context = renderContext({ toolDetails: () => 'loading' });
 
@@ -111,12 +112,9 @@ function createdTurn(resolution?: FileChange['resolution']): Turn {
 	return {
 		id: 't1',
 		run: { phase: 'ended' },
-		changes: {
-			files: files.map((file) => ({ ...file, ...(resolution ? { resolution } : {}) })),
-			checkpointedUnchanged: [],
-			undo: { kind: 'available' },
-			reviewed: false,
-		},
+		changes: changeSummary(
+			files.map((file) => ({ ...file, ...(resolution ? { resolution } : {}) })),
+		),
 	} as unknown as Turn;
 }
 
@@ -138,23 +136,18 @@ describe('a change card whose files went back (#36)', () => {
 		const modified = (hunks?: FileChange['hunks']): HTMLElement => {
 			const turn = {
 				id: 't1',
-				changes: {
-					files: [
-						{
+				changes: changeSummary(
+					[
+						restorableFile({
 							path: 'src/a.js',
-							outside: false,
 							kind: 'modified',
 							tools: ['edit_file'],
-							restore: { status: 'restorable' },
 							lines: { kind: 'text', added: 2, removed: 2, exact: true },
-							before: { kind: 'available', empty: false },
 							...(hunks ? { hunks } : {}),
-						},
+						}),
 					],
-					checkpointedUnchanged: [],
-					undo: { kind: 'available' },
-					reviewed: true,
-				},
+					{ reviewed: true },
+				),
 			} as unknown as Turn;
 			return renderChanges(turn, context);
 		};
@@ -194,24 +187,19 @@ describe('a change card whose files went back (#36)', () => {
 
 	it('says where each file\u2019s before-content came from: zero\u2019s checkpoint or the extension\u2019s baseline (#33)', () => {
 		const file = (path: string, tool: string, beforeSource?: 'baseline'): FileChange =>
-			({
+			restorableFile({
 				path,
-				outside: false,
 				kind: 'modified',
 				tools: [tool],
-				restore: { status: 'restorable' },
 				lines: { kind: 'text', added: 1, removed: 1, exact: true },
-				before: { kind: 'available', empty: false },
 				...(beforeSource ? { beforeSource } : {}),
-			}) as FileChange;
+			});
 		const turn = {
 			id: 't1',
-			changes: {
-				files: [file('src/a.js', 'edit_file'), file('src/gen.js', 'bash', 'baseline')],
-				checkpointedUnchanged: [],
-				undo: { kind: 'available' },
-				reviewed: true,
-			},
+			changes: changeSummary(
+				[file('src/a.js', 'edit_file'), file('src/gen.js', 'bash', 'baseline')],
+				{ reviewed: true },
+			),
 		} as unknown as Turn;
 		const card = renderChanges(turn, context);
 		const row = (path: string) =>

@@ -6,6 +6,7 @@ import { parseLine } from '../../../src/zero/protocol/parseLine';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderTool } from '../../../src/webview/renderTool';
 import { renderContext } from './viewAnswers';
+import { changeSummary, restorableFile } from '../changeFixtures';
 
 const context = renderContext({
 	isExpanded: () => true,
@@ -234,23 +235,15 @@ describe('a checkpointed change on a tool card (#36)', () => {
 		turn.inherited = true;
 		assert.doesNotMatch(factsOf(turn, tool), /undoable|undone/);
 		delete turn.inherited;
-		turn.changes = {
-			files: [
-				{
-					path: 'a.ts',
-					outside: false,
-					kind: 'created',
-					tools: ['write_file'],
-					restore: { status: 'restorable' },
-					lines: { kind: 'text', added: 1, removed: 0, exact: true },
-					before: { kind: 'available', empty: true },
-					resolution: 'reverted',
-				},
-			],
-			checkpointedUnchanged: [],
-			undo: { kind: 'available' },
-			reviewed: false,
-		};
+		turn.changes = changeSummary([
+			restorableFile({
+				path: 'a.ts',
+				kind: 'created',
+				tools: ['write_file'],
+				lines: { kind: 'text', added: 1, removed: 0, exact: true },
+				resolution: 'reverted',
+			}),
+		]);
 		assert.match(factsOf(turn, tool), /· put back \(/);
 	});
 });

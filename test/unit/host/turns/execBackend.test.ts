@@ -8,11 +8,11 @@ import type { LaunchRequest, LaunchedRun } from '../../../../src/host/platform/r
 import { ExecBackend, type ExecBackendDeps } from '../../../../src/host/turns/execBackend';
 import type { TurnRequest } from '../../../../src/host/turns/turnBackend';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
-import type { TurnChangeSummary } from '../../../../src/shared/changeSchema';
 import type { TranscriptAction } from '../../../../src/shared/transcriptSchema';
 import type { ProcessOutcome } from '../../../../src/zero/protocol/processOutcome';
 import type { ZeroRun } from '../../../../src/zero/process/zeroRun';
 import { exited } from '../../helpers';
+import { changeSummary } from '../../changeFixtures';
 
 const silent = { error() {} };
 
@@ -108,12 +108,7 @@ describe('ExecBackend', () => {
 	});
 
 	it('applies the turn\u2019s changes once the tracker has them', async () => {
-		const summary: TurnChangeSummary = {
-			files: [],
-			checkpointedUnchanged: [],
-			undo: { kind: 'available' },
-			reviewed: false,
-		};
+		const summary = changeSummary([]);
 		const { backend, actions } = setup(
 			() => ({
 				run: {} as ZeroRun,
