@@ -3,18 +3,25 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
-import type { ApprovalPreview, ToolItem, Transcript } from '../../../src/shared/transcriptSchema';
+import type {
+	ApprovalPreview,
+	ToolItem,
+	Transcript,
+	TranscriptAction,
+} from '../../../src/shared/transcriptSchema';
+import type { PermissionOption } from '../../../src/zero/protocol/acp/schemas';
 import { approvalKeyAction } from '../../../src/webview/renderApproval';
 import { readViewAction } from '../../../src/webview/viewActions';
 import { buildRows } from '../../../src/webview/rows';
 import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { renderTool } from '../../../src/webview/renderTool';
 import { renderContext } from './viewAnswers';
+import { applyAll, shellRequest } from '../acpFixtures';
 
 const context = renderContext({ toolDetails: () => 'loading' });
 
 /** The options zero v0.8.0 offered for `ls` (recorded: A06/A09). */
-const SHELL_OPTIONS = [
+const SHELL_OPTIONS: PermissionOption[] = [
 	{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },
 	{ optionId: 'allow_for_session', name: 'Allow for this session', kind: 'allow_always' },
 	{
@@ -26,26 +33,17 @@ const SHELL_OPTIONS = [
 ];
 
 function waitingCard(
-	command: string,
+	command: string | Record<string, unknown>,
 	options = SHELL_OPTIONS,
 	preview?: ApprovalPreview,
 ): { transcript: Transcript; card: HTMLElement } {
 	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
-	const toolCall = {
-		toolCallId: 'call_1',
-		title: 'exec_command',
-		kind: 'execute',
-		status: 'pending',
-		rawInput: { cmd: command },
-	};
-	for (const action of [
+	applyAll(transcript, [
 		{ type: 'turn/start' as const, turnId: 't1' },
 		...mapper.start(),
-		...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options }, undefined, preview),
-	]) {
-		applyAction(transcript, action);
-	}
+		...mapper.permissionRequested(7, shellRequest(command, options), undefined, preview),
+	]);
 	const turn = transcript.turns[0];
 	const card = renderTool(turn, turn.run.items[0] as ToolItem, context);
 	document.body.replaceChildren(card);
@@ -163,28 +161,11 @@ describe('the live approval on a tool card', () => {
 	});
 
 	it('"Always allow" names the command prefix the model asked zero to store', () => {
-		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
-		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
-		const toolCall = {
-			toolCallId: 'call_1',
-			title: 'exec_command',
-			kind: 'execute',
-			status: 'pending',
-			rawInput: {
-				cmd: 'git pull --rebase',
-				sandbox_permissions: 'require_escalated',
-				prefix_rule: ['git', 'pull'],
-			},
-		};
-		for (const action of [
-			{ type: 'turn/start' as const, turnId: 't1' },
-			...mapper.start(),
-			...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options: SHELL_OPTIONS }),
-		]) {
-			applyAction(transcript, action);
-		}
-		const turn = transcript.turns[0];
-		const card = renderTool(turn, turn.run.items[0] as ToolItem, context);
+		const { card } = waitingCard({
+			cmd: 'git pull --rebase',
+			sandbox_permissions: 'require_escalated',
+			prefix_rule: ['git', 'pull'],
+		});
 		const always = card.querySelector(
 			'.approval-more-option[data-option-id="always_allow_prefix"]',
 		);
@@ -222,8 +203,7 @@ describe('the live approval on a tool card', () => {
 	it('a card already drawn is drawn again when zero asks and when the answer is given', () => {
 		const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 		const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
-		const apply = (actions: ReturnType<typeof mapper.start>) =>
-			actions.forEach((action) => applyAction(transcript, action));
+		const apply = (actions: TranscriptAction[]) => applyAll(transcript, actions);
 		const toolCall = { toolCallId: 'c1', title: 'exec_command', kind: 'execute', rawInput: {} };
 		apply([{ type: 'turn/start', turnId: 't1' }, ...mapper.start()]);
 		apply(mapper.event({ kind: 'update', update: { sessionUpdate: 'tool_call', ...toolCall } }));
@@ -234,13 +214,7 @@ describe('the live approval on a tool card', () => {
 				'',
 			);
 		const announced = signature();
-		apply(
-			mapper.permissionRequested(1, {
-				sessionId: 'S',
-				toolCall: { ...toolCall, status: 'pending' },
-				options: SHELL_OPTIONS,
-			}),
-		);
+		apply(mapper.permissionRequested(1, shellRequest({}, SHELL_OPTIONS, { toolCallId: 'c1' })));
 		const asked = signature();
 		assert.notEqual(asked, announced);
 		apply(mapper.permissionSettled(1, { outcome: 'selected', optionId: 'allow' }, 'user'));

@@ -2,7 +2,6 @@ import './domEnv';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { Turn } from '../../../src/shared/transcriptSchema';
 import type { AcpExit } from '../../../src/zero/protocol/acp/outcomes';
@@ -10,6 +9,7 @@ import { renderPrompt, renderStatus } from '../../../src/webview/renderTurn';
 import { rowSignature } from '../../../src/webview/rowKinds/rowTable';
 import { SCENARIOS, exited, replay } from '../helpers';
 import { renderContext } from './viewAnswers';
+import { acpTurnStarted, applyAll } from '../acpFixtures';
 
 const context = renderContext();
 
@@ -17,15 +17,8 @@ const STDERR = 'panic: FAKE crash mid-turn\n\ngoroutine 1 [running]:';
 
 /** An ACP turn that streamed a little, then lost its `zero acp` process. */
 function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Turn {
-	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
-	applyAction(transcript, {
-		type: 'turn/start',
-		turnId: 't1',
-		prompt: { text: 'Do the thing', context: [] },
-		command: { kind: 'chat', display: 'zero acp', permissionMode: 'member', backend: 'acp' },
-	});
-	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 's1' });
-	const actions = [
+	const { transcript, mapper } = acpTurnStarted('Do the thing', 's1');
+	applyAll(transcript, [
 		...mapper.start(),
 		...mapper.event({
 			kind: 'update',
@@ -46,10 +39,7 @@ function acpTurnEndedBy(exit: Partial<Extract<AcpExit, { kind: 'exited' }>>): Tu
 				...exit,
 			},
 		}),
-	];
-	for (const action of actions) {
-		applyAction(transcript, action);
-	}
+	]);
 	return transcript.turns[0];
 }
 

@@ -24,6 +24,7 @@ import { renderRow, rowSignature } from '../../../src/webview/rowKinds/rowTable'
 import { buildRows, type Row } from '../../../src/webview/rows';
 import { RECORDED, SCENARIOS, exited, readLines, replay } from '../helpers';
 import { renderContext } from './viewAnswers';
+import { applyAll, shellRequest } from '../acpFixtures';
 import { specDraftChat } from './specDraftChat';
 
 const context = renderContext();
@@ -140,24 +141,11 @@ const FIXTURES: Record<string, () => Transcript> = {
 	'a live approval waiting': () =>
 		chatOf((transcript) => {
 			const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
-			const toolCall = {
-				toolCallId: 'call_1',
-				title: 'exec_command',
-				kind: 'execute',
-				status: 'pending',
-				rawInput: { cmd: 'ls -la' },
-			};
-			const options = [
-				{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-				{ optionId: 'deny', name: 'Reject', kind: 'reject_once' },
-			];
-			for (const action of [
+			applyAll(transcript, [
 				{ type: 'turn/start' as const, turnId: 't1', prompt: { text: 'list', context: [] } },
 				...mapper.start(),
-				...mapper.permissionRequested(7, { sessionId: 'S', toolCall, options }),
-			]) {
-				applyAction(transcript, action);
-			}
+				...mapper.permissionRequested(7, shellRequest('ls -la')),
+			]);
 		}),
 	'a spec draft': () => specDraftChat('A spec'),
 	'a change card, then Undo': () => {

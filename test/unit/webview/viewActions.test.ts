@@ -9,7 +9,6 @@ import './vscodeApiStub';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import type { FileChange } from '../../../src/shared/changeSchema';
 import { permissionNoticeView, type TurnNotices } from '../../../src/shared/notices';
 import { describePermission } from '../../../src/host/notices/permissions';
@@ -43,6 +42,7 @@ import {
 } from '../../../src/webview/viewActions';
 import { RECORDED, corpusFiles, exited, replay } from '../helpers';
 import { noticeAnswers, renderContext } from './viewAnswers';
+import { acpTurnStarted, applyAll, shellRequest } from '../acpFixtures';
 
 const context = (notices = new Map<string, TurnNotices>()): RenderContext =>
 	renderContext({
@@ -120,33 +120,21 @@ function refusal(name: string): HTMLElement {
 
 /** A live approval waiting, with zero's options (More, Manage Sandbox Grants). */
 function approval(requestId: string | number = 7): HTMLElement {
-	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
-	applyAction(transcript, {
-		type: 'turn/start',
-		turnId: 't1',
-		prompt: { text: 'go', context: [] },
-		// An ACP turn: its message offers Copy and New Chat (zero acp has no rewind, no fork).
-		command: { display: 'zero acp', kind: 'chat', permissionMode: 'member', backend: 'acp' },
-	});
-	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: 'S' });
-	for (const action of [
+	// An ACP turn: its message offers Copy and New Chat (zero acp has no rewind, no fork).
+	const { transcript, mapper } = acpTurnStarted('go');
+	applyAll(transcript, [
 		...mapper.start(),
 		...mapper.permissionRequested(
 			requestId,
-			{
-				sessionId: 'S',
-				toolCall: {
-					toolCallId: 'call_1',
-					title: 'exec_command ls',
-					kind: 'execute',
-					rawInput: { cmd: 'ls' },
-				},
-				options: [
+			shellRequest(
+				'ls',
+				[
 					{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },
 					{ optionId: 'always_allow_prefix', name: 'Always allow ls', kind: 'allow_always' },
 					{ optionId: 'deny', name: 'Deny', kind: 'reject_once' },
 				],
-			},
+				{ title: 'exec_command ls' },
+			),
 			undefined,
 			// The diff an edit would make, with its Open diff button (a shell command has none: the
 			// card only needs one of each action here).
@@ -160,9 +148,7 @@ function approval(requestId: string | number = 7): HTMLElement {
 				removed: 1,
 			},
 		),
-	]) {
-		applyAction(transcript, action);
-	}
+	]);
 	shown = transcript;
 	return rowsOf(transcript);
 }

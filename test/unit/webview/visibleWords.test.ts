@@ -11,7 +11,6 @@ import './domEnv';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { AcpTurnMapper } from '../../../src/host/acp/acpTurnMapper';
 import {
 	permissionNoticeView,
 	turnLimitNoticeView,
@@ -28,6 +27,7 @@ import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderRow } from '../../../src/webview/rowKinds/rowTable';
 import { buildRows } from '../../../src/webview/rows';
 import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
+import { acpTurnStarted, applyAll, shellRequest } from '../acpFixtures';
 import { noticeAnswers, renderContext } from './viewAnswers';
 import { visibleWordsOf, ZERO_INTERNAL_WORDS } from '../../harness/visibleWords';
 
@@ -89,15 +89,8 @@ function execRun(status: string, exitCode: number, stopRequested = false): Trans
 
 /** An ACP turn that ends with `outcome`, optionally with a permission request left waiting. */
 function acpTurn(outcome: PromptOutcome | undefined, waiting = false): Transcript {
-	const transcript = createTranscript({ id: 'c', title: 't', createdAt: 0 });
-	applyAction(transcript, {
-		type: 'turn/start',
-		turnId: 't1',
-		prompt: { text: 'Do it', context: [] },
-		command: { kind: 'chat', display: 'zero acp', permissionMode: 'member', backend: 'acp' },
-	});
-	const mapper = new AcpTurnMapper({ turnId: 't1', sessionId: SESSION });
-	const actions = [
+	const { transcript, mapper } = acpTurnStarted('Do it', SESSION);
+	return applyAll(transcript, [
 		...mapper.start(),
 		...mapper.event({
 			kind: 'update',
@@ -106,26 +99,15 @@ function acpTurn(outcome: PromptOutcome | undefined, waiting = false): Transcrip
 		...mapper.event({ kind: 'unrecognized', type: 'future_update', excerpt: '{"run_end":1}' }),
 		...(waiting
 			? mapper.permissionRequested(1, {
-					sessionId: SESSION,
-					toolCall: {
-						toolCallId: 'call_1',
-						title: 'exec_command',
-						kind: 'execute',
-						status: 'pending',
-						rawInput: { cmd: 'echo hi' },
-					},
-					options: [
+					...shellRequest('echo hi', [
 						{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
 						{ optionId: 'deny', name: 'Deny', kind: 'reject_once' },
-					],
+					]),
+					sessionId: SESSION,
 				})
 			: []),
 		...(outcome ? mapper.end(outcome) : []),
-	];
-	for (const action of actions) {
-		applyAction(transcript, action);
-	}
-	return transcript;
+	]);
 }
 
 const acpExit = (extra: object): PromptOutcome => ({

@@ -11,6 +11,7 @@ import {
 } from '../../../../src/zero/protocol/acp/acpSession';
 import type { RequestPermissionParams } from '../../../../src/zero/protocol/acp/schemas';
 import { RecordingSessionObserver } from './acpHelpers';
+import { ALLOW_OR_REJECT, shellRequest } from '../../acpFixtures';
 
 function stubSession() {
 	let endPrompt!: (stopReason: string) => void;
@@ -32,20 +33,7 @@ function stubSession() {
 }
 
 function params(toolCallId: string): RequestPermissionParams {
-	return {
-		sessionId: 'S',
-		toolCall: {
-			toolCallId,
-			title: 'exec_command',
-			kind: 'execute',
-			status: 'pending',
-			rawInput: { cmd: 'ls' },
-		},
-		options: [
-			{ optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-			{ optionId: 'deny', name: 'Reject', kind: 'reject_once' },
-		],
-	};
+	return shellRequest('ls', ALLOW_OR_REJECT, { toolCallId });
 }
 
 describe('AcpSession: permission requests and the turn', () => {
