@@ -82,3 +82,16 @@ export async function copyRecordedStore(
 		cleanup: () => rm(base, { recursive: true, force: true }),
 	};
 }
+
+/** Runs `body` on a copy of the recorded store at `moment` (see copyRecordedStore), removed after. */
+export async function withRecordedStore<T>(
+	moment: string,
+	body: (store: Awaited<ReturnType<typeof copyRecordedStore>>) => Promise<T>,
+): Promise<T> {
+	const store = await copyRecordedStore(moment);
+	try {
+		return await body(store);
+	} finally {
+		await store.cleanup();
+	}
+}

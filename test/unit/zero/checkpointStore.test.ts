@@ -33,6 +33,7 @@ import { findSessionEvent, readSessionMetadata } from '../../../src/zero/process
 import {
 	SESSION,
 	copyRecordedStore,
+	withRecordedStore,
 	snapshotBytes,
 	turnEvents,
 	workspaceSnapshot,
@@ -95,8 +96,7 @@ async function treeState(dir: string): Promise<Record<string, string>> {
 
 describe('reading the recorded checkpoint store', () => {
 	it('finds every recorded checkpoint with the tool, files and preceding call id of the stream', async () => {
-		const store = await copyRecordedStore('after-turns');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
 			const checkpoints = recordedCheckpoints();
 			assert.equal(checkpoints.length, 8);
 			for (const expected of checkpoints) {
@@ -112,16 +112,13 @@ describe('reading the recorded checkpoint store', () => {
 					expected.files,
 				);
 			}
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 
 	it('returns the before-content of every kind: bytes, new file, binary with mode, over the cap', async () => {
-		const store = await copyRecordedStore('after-turns');
-		const seed = workspaceSnapshot('0-seed');
-		const afterT1 = workspaceSnapshot('1-after-t1');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
+			const seed = workspaceSnapshot('0-seed');
+			const afterT1 = workspaceSnapshot('1-after-t1');
 			const t1New = await readCheckpointBefore(store.root, SESSION, 9);
 			assert.ok(t1New.ok);
 			assert.deepEqual(t1New.value.files, [{ path: 'notes/new.txt', kind: 'absent' }]);
@@ -163,14 +160,11 @@ describe('reading the recorded checkpoint store', () => {
 			assert.deepEqual(overCap.value.files, [
 				{ path: 'big.txt', kind: 'skipped', cause: 'over_cap', bytes: seed['big.txt'].size },
 			]);
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 
 	it('reads the metadata zero keeps: eventCount and cwd', async () => {
-		const store = await copyRecordedStore('after-turns');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
 			const metadata = await readSessionMetadata(store.root, SESSION);
 			assert.ok(metadata.ok);
 			assert.equal(metadata.value.eventCount, 73);
@@ -184,14 +178,11 @@ describe('reading the recorded checkpoint store', () => {
 			const drifted = await readSessionMetadata(store.root, SESSION);
 			assert.equal(drifted.ok ? 'ok' : drifted.code, 'layout_changed');
 			assert.match(drifted.ok ? '' : drifted.reason, /eventCount/);
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 
 	it('names what is not there: other event types, unknown sequences and sessions, bad ids', async () => {
-		const store = await copyRecordedStore('after-turns');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
 			const message = await readCheckpointRecord(store.root, SESSION, 1);
 			assert.equal(message.ok ? 'ok' : message.code, 'not_a_checkpoint');
 			assert.match(message.ok ? '' : message.reason, /is a message/);
@@ -205,9 +196,7 @@ describe('reading the recorded checkpoint store', () => {
 			}
 			const zero = await readCheckpointRecord(store.root, SESSION, 0);
 			assert.equal(zero.ok ? 'ok' : zero.code, 'invalid_request');
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 
 	it('never writes, locks or deletes anything in the store', async () => {
@@ -260,9 +249,8 @@ describe('blobs that cannot be trusted', () => {
 	});
 
 	it('says a blob is gone when zero deleted it, and refuses one larger than the cap', async () => {
-		const store = await copyRecordedStore('after-turns');
-		const seed = workspaceSnapshot('0-seed');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
+			const seed = workspaceSnapshot('0-seed');
 			await unlink(imageBlob(store.dir, seed['image.png'].sha256));
 			const gone = await readZeroBlob(store.root, SESSION, seed['image.png'].sha256);
 			assert.equal(gone.ok ? 'ok' : gone.code, 'not_found');
@@ -275,41 +263,37 @@ describe('blobs that cannot be trusted', () => {
 			assert.equal(fits.ok, true);
 			const badName = await readZeroBlob(store.root, SESSION, '../../metadata.json');
 			assert.equal(badName.ok ? 'ok' : badName.code, 'invalid_request');
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 
-	it(
-		'does not follow a symbolic link planted as a blob',
-		{ skip: process.platform === 'win32' },
-		async () => {
-			const store = await copyRecordedStore('after-turns');
-			const seed = workspaceSnapshot('0-seed');
-			try {
-				const blob = imageBlob(store.dir, seed['image.png'].sha256);
-				const elsewhere = path.join(store.root, '..', 'elsewhere');
+	// Something zero did not write planted in place of the image's blob: refused as corrupt, and
+	// reading it neither follows it nor blocks.
+	const planted = [
+		{
+			name: 'does not follow a symbolic link planted as a blob',
+			reason: /is a symbolic link, not a file/,
+			plant: async (blob: string, root: string) => {
+				const elsewhere = path.join(root, '..', 'elsewhere');
 				await writeFile(elsewhere, await readFile(blob));
 				await unlink(blob);
 				await symlink(elsewhere, blob);
-				const read = await readZeroBlob(store.root, SESSION, seed['image.png'].sha256);
-				assert.equal(read.ok ? 'ok' : read.code, 'corrupt');
-			} finally {
-				await store.cleanup();
-			}
+			},
 		},
-	);
-
-	it(
-		'does not hang on a FIFO planted as a blob',
-		{ skip: process.platform === 'win32' },
-		async () => {
-			const store = await copyRecordedStore('after-turns');
-			const seed = workspaceSnapshot('0-seed');
-			try {
-				const blob = imageBlob(store.dir, seed['image.png'].sha256);
+		{
+			name: 'does not hang on a FIFO planted as a blob',
+			reason: /not a regular file/,
+			plant: async (blob: string) => {
 				await unlink(blob);
 				execFileSync('mkfifo', [blob]);
+			},
+		},
+	];
+	for (const { name, reason, plant } of planted) {
+		it(name, { skip: process.platform === 'win32' }, async () => {
+			await withRecordedStore('after-turns', async (store) => {
+				const seed = workspaceSnapshot('0-seed');
+				const blob = imageBlob(store.dir, seed['image.png'].sha256);
+				await plant(blob, store.root);
 				let timer: NodeJS.Timeout | undefined;
 				const read = await Promise.race([
 					readZeroBlob(store.root, SESSION, seed['image.png'].sha256),
@@ -321,15 +305,13 @@ describe('blobs that cannot be trusted', () => {
 				if (read === 'hung') {
 					// Open the writing end so the blocked open returns and the test process can end.
 					closeSync(openSync(blob, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK));
-					assert.fail('opening a FIFO blob blocked');
+					assert.fail('opening the planted blob blocked');
 				}
 				assert.equal(read.ok ? 'ok' : read.code, 'corrupt');
-				assert.match(read.ok ? '' : read.reason, /not a regular file/);
-			} finally {
-				await store.cleanup();
-			}
-		},
-	);
+				assert.match(read.ok ? '' : read.reason, reason);
+			});
+		});
+	}
 });
 
 describe("drift in zero's events.jsonl", () => {
@@ -344,8 +326,7 @@ describe("drift in zero's events.jsonl", () => {
 		});
 
 	it('fails clearly when a checkpoint payload changed shape, and keeps unknown keys', async () => {
-		const store = await copyRecordedStore('after-turns');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
 			await appendFile(
 				path.join(store.dir, 'events.jsonl'),
 				`${checkpointLine(74, { tool: 'write_file', files: [{ file: 'renamed.txt', blob: 'x' }] })}\n`,
@@ -366,14 +347,11 @@ describe("drift in zero's events.jsonl", () => {
 					?.newKey,
 				'x',
 			);
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 
 	it('marks entries whose path or blob name would point elsewhere as unavailable', async () => {
-		const store = await copyRecordedStore('after-turns');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
 			await appendFile(
 				path.join(store.dir, 'events.jsonl'),
 				`${checkpointLine(74, {
@@ -400,14 +378,11 @@ describe("drift in zero's events.jsonl", () => {
 				],
 			);
 			assert.equal(safeWorkspaceRelativePath('a\0b'), undefined);
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 
 	it('finds a checkpoint behind huge lines and in a long file, with bounded memory', async () => {
-		const store = await copyRecordedStore('after-turns');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
 			const events = path.join(store.dir, 'events.jsonl');
 			const big = 'x'.repeat(3 * 1024 * 1024);
 			let text = '';
@@ -427,14 +402,11 @@ describe("drift in zero's events.jsonl", () => {
 			assert.equal(huge.ok ? 'ok' : huge.code, 'too_large');
 			const parsedInFull = await findSessionEvent(store.root, SESSION, 75);
 			assert.equal(parsedInFull.ok && parsedInFull.value.event.type, 'tool_result');
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 
 	it('ignores a torn last line as zero does, and reads past an unreadable line', async () => {
-		const store = await copyRecordedStore('after-turns');
-		try {
+		await withRecordedStore('after-turns', async (store) => {
 			const events = path.join(store.dir, 'events.jsonl');
 			const original = await readFile(events, 'utf8');
 			const lines = original.split('\n');
@@ -445,9 +417,7 @@ describe("drift in zero's events.jsonl", () => {
 			const torn = await readCheckpointRecord(store.root, SESSION, 74);
 			assert.equal(torn.ok ? 'ok' : torn.code, 'not_found');
 			assert.match(torn.ok ? '' : torn.reason, /1 unreadable line/);
-		} finally {
-			await store.cleanup();
-		}
+		});
 	});
 });
 
@@ -479,15 +449,12 @@ describe('copying before-content into our storage', () => {
 			assert.equal((await readdir(cache)).length, 2);
 
 			// After zero rewound turn 6 its checkpoint and blobs are gone; our copy is not.
-			const rewound = await copyRecordedStore('after-rewind-t6');
-			try {
+			await withRecordedStore('after-rewind-t6', async (rewound) => {
 				const afterRewind = await readCheckpointRecord(rewound.root, SESSION, 61);
 				assert.equal(afterRewind.ok ? 'ok' : afterRewind.code, 'not_found');
 				const blobGone = await readZeroBlob(rewound.root, SESSION, seed['image.png'].sha256);
 				assert.equal(blobGone.ok ? 'ok' : blobGone.code, 'not_found');
-			} finally {
-				await rewound.cleanup();
-			}
+			});
 			const cached = await readCachedContent(cache, seed['image.png'].sha256);
 			assert.deepEqual(cached.ok && cached.value, snapshotBytes(seed['image.png']));
 		} finally {
