@@ -14,6 +14,22 @@ import { FAKE_ZERO, SCENARIOS, readLines } from '../helpers';
 
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'zero-run-test-'));
 
+/**
+ * A folder of scenarios for the fake zero (FAKE_ZERO_SCENARIOS): each name plays the scripted
+ * scenario of that name (or the one `from` names) with the fake's options.
+ */
+function fakeScenarios(options: Record<string, object>, from: Record<string, string> = {}): string {
+	const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
+	for (const [name, fake] of Object.entries(options)) {
+		writeFileSync(
+			path.join(scenarios, `${name}.jsonl`),
+			readFileSync(path.join(SCENARIOS, `${from[name] ?? name}.jsonl`)),
+		);
+		writeFileSync(path.join(scenarios, `${name}.fake.json`), JSON.stringify(fake));
+	}
+	return scenarios;
+}
+
 function start(
 	scenario: string,
 	extra: {
@@ -102,22 +118,13 @@ describe('ZeroRun with the FAKE zero', () => {
 	});
 
 	it('gives the same events under random byte chunking, CRLF and stderr noise', async () => {
-		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
-		for (const name of ['answer', 'tools']) {
-			writeFileSync(
-				path.join(scenarios, `${name}.jsonl`),
-				readFileSync(path.join(SCENARIOS, `${name}.jsonl`)),
-			);
-			writeFileSync(
-				path.join(scenarios, `${name}.fake.json`),
-				JSON.stringify({
-					chunking: 'random',
-					crlf: true,
-					delayMs: 0,
-					stderr: ['noise: {"type":"text","delta":"not protocol"}', 'more noise'],
-				}),
-			);
-		}
+		const noisy = {
+			chunking: 'random',
+			crlf: true,
+			delayMs: 0,
+			stderr: ['noise: {"type":"text","delta":"not protocol"}', 'more noise'],
+		};
+		const scenarios = fakeScenarios({ answer: noisy, tools: noisy });
 		for (const name of ['answer', 'tools']) {
 			const { run, lines, stderr } = start(name, { env: { FAKE_ZERO_SCENARIOS: scenarios } });
 			await run.done;
@@ -200,21 +207,15 @@ describe('ZeroRun with the FAKE zero', () => {
 	});
 
 	it('masks zero.env values and key-like strings in stderr before anyone sees it', async () => {
-		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
-		writeFileSync(
-			path.join(scenarios, 'crash.jsonl'),
-			readFileSync(path.join(SCENARIOS, 'crash.jsonl')),
-		);
-		writeFileSync(
-			path.join(scenarios, 'crash.fake.json'),
-			JSON.stringify({
+		const scenarios = fakeScenarios({
+			crash: {
 				exitCode: 1,
 				stderr: [
 					'provider: using key hunter2-secret-value',
 					'auth error: sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234 rejected',
 				],
-			}),
-		);
+			},
+		});
 		const { run, stderr } = start('crash', {
 			env: { FAKE_ZERO_SCENARIOS: scenarios },
 			secrets: ['hunter2-secret-value'],
@@ -229,15 +230,7 @@ describe('ZeroRun with the FAKE zero', () => {
 	});
 
 	it('kills what zero left running in its process group when it exits', async () => {
-		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-scenarios-'));
-		writeFileSync(
-			path.join(scenarios, 'answer.jsonl'),
-			readFileSync(path.join(SCENARIOS, 'answer.jsonl')),
-		);
-		writeFileSync(
-			path.join(scenarios, 'answer.fake.json'),
-			JSON.stringify({ delayMs: 0, leaveChild: true }),
-		);
+		const scenarios = fakeScenarios({ answer: { delayMs: 0, leaveChild: true } });
 		const { run, stderr } = start('answer', { env: { FAKE_ZERO_SCENARIOS: scenarios } });
 		const outcome = await run.done;
 		assert.equal(outcome.kind === 'exited' && outcome.exitCode, 0);
@@ -257,14 +250,9 @@ describe('ZeroRun with the FAKE zero', () => {
 	});
 
 	it('skips a line over the cap with a diagnostic and keeps streaming', async () => {
-		const scenarios = mkdtempSync(path.join(os.tmpdir(), 'zero-huge-'));
-		writeFileSync(
-			path.join(scenarios, 'huge.jsonl'),
-			readFileSync(path.join(SCENARIOS, 'answer.jsonl')),
-		);
-		writeFileSync(
-			path.join(scenarios, 'huge.fake.json'),
-			JSON.stringify({ hugeLineBytes: 3 * 1024 * 1024, delayMs: 0 }),
+		const scenarios = fakeScenarios(
+			{ huge: { hugeLineBytes: 3 * 1024 * 1024, delayMs: 0 } },
+			{ huge: 'answer' },
 		);
 		const { run, lines } = start('huge', {
 			env: { FAKE_ZERO_SCENARIOS: scenarios },
