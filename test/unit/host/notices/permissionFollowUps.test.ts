@@ -113,6 +113,25 @@ function tool(turn: Turn, name?: string): ToolItem {
 	return item;
 }
 
+/**
+ * The `toolName` call of the recorded member-mode turn `name`, denied by a grant zero stores, and
+ * a harness whose zero answers its grant commands with `cli(call)`; `revokeAndRerun` prepares that
+ * follow-up for the call.
+ */
+function deniedByGrant(
+	name: string,
+	toolName: string,
+	cli: (call: ToolItem) => Record<string, string>,
+) {
+	const { transcript, turn } = recorded(name);
+	withMode(turn, 'member');
+	const item = tool(turn, toolName);
+	const run = harness(cli(item));
+	const revokeAndRerun = () =>
+		run.followUps.prepare(transcript, turn, item.id, 'revoke-and-rerun', chat());
+	return { transcript, turn, item, run, revokeAndRerun };
+}
+
 function actionIds(notice: { primaryAction?: { id: string }; secondaryActions: { id: string }[] }) {
 	return [notice.primaryAction, ...notice.secondaryActions]
 		.filter((action) => action !== undefined)
@@ -220,13 +239,14 @@ describe('host notices and follow-ups', () => {
 	});
 
 	it("revoke-and-rerun: shows what zero removes, revokes by the grant's scope, re-runs on zero's count", async () => {
-		const { transcript, turn } = recorded('p01a-deny-bash-member');
-		withMode(turn, 'member');
-		const item = tool(turn, 'bash');
-		const run = harness({
-			'sandbox grants list': cliOutput('p13-list-all'),
-			'sandbox grants revoke': cliOutput('p01-revoke-bash'),
-		});
+		const { transcript, turn, item, run, revokeAndRerun } = deniedByGrant(
+			'p01a-deny-bash-member',
+			'bash',
+			() => ({
+				'sandbox grants list': cliOutput('p13-list-all'),
+				'sandbox grants revoke': cliOutput('p01-revoke-bash'),
+			}),
+		);
 		const notice = run.followUps.turnNotices(transcript, turn, chat()).items[item.id];
 		assert.equal(notice.kind, 'denied_by_grant');
 		// Its re-run is unsafe (member mode cannot run bash here): offered, never as the primary.
@@ -237,13 +257,7 @@ describe('host notices and follow-ups', () => {
 			notice.secondaryActions[0]?.commandLine ?? '',
 			/^\/usr\/bin\/zero sandbox grants revoke bash --json && \/usr\/bin\/zero exec .* --skip-permissions-unsafe /,
 		);
-		const prepared = await run.followUps.prepare(
-			transcript,
-			turn,
-			item.id,
-			'revoke-and-rerun',
-			chat(),
-		);
+		const prepared = await revokeAndRerun();
 		assert.ok(prepared);
 		assert.equal(prepared.permissionMode, 'unsafe');
 		assert.deepEqual(run.cliCalls, [
@@ -258,62 +272,47 @@ describe('host notices and follow-ups', () => {
 	});
 
 	it('revoke-and-rerun refuses the re-run when zero revoked nothing', async () => {
-		const { transcript, turn } = recorded('p01a-deny-bash-member');
-		withMode(turn, 'member');
-		const run = harness({
+		const { run, revokeAndRerun } = deniedByGrant('p01a-deny-bash-member', 'bash', () => ({
 			'sandbox grants list': cliOutput('p01-grants-list-before-revoke'),
 			'sandbox grants revoke': cliOutput('p13-revoke-host-by-path'),
-		});
-		const prepared = await run.followUps.prepare(
-			transcript,
-			turn,
-			tool(turn, 'bash').id,
-			'revoke-and-rerun',
-			chat(),
-		);
+		}));
+		const prepared = await revokeAndRerun();
 		assert.equal(prepared, undefined);
 		assert.equal(run.shown[0].level, 'error');
 		assert.match(run.shown[0].message, /zero revoked nothing.*did not re-run/);
 	});
 
 	it('revoke-and-rerun does not revoke when zero no longer lists the grant', async () => {
-		const { transcript, turn } = recorded('p01a-deny-bash-member');
-		withMode(turn, 'member');
-		const run = harness({ 'sandbox grants list': '{"grants":[]}' });
-		const prepared = await run.followUps.prepare(
-			transcript,
-			turn,
-			tool(turn, 'bash').id,
-			'revoke-and-rerun',
-			chat(),
-		);
+		const { run, revokeAndRerun } = deniedByGrant('p01a-deny-bash-member', 'bash', () => ({
+			'sandbox grants list': '{"grants":[]}',
+		}));
+		const prepared = await revokeAndRerun();
 		assert.equal(prepared, undefined);
 		assert.deepEqual(run.cliCalls, [['sandbox', 'grants', 'list', '--json']]);
 		assert.match(run.shown[0].message, /no longer stores a grant that denies bash/);
 	});
 
 	it('a file-scoped deny is revoked by its own scope, and only that one is listed', async () => {
-		const { transcript, turn } = recorded('p01e-deny-write-path-member');
-		withMode(turn, 'member');
-		const item = tool(turn, 'write_file');
-		const scope = item.permission?.grant?.scope ?? '';
-		const list = JSON.stringify({
-			grants: [
-				{ toolName: 'write_file', scope, scopeKind: 'file', decision: 'deny' },
-				{ toolName: 'write_file', decision: 'allow' },
-			],
-		});
-		const run = harness({
-			'sandbox grants list': list,
-			'sandbox grants revoke': cliOutput('p01-revoke-write-path'),
-		});
-		const prepared = await run.followUps.prepare(
-			transcript,
-			turn,
-			item.id,
-			'revoke-and-rerun',
-			chat(),
+		const { item, run, revokeAndRerun } = deniedByGrant(
+			'p01e-deny-write-path-member',
+			'write_file',
+			(denied) => ({
+				'sandbox grants list': JSON.stringify({
+					grants: [
+						{
+							toolName: 'write_file',
+							scope: denied.permission?.grant?.scope ?? '',
+							scopeKind: 'file',
+							decision: 'deny',
+						},
+						{ toolName: 'write_file', decision: 'allow' },
+					],
+				}),
+				'sandbox grants revoke': cliOutput('p01-revoke-write-path'),
+			}),
 		);
+		const scope = item.permission?.grant?.scope ?? '';
+		const prepared = await revokeAndRerun();
 		assert.ok(prepared);
 		assert.deepEqual(run.cliCalls[1], [
 			'sandbox',
