@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
-import { UNIT_FUZZ_SEED, runFuzz, type FuzzStats } from './wholePath';
+import { UNIT_FUZZ_SEED, noStats, runFuzz, type FuzzStats } from './wholePath';
 
 const CHUNK = 50_000;
 
@@ -81,15 +81,7 @@ async function main(): Promise<void> {
 	for (let start = first; start < first + cases; start += CHUNK) {
 		chunks.push([start, Math.min(CHUNK, first + cases - start)]);
 	}
-	const total: FuzzStats = {
-		cases: 0,
-		lines: 0,
-		checks: {},
-		totalChecks: 0,
-		renderedElements: 0,
-		diskRoundTrips: 0,
-		ms: 0,
-	};
+	const total = noStats();
 	let next = 0;
 	const worker = async (): Promise<void> => {
 		while (next < chunks.length) {

@@ -67,6 +67,19 @@ export interface FuzzStats {
 	ms: number;
 }
 
+/** Stats before the first case, to count a run (or runs) into. */
+export function noStats(): FuzzStats {
+	return {
+		cases: 0,
+		lines: 0,
+		checks: {},
+		totalChecks: 0,
+		renderedElements: 0,
+		diskRoundTrips: 0,
+		ms: 0,
+	};
+}
+
 /** Tags and attributes that would run code or load or navigate to something. */
 const FORBIDDEN_TAGS = new Set([
 	'SCRIPT',
@@ -429,15 +442,7 @@ function runCase(
 /** Runs the cases in order; the first failure is thrown with the case number that reproduces it. */
 export async function runFuzz(options: FuzzOptions): Promise<FuzzStats> {
 	const started = performance.now();
-	const stats: FuzzStats = {
-		cases: 0,
-		lines: 0,
-		checks: {},
-		totalChecks: 0,
-		renderedElements: 0,
-		diskRoundTrips: 0,
-		ms: 0,
-	};
+	const stats = noStats();
 	const root = mkdtempSync(path.join(os.tmpdir(), 'zero-fuzz-'));
 	const store = new ChatStore(root, silent);
 	const first = options.first ?? 0;
