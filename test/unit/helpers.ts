@@ -10,6 +10,18 @@ export const REPO = path.resolve(__dirname, '..', '..');
 export const SCENARIOS = path.join(REPO, 'test', 'fixtures', 'scenarios');
 export const RECORDED = path.join(REPO, 'test', 'fixtures', 'recorded');
 export const FAKE_ZERO = path.join(REPO, 'test', 'fixtures', 'fake-zero', 'zero');
+/** The real zero's spec-mode recordings. */
+export const SPEC_RECORDED = path.join(RECORDED, 'spec');
+/** The specialist the recorded Task call (`call_task`) spawned. */
+export const SPECIALIST_CHILD = 'specialist_192ddc961f1c46854219b88a';
+
+/** What the real zero printed for `sessions children --json` of the Task call's session. */
+export function specialistChildrenStdout(): string {
+	const answer = JSON.parse(
+		readFileSync(path.join(SPEC_RECORDED, 'cli', 'sessions-children-task-parent.json'), 'utf8'),
+	) as { stdout: string };
+	return answer.stdout;
+}
 
 /** Every stream-json transcript we have: scripted scenarios and output recorded from the real zero. */
 export function corpusFiles(): string[] {

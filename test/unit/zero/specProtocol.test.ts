@@ -19,9 +19,7 @@ import {
 	specSessionIn,
 } from '../../../src/zero/protocol/specProtocol';
 import { hostileString, hostileValue } from '../fuzz/hostileStream';
-import { prng, RECORDED } from '../helpers';
-
-const SPEC = path.join(RECORDED, 'spec');
+import { prng, SPEC_RECORDED as SPEC } from '../helpers';
 
 function cli(name: string): { exitCode: number | null; stdout: string; stderr: string } {
 	return JSON.parse(readFileSync(path.join(SPEC, 'cli', `${name}.json`), 'utf8')) as ReturnType<

@@ -14,20 +14,13 @@ import {
 	specialistProgress,
 	taskResultChild,
 } from '../../../src/zero/protocol/specialists';
-import { RECORDED } from '../helpers';
+import {
+	SPECIALIST_CHILD as CHILD,
+	SPEC_RECORDED as SPEC,
+	specialistChildrenStdout,
+} from '../helpers';
 
-const SPEC = path.join(RECORDED, 'spec');
-const CHILD = 'specialist_192ddc961f1c46854219b88a';
-const children = () =>
-	JSON.parse(
-		(
-			JSON.parse(
-				readFileSync(path.join(SPEC, 'cli', 'sessions-children-task-parent.json'), 'utf8'),
-			) as {
-				stdout: string;
-			}
-		).stdout,
-	) as unknown;
+const children = () => JSON.parse(specialistChildrenStdout()) as unknown;
 const events = () => readFileSync(path.join(SPEC, 'store', `${CHILD}.events.jsonl`), 'utf8');
 
 describe("the Task tool's specialist", () => {

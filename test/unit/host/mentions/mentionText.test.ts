@@ -170,13 +170,16 @@ describe('problems', () => {
 });
 
 describe('a diff of a repository larger than the folder', () => {
-	const diff = [
+	const underApp = [
 		'diff --git a/app/x.ts b/app/x.ts',
 		'--- a/app/x.ts',
 		'+++ b/app/x.ts',
 		'@@ -1 +1 @@',
 		'-a',
 		'+b',
+	];
+	const diff = [
+		...underApp,
 		'diff --git a/other/secret.txt b/other/secret.txt',
 		'@@ -1 +1 @@',
 		'-s',
@@ -191,18 +194,7 @@ describe('a diff of a repository larger than the folder', () => {
 	it("keeps only the folder's files (a rename out and a look-alike prefix are left out)", () => {
 		const kept = diffUnder(diff, 'app');
 		assert.equal(kept.dropped, 3);
-		assert.equal(
-			kept.diff,
-			[
-				'diff --git a/app/x.ts b/app/x.ts',
-				'--- a/app/x.ts',
-				'+++ b/app/x.ts',
-				'@@ -1 +1 @@',
-				'-a',
-				'+b',
-				'',
-			].join('\n'),
-		);
+		assert.equal(kept.diff, [...underApp, ''].join('\n'));
 	});
 
 	it('keeps all when the folder is the repository', () => {

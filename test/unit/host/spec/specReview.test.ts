@@ -9,9 +9,7 @@ import {
 	type SpecCliRunner,
 } from '../../../../src/host/spec/specReview';
 import type { CliResult } from '../../../../src/zero/process/cli';
-import { RECORDED } from '../../helpers';
-
-const SPEC = path.join(RECORDED, 'spec');
+import { SPEC_RECORDED as SPEC } from '../../helpers';
 
 let tmp: string;
 let ws: string;

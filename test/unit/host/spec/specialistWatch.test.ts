@@ -4,14 +4,7 @@
  * `tool/specialist`, the call's result makes it done and stops the reads. Timers are fired by hand.
  */
 import assert from 'node:assert/strict';
-import {
-	mkdirSync,
-	mkdtempSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-	appendFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -21,19 +14,20 @@ import { applyAction, createTranscript } from '../../../../src/shared/transcript
 import type { ToolItem, TranscriptAction } from '../../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { waitUntil } from '../../../harness/wait';
-import { RECORDED, readLines } from '../../helpers';
+import {
+	SPECIALIST_CHILD as CHILD,
+	SPEC_RECORDED as SPEC,
+	readLines,
+	specialistChildrenStdout,
+} from '../../helpers';
 
-const SPEC = path.join(RECORDED, 'spec');
-const CHILD = 'specialist_192ddc961f1c46854219b88a';
 const root = mkdtempSync(path.join(os.tmpdir(), 'specialists-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 describe('SpecialistWatch', () => {
 	it('shows the child live, then done, and stops reading', async () => {
 		const lines = readLines(path.join(SPEC, 'turns', 'task-tool.jsonl'));
-		const childrenAnswer = JSON.parse(
-			readFileSync(path.join(SPEC, 'cli', 'sessions-children-task-parent.json'), 'utf8'),
-		) as { stdout: string };
+		const childrenAnswer = { stdout: specialistChildrenStdout() };
 		const stored = readLines(path.join(SPEC, 'store', `${CHILD}.events.jsonl`));
 		mkdirSync(path.join(root, CHILD), { recursive: true });
 		const events = path.join(root, CHILD, 'events.jsonl');
