@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { reduceTranscript } from '../../src/shared/transcript';
 import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
-import { parseLine } from '../../src/zero/protocol/parseLine';
+import { parseLine, type ParsedLine } from '../../src/zero/protocol/parseLine';
 import { readSettings, type ZeroSettings } from '../../src/host/platform/settings';
 import type { ComposerView } from '../../src/shared/protocol';
 
@@ -50,6 +50,19 @@ export function prng(seed: number): () => number {
 		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
+}
+
+/** zero's stream-json event `value` (schema 2, run `r`) as the reducer gets it. */
+export function eventParsed(value: object): ParsedLine {
+	return parseLine(JSON.stringify({ schemaVersion: 2, runId: 'r', ...value }));
+}
+
+/** The action that gives turn `turnId` zero's stream-json event `value`. */
+export function runLine(
+	value: object,
+	turnId = 't1',
+): Extract<TranscriptAction, { type: 'run/line' }> {
+	return { type: 'run/line', turnId, parsed: eventParsed(value) };
 }
 
 /** Reduces a stream-json file into a one-turn transcript, optionally ended by a process exit. */

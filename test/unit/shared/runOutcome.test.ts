@@ -3,8 +3,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { blockedTools, describeRunEnd, describeTurnEnd } from '../../../src/shared/runOutcome';
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
-import { parseLine } from '../../../src/zero/protocol/parseLine';
-import { RECORDED, SCENARIOS, exited, replay } from '../helpers';
+import { RECORDED, SCENARIOS, exited, replay, runLine } from '../helpers';
 
 describe('run outcomes', () => {
 	it('counts blocked tools', () => {
@@ -51,19 +50,7 @@ describe('run outcomes', () => {
 		assert.equal(signalled.end?.kind, 'no_run_end');
 		const incomplete = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 		applyAction(incomplete, { type: 'turn/start', turnId: 't' });
-		applyAction(incomplete, {
-			type: 'run/line',
-			turnId: 't',
-			parsed: parseLine(
-				JSON.stringify({
-					schemaVersion: 2,
-					runId: 'r',
-					type: 'run_end',
-					status: 'incomplete',
-					exitCode: 4,
-				}),
-			),
-		});
+		applyAction(incomplete, runLine({ type: 'run_end', status: 'incomplete', exitCode: 4 }, 't'));
 		assert.equal(describeRunEnd(incomplete.turns[0].run)?.title, 'Not finished');
 		const notFound = createTranscript({ id: 'c', title: 't', createdAt: 0 });
 		applyAction(notFound, { type: 'turn/start', turnId: 't' });

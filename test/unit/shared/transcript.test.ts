@@ -11,7 +11,7 @@ import {
 import { describeRunEnd } from '../../../src/shared/runOutcome';
 import type { ToolItem } from '../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../src/zero/protocol/parseLine';
-import { RECORDED, SCENARIOS, exited, readLines, replay } from '../helpers';
+import { RECORDED, SCENARIOS, eventParsed, exited, readLines, replay, runLine } from '../helpers';
 
 describe('transcript reducer', () => {
 	it('coalesces streamed reasoning and text, keeps final, usage and the session', () => {
@@ -255,18 +255,7 @@ describe('session ids from zero', () => {
 	it('never keeps a session id that --resume would refuse, and says so', () => {
 		const transcript = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
 			{ type: 'turn/start', turnId: 't1' },
-			{
-				type: 'run/line',
-				turnId: 't1',
-				parsed: parseLine(
-					JSON.stringify({
-						schemaVersion: 2,
-						runId: 'r',
-						type: 'run_start',
-						sessionId: '<video poster=https://evil.example/p.png>',
-					}),
-				),
-			},
+			runLine({ type: 'run_start', sessionId: '<video poster=https://evil.example/p.png>' }),
 		]);
 		assert.equal(transcript.sessionId, undefined);
 		assert.equal(transcript.turns[0].run.sessionId, undefined);
@@ -280,16 +269,12 @@ describe('session ids from zero', () => {
 describe('token usage from zero', () => {
 	it('stays a finite whole number whatever zero reports, so the chat still saves and loads', () => {
 		const usage = (tokens: number) =>
-			parseLine(
-				JSON.stringify({
-					schemaVersion: 2,
-					runId: 'r',
-					type: 'usage',
-					promptTokens: tokens,
-					completionTokens: tokens,
-					totalTokens: tokens,
-				}),
-			);
+			eventParsed({
+				type: 'usage',
+				promptTokens: tokens,
+				completionTokens: tokens,
+				totalTokens: tokens,
+			});
 		const transcript = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
 			{ type: 'turn/start', turnId: 't1' },
 			{ type: 'run/line', turnId: 't1', parsed: usage(1e308) },

@@ -6,6 +6,7 @@ import { parseLine } from '../../../src/zero/protocol/parseLine';
 import type { RenderContext } from '../../../src/webview/renderContext';
 import { renderTool } from '../../../src/webview/renderTool';
 import { renderContext } from './viewAnswers';
+import { runLine } from '../helpers';
 import { changeSummary, restorableFile } from '../changeFixtures';
 
 const context = renderContext({
@@ -14,35 +15,10 @@ const context = renderContext({
 });
 
 function toolTurn(name: string, sideEffect: string, result?: Record<string, unknown>) {
-	const line = JSON.stringify({
-		type: 'tool_call',
-		schemaVersion: 2,
-		runId: 'r',
-		id: name,
-		name,
-		args: { path: 'a.ts' },
-		sideEffect,
-	});
-	const resultLine = result
-		? [
-				JSON.stringify({
-					type: 'tool_result',
-					schemaVersion: 2,
-					runId: 'r',
-					id: name,
-					name,
-					status: 'ok',
-					...result,
-				}),
-			]
-		: [];
 	const transcript = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
 		{ type: 'turn/start', turnId: 't1' },
-		...[line, ...resultLine].map((text) => ({
-			type: 'run/line' as const,
-			turnId: 't1',
-			parsed: parseLine(text),
-		})),
+		runLine({ type: 'tool_call', id: name, name, args: { path: 'a.ts' }, sideEffect }),
+		...(result ? [runLine({ type: 'tool_result', id: name, name, status: 'ok', ...result })] : []),
 	]);
 	const turn = transcript.turns[0];
 	const item = turn.run.items[0];

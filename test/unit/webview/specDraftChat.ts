@@ -1,15 +1,11 @@
 /** Chats built line by line from zero's stream-json events, for the webview's renderers. */
 import { applyAction, createTranscript } from '../../../src/shared/transcript';
 import type { Transcript } from '../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../src/zero/protocol/parseLine';
+import { runLine } from '../helpers';
 
 /** One stream-json event of turn t1, as zero prints it. */
 export function eventLine(transcript: Transcript, value: object): void {
-	applyAction(transcript, {
-		type: 'run/line',
-		turnId: 't1',
-		parsed: parseLine(JSON.stringify({ schemaVersion: 2, runId: 'r', ...value })),
-	});
+	applyAction(transcript, runLine(value));
 }
 
 /** A `zero exec --use-spec` turn that ended with a spec draft for review, titled `title`. */

@@ -14,8 +14,7 @@ import { ChatStore } from '../../../../src/host/storage/chatStore';
 import { planPrune, type StoredChatSize } from '../../../../src/host/storage/storageLimits';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import type { Transcript } from '../../../../src/shared/transcriptSchema';
-import { parseLine } from '../../../../src/zero/protocol/parseLine';
-import { exited } from '../../helpers';
+import { exited, runLine } from '../../helpers';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
@@ -31,27 +30,8 @@ function chat(id: string, title = id, output = ''): Transcript {
 		prompt: { text: title, context: [] },
 	});
 	if (output) {
-		applyAction(transcript, {
-			type: 'run/line',
-			turnId: 't1',
-			parsed: parseLine(
-				JSON.stringify({ schemaVersion: 2, runId: 'r', type: 'tool_call', id: 'c', name: 'bash' }),
-			),
-		});
-		applyAction(transcript, {
-			type: 'run/line',
-			turnId: 't1',
-			parsed: parseLine(
-				JSON.stringify({
-					schemaVersion: 2,
-					runId: 'r',
-					type: 'tool_result',
-					id: 'c',
-					status: 'ok',
-					output,
-				}),
-			),
-		});
+		applyAction(transcript, runLine({ type: 'tool_call', id: 'c', name: 'bash' }));
+		applyAction(transcript, runLine({ type: 'tool_result', id: 'c', status: 'ok', output }));
 	}
 	applyAction(transcript, { type: 'run/exit', turnId: 't1', outcome: exited(0) });
 	return transcript;

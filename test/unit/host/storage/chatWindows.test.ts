@@ -15,22 +15,18 @@ import { ChatStore } from '../../../../src/host/storage/chatStore';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
 import type { Transcript } from '../../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
-import { REPO, exited } from '../../helpers';
+import { REPO, eventParsed, exited } from '../../helpers';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const tempRoot = () => mkdtempSync(path.join(os.tmpdir(), 'chat-windows-'));
 
 function usageLine(tokens: number) {
-	return parseLine(
-		JSON.stringify({
-			schemaVersion: 2,
-			runId: 'r',
-			type: 'usage',
-			promptTokens: tokens,
-			completionTokens: 0,
-			totalTokens: tokens,
-		}),
-	);
+	return eventParsed({
+		type: 'usage',
+		promptTokens: tokens,
+		completionTokens: 0,
+		totalTokens: tokens,
+	});
 }
 
 function textLine(text: string) {
