@@ -37,34 +37,27 @@ describe('binary discovery', () => {
 	});
 
 	it('searches PATH, then the login shell PATH, then install places', async () => {
-		assert.deepEqual(await discoverZero('', host(['/bin/zero'])), {
-			found: true,
-			path: '/bin/zero',
-			source: 'PATH',
-		});
-		assert.deepEqual(
-			await discoverZero(
-				'',
+		const found: [string, DiscoveryHost, string][] = [
+			['/bin/zero', host(['/bin/zero']), 'PATH'],
+			[
+				'/opt/homebrew/bin/zero',
 				host(['/opt/homebrew/bin/zero'], {
 					loginShellPath: async () => '/opt/homebrew/bin:/usr/bin',
 				}),
-			),
-			{ found: true, path: '/opt/homebrew/bin/zero', source: 'login shell PATH' },
-		);
-		assert.deepEqual(await discoverZero('', host(['/home/u/go/bin/zero'])), {
-			found: true,
-			path: '/home/u/go/bin/zero',
-			source: 'install location',
-		});
-		assert.deepEqual(
-			await discoverZero(
-				'',
+				'login shell PATH',
+			],
+			['/home/u/go/bin/zero', host(['/home/u/go/bin/zero']), 'install location'],
+			[
+				'/home/u/.npm-global/bin/zero',
 				host(['/home/u/.npm-global/bin/zero'], {
 					npmGlobalBin: async () => '/home/u/.npm-global/bin',
 				}),
-			),
-			{ found: true, path: '/home/u/.npm-global/bin/zero', source: 'install location' },
-		);
+				'install location',
+			],
+		];
+		for (const [path, where, source] of found) {
+			assert.deepEqual(await discoverZero('', where), { found: true, path, source }, path);
+		}
 	});
 
 	it('lists where it looked when nothing is found', async () => {

@@ -19,15 +19,29 @@ function markingBinary(): { binary: string; marker: string } {
 	return { binary, marker };
 }
 
+/** A ZeroCli that finds `binary` (or finds no zero), in a trusted workspace or not. */
+function cliFor(
+	binary: string | undefined,
+	trusted: boolean,
+	settingsNow: () => ZeroSettings = () => settings,
+): ZeroCli {
+	return new ZeroCli(
+		{
+			locate: async () =>
+				binary === undefined
+					? { found: false, searched: [] }
+					: { found: true, path: binary, source: 'setting' },
+		},
+		settingsNow,
+		log,
+		() => trusted,
+	);
+}
+
 describe('ZeroCli', () => {
 	it('never starts zero in an untrusted workspace, and says why', async () => {
 		const { binary, marker } = markingBinary();
-		const cli = new ZeroCli(
-			{ locate: async () => ({ found: true, path: binary, source: 'setting' }) },
-			() => settings,
-			log,
-			() => false,
-		);
+		const cli = cliFor(binary, false);
 		const result = await cli.run(['sandbox', 'grants', 'list', '--json']);
 		assert.equal(result.found, false);
 		assert.equal(result.found ? '' : result.reason, 'untrusted');
@@ -36,23 +50,13 @@ describe('ZeroCli', () => {
 
 	it('runs the located binary in a trusted workspace, and reports a missing one', async () => {
 		const { binary, marker } = markingBinary();
-		const cli = new ZeroCli(
-			{ locate: async () => ({ found: true, path: binary, source: 'setting' }) },
-			() => settings,
-			log,
-			() => true,
-		);
+		const cli = cliFor(binary, true);
 		const result = await cli.run(['sandbox', 'grants', 'list', '--json']);
 		assert.ok(result.found);
 		assert.equal(result.exitCode, 0);
 		assert.equal(result.stdout.trim(), '{"grants":[]}');
 		assert.ok(existsSync(marker));
-		const missing = new ZeroCli(
-			{ locate: async () => ({ found: false, searched: [] }) },
-			() => settings,
-			log,
-			() => true,
-		);
+		const missing = cliFor(undefined, true);
 		const answer = await missing.run(['--version']);
 		assert.equal(answer.found ? '' : answer.reason, 'not_found');
 	});
@@ -65,12 +69,10 @@ describe('ZeroCli', () => {
 			`#!/bin/sh\necho "bad key $ZERO_TEST_KEY and sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234" >&2\nexit 3\n`,
 			{ mode: 0o755 },
 		);
-		const cli = new ZeroCli(
-			{ locate: async () => ({ found: true, path: binary, source: 'setting' }) },
-			() => ({ ...settings, env: { ZERO_TEST_KEY: 'hunter2-secret-value' } }),
-			log,
-			() => true,
-		);
+		const cli = cliFor(binary, true, () => ({
+			...settings,
+			env: { ZERO_TEST_KEY: 'hunter2-secret-value' },
+		}));
 		const result = await cli.run(['providers', 'status']);
 		assert.ok(result.found);
 		assert.equal(result.stderr.trim(), 'bad key *** and ***');

@@ -84,9 +84,21 @@ describe('zero facts before a run', () => {
 		};
 	}
 
-	it("a run waits for zero's answers only the first time; unchanged inputs reuse them", async () => {
-		const world = counted();
+	/** Runs `body` on counted facts (see counted), removing their temp dir after. */
+	async function withCounted(
+		body: (world: ReturnType<typeof counted>) => Promise<void>,
+		found = true,
+	): Promise<void> {
+		const world = counted(found);
 		try {
+			await body(world);
+		} finally {
+			world.cleanup();
+		}
+	}
+
+	it("a run waits for zero's answers only the first time; unchanged inputs reuse them", async () => {
+		await withCounted(async (world) => {
 			await world.facts.beforeRun();
 			assert.equal(world.calls.length, 2, 'sandbox policy and config asked');
 			assert.equal(world.facts.current().maxTurns, 80);
@@ -94,14 +106,11 @@ describe('zero facts before a run', () => {
 			world.tick(FACTS_REASK_MS - 1);
 			await world.facts.beforeRun();
 			assert.equal(world.calls.length, 2, 'nothing changed: not asked again');
-		} finally {
-			world.cleanup();
-		}
+		});
 	});
 
 	it("a changed user or project config of zero's is asked about before the run starts", async () => {
-		const world = counted();
-		try {
+		await withCounted(async (world) => {
 			await world.facts.beforeRun();
 			mkdirSync(path.join(world.root, 'cfg', 'zero'), { recursive: true });
 			writeFileSync(path.join(world.root, 'cfg', 'zero', 'config.json'), '{"maxTurns": 3}');
@@ -114,31 +123,23 @@ describe('zero facts before a run', () => {
 			world.facts.invalidate();
 			await world.facts.beforeRun();
 			assert.equal(world.calls.length, 8, 'another binary or environment: asked again');
-		} finally {
-			world.cleanup();
-		}
+		});
 	});
 
 	it('old answers are asked again without holding up the run; a zero that was not found is asked every run', async () => {
-		const world = counted();
-		try {
+		await withCounted(async (world) => {
 			await world.facts.beforeRun();
 			world.tick(FACTS_REASK_MS + 1);
 			world.hang();
 			await world.facts.beforeRun(); // resolves although zero does not answer
 			assert.equal(world.calls.length, 4, 'asked again');
 			assert.equal(world.facts.current().maxTurns, 80, 'the last answers still hold');
-		} finally {
-			world.cleanup();
-		}
-		const missing = counted(false);
-		try {
+		});
+		await withCounted(async (missing) => {
 			await missing.facts.beforeRun();
 			await missing.facts.beforeRun();
 			assert.equal(missing.calls.length, 4, 'no answers kept: asked again');
-		} finally {
-			missing.cleanup();
-		}
+		}, false);
 	});
 });
 
