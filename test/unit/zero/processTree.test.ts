@@ -80,6 +80,8 @@ describe('bounded runs', () => {
 	}
 	// A hang guard (a run that never settles fails instead of stalling the tier), not a speed check.
 	const HANG_GUARD = { timeout: 120_000 };
+	/** For a test that reads /proc to see which processes are left. */
+	const ON_LINUX = { ...HANG_GUARD, skip: process.platform === 'linux' ? false : 'reads /proc' };
 	after(() => {
 		for (const marker of markers) {
 			for (const pid of alive(marker)) {
@@ -119,12 +121,8 @@ describe('bounded runs', () => {
 
 	it(
 		'settles at its time limit even when the program ignores SIGTERM and a child holds stdout',
-		HANG_GUARD,
-		async (context) => {
-			if (process.platform !== 'linux') {
-				context.skip('reads /proc');
-				return;
-			}
+		ON_LINUX,
+		async () => {
 			const { file, marker } = stubbornShell();
 			const result = await runBounded(file, [], { env: process.env, timeoutMs: 300 });
 			assert.equal(result.exitCode, null);
@@ -139,12 +137,8 @@ describe('bounded runs', () => {
 
 	it(
 		"finds no login-shell PATH (instead of hanging) when the user's shell never finishes",
-		HANG_GUARD,
-		async (context) => {
-			if (process.platform !== 'linux') {
-				context.skip('reads /proc');
-				return;
-			}
+		ON_LINUX,
+		async () => {
 			const { file } = stubbornShell();
 			const found = await nodeDiscoveryHost({ ...process.env, SHELL: file }).loginShellPath();
 			assert.equal(found, undefined);

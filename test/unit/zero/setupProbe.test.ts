@@ -72,24 +72,19 @@ describe('setup probe parsing', () => {
 			},
 		);
 		assert.equal(checkSandboxOutput({ exitCode: 2, stdout: '', stderr: '' }), undefined);
-		const native = checkSandboxOutput({
-			exitCode: 0,
-			stdout: JSON.stringify({
-				policy: { mode: 'enforce' },
-				backend: { name: 'bwrap', available: true, commandWrapping: true, nativeIsolation: true },
-			}),
-			stderr: '',
-		});
-		assert.equal(native?.shellSandboxed, true);
+		/** The policy in `mode` over a native (bwrap) sandbox. */
+		const overBwrap = (mode: string) =>
+			checkSandboxOutput({
+				exitCode: 0,
+				stdout: JSON.stringify({
+					policy: { mode },
+					backend: { name: 'bwrap', available: true, commandWrapping: true, nativeIsolation: true },
+				}),
+				stderr: '',
+			});
+		assert.equal(overBwrap('enforce')?.shellSandboxed, true);
 		// A sandbox disabled in zero's user config allows nothing automatically, backend or not.
-		const disabled = checkSandboxOutput({
-			exitCode: 0,
-			stdout: JSON.stringify({
-				policy: { mode: 'disabled' },
-				backend: { name: 'bwrap', available: true, commandWrapping: true, nativeIsolation: true },
-			}),
-			stderr: '',
-		});
+		const disabled = overBwrap('disabled');
 		assert.deepEqual([disabled?.mode, disabled?.shellSandboxed], ['disabled', false]);
 	});
 });
@@ -127,9 +122,13 @@ describe('setup probe against the real zero v0.8.0 (recorded answers)', () => {
 		assert.match(check.kind === 'failed' ? check.detail : '', /invalid config JSON/);
 	});
 
-	const runner = (home: string): ZeroCliRunner => {
+	/** zero's recorded answers in the setup state `home`, each command it was asked noted in `asked`. */
+	const runner = (home: string, asked: string[] = []): ZeroCliRunner => {
 		const cli = recordedCli(home);
-		return (args) => cli(args);
+		return (args) => {
+			asked.push(args.join(' '));
+			return cli(args);
+		};
 	};
 
 	it('no provider: providers check says so', async () => {
@@ -149,11 +148,7 @@ describe('setup probe against the real zero v0.8.0 (recorded answers)', () => {
 
 	it('a custom endpoint without a key is confirmed online (--connectivity) before "connect a provider"', async () => {
 		const asked: string[] = [];
-		const cli = recordedCli('no-api-key-compatible');
-		const probe = await probeProvider((args) => {
-			asked.push(args.join(' '));
-			return cli(args);
-		});
+		const probe = await probeProvider(runner('no-api-key-compatible', asked));
 		assert.ok(asked.includes('providers check --json --connectivity'));
 		assert.equal(probe.check.state, 'ready');
 		assert.equal(probe.confirmedOnline, true);
@@ -161,11 +156,7 @@ describe('setup probe against the real zero v0.8.0 (recorded answers)', () => {
 
 	it('a configured provider is ready without any network request', async () => {
 		const asked: string[] = [];
-		const cli = recordedCli('fake-server');
-		const probe = await probeProvider((args) => {
-			asked.push(args.join(' '));
-			return cli(args);
-		});
+		const probe = await probeProvider(runner('fake-server', asked));
 		assert.equal(probe.check.state, 'ready');
 		assert.ok(!asked.some((command) => command.includes('--connectivity')));
 	});
