@@ -1,7 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { reduceTranscript } from '../../src/shared/transcript';
-import type { Transcript, TranscriptAction } from '../../src/shared/transcriptSchema';
+import type {
+	ToolItem,
+	Transcript,
+	TranscriptAction,
+	TranscriptItem,
+} from '../../src/shared/transcriptSchema';
 import { parseLine, type ParsedLine } from '../../src/zero/protocol/parseLine';
 import { readSettings, type ZeroSettings } from '../../src/host/platform/settings';
 import type { ComposerView } from '../../src/shared/protocol';
@@ -38,6 +43,11 @@ export function readLines(file: string): string[] {
 	return readFileSync(file, 'utf8')
 		.split('\n')
 		.filter((line) => line.trim() !== '');
+}
+
+/** The first call of the tool `name` among a turn's run items. */
+export function toolNamed(items: readonly TranscriptItem[], name: string): ToolItem | undefined {
+	return items.find((item): item is ToolItem => item.kind === 'tool' && item.name === name);
 }
 
 /** A small deterministic PRNG (mulberry32) so property tests are reproducible from a seed. */

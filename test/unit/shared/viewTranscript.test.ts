@@ -8,20 +8,16 @@ import {
 	toolDetails,
 	toViewTranscript,
 } from '../../../src/shared/viewTranscript';
-import { SCENARIOS, exited, replay } from '../helpers';
+import { SCENARIOS, exited, replay, toolNamed } from '../helpers';
 
 describe('view copies of a transcript', () => {
 	it('leave tool arguments and output out of snapshots, keeping summaries, notices and lengths', () => {
 		const transcript = replay(path.join(SCENARIOS, 'tools.jsonl'), exited(0));
-		const write = transcript.turns[0].run.items.find(
-			(item): item is ToolItem => item.kind === 'tool' && item.name === 'write_file',
-		);
+		const write = toolNamed(transcript.turns[0].run.items, 'write_file');
 		assert.ok(write);
 		write.args = { path: 'src/notes.txt', content: 'x'.repeat(10_000) };
 		const view = toViewTranscript(transcript);
-		const viewWrite = view.turns[0].run.items.find(
-			(item): item is ToolItem => item.kind === 'tool' && item.name === 'write_file',
-		);
+		const viewWrite = toolNamed(view.turns[0].run.items, 'write_file');
 		assert.equal(viewWrite?.detailsOmitted, true);
 		assert.deepEqual(Object.keys(viewWrite?.args as object), ['path', 'content']);
 		assert.equal((viewWrite?.args as { content: string }).content.length, 240);
@@ -40,9 +36,7 @@ describe('view copies of a transcript', () => {
 describe('tool details', () => {
 	it('show where deep arguments were cut, even when indentation would fill the preview', () => {
 		const transcript = replay(path.join(SCENARIOS, 'hostile-tools.jsonl'), exited(0));
-		const deep = transcript.turns[0].run.items.find(
-			(item): item is ToolItem => item.kind === 'tool' && item.name === 'bash',
-		);
+		const deep = toolNamed(transcript.turns[0].run.items, 'bash');
 		assert.ok(deep);
 		const details = toolDetails(deep);
 		assert.ok(details.args.length <= VIEW_PREVIEW_CHARS);

@@ -20,7 +20,7 @@ import {
 	findConflicts,
 	type FileStamp,
 } from '../../../../src/host/changes/undoConflicts';
-import { RECORDED, replay } from '../../helpers';
+import { RECORDED, replay, toolNamed } from '../../helpers';
 import { readCheckpointBefore } from '../../../../src/zero/process/checkpointStore';
 import {
 	SESSION,
@@ -516,9 +516,7 @@ describe('conflicts before an undo', () => {
 describe('a spec draft is not a file change (#36)', () => {
 	it("the spec file zero saves with submit_spec is the spec card's: no touch, no change card", () => {
 		const run = replay(path.join(RECORDED, 'spec', 'turns', 'draft-use-spec.jsonl')).turns[0].run;
-		const submit = run.items.find(
-			(item): item is ToolItem => item.kind === 'tool' && item.name === 'submit_spec',
-		);
+		const submit = toolNamed(run.items, 'submit_spec');
 		assert.deepEqual(submit?.result?.changedFiles, [
 			'.zero/specs/2026-12-02-add-farewell-helper.md',
 		]);

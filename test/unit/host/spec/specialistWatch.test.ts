@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { ProcessGate } from '../../../../src/host/spec/processGate';
 import { MAX_ACTIVE_WATCHES, SpecialistWatch } from '../../../../src/host/spec/specialistWatch';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
-import type { ToolItem, TranscriptAction } from '../../../../src/shared/transcriptSchema';
+import type { TranscriptAction } from '../../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { waitUntil } from '../../../harness/wait';
 import {
@@ -19,6 +19,7 @@ import {
 	SPEC_RECORDED as SPEC,
 	readLines,
 	specialistChildrenStdout,
+	toolNamed,
 } from '../../helpers';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'specialists-'));
@@ -61,10 +62,7 @@ describe('SpecialistWatch', () => {
 		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
 		const resultAt = lines.findIndex((line) => line.includes('"tool_result"'));
 		lines.slice(0, resultAt).forEach(feed);
-		const task = () =>
-			transcript.turns[0].run.items.find(
-				(item): item is ToolItem => item.kind === 'tool' && item.name === 'Task',
-			);
+		const task = () => toolNamed(transcript.turns[0].run.items, 'Task');
 		assert.equal(timers.length, 1, 'one read scheduled for the call');
 		await watch.read(
 			[...(watch as unknown as { watched: Map<string, never> }).watched.values()][0],
