@@ -281,17 +281,43 @@ describe('change summaries from the real zero recordings', () => {
 	});
 });
 
-describe("a fork's first turn (zero exec --fork), over the real zero's recorded fork", () => {
-	let home: string;
+/** A new temp folder for each test of the describe block this is called in, removed after it. */
+function tempHomePerTest(prefix: string): () => string {
+	let home = '';
 	beforeEach(async () => {
-		home = await mkdtemp(path.join(os.tmpdir(), 'zero-fork-tracking-'));
+		home = await mkdtemp(path.join(os.tmpdir(), prefix));
 	});
 	afterEach(async () => {
 		await rm(home, { recursive: true, force: true });
 	});
+	return () => home;
+}
+
+/** Tracking of turn t1, the first of a new session, with zero's data and our records in `home`. */
+async function trackNewSession(home: string, sessionId: string, forkOf?: string) {
+	const records = new ChangeRecords(path.join(home, 'changes'), silent);
+	const tracking = await TurnTracking.begin(
+		records,
+		new SerialQueue(),
+		{
+			turnId: 't1',
+			sessionId,
+			newSession: true,
+			...(forkOf ? { forkOf } : {}),
+			env: { XDG_DATA_HOME: home },
+			cwd: home,
+			addDirs: [],
+		},
+		silent,
+	);
+	return { records, tracking };
+}
+
+describe("a fork's first turn (zero exec --fork), over the real zero's recorded fork", () => {
+	const home = tempHomePerTest('zero-fork-tracking-');
 
 	async function finishForkTurn(events: string | undefined): Promise<TurnChangeRecord | undefined> {
-		const sessions = path.join(home, 'zero', 'sessions');
+		const sessions = path.join(home(), 'zero', 'sessions');
 		const recorded = path.join(SHAPING_STORE, 'after-fork', 'sh-fork');
 		mkdirSync(path.join(sessions, 'sh-fork'), { recursive: true });
 		for (const name of readdirSync(recorded)) {
@@ -300,21 +326,7 @@ describe("a fork's first turn (zero exec --fork), over the real zero's recorded 
 		if (events !== undefined) {
 			writeFileSync(path.join(sessions, 'sh-fork', 'events.jsonl'), events);
 		}
-		const records = new ChangeRecords(path.join(home, 'changes'), silent);
-		const tracking = await TurnTracking.begin(
-			records,
-			new SerialQueue(),
-			{
-				turnId: 't1',
-				sessionId: 'sh-fork',
-				newSession: true,
-				forkOf: 'sh-main',
-				env: { XDG_DATA_HOME: home },
-				cwd: home,
-				addDirs: [],
-			},
-			silent,
-		);
+		const { records, tracking } = await trackNewSession(home(), 'sh-fork', 'sh-main');
 		const turn = reduceTranscript({ id: 'c-fork', title: 'fork', createdAt: 0 }, [
 			{ type: 'turn/start', turnId: 't1', at: 1, prompt: { text: 'F1', context: [] } },
 		]).turns[0];
@@ -344,30 +356,11 @@ describe("a fork's first turn (zero exec --fork), over the real zero's recorded 
 });
 
 describe('a spec draft (#36)', () => {
-	let home: string;
-	beforeEach(async () => {
-		home = await mkdtemp(path.join(os.tmpdir(), 'zero-spec-tracking-'));
-	});
-	afterEach(async () => {
-		await rm(home, { recursive: true, force: true });
-	});
+	const home = tempHomePerTest('zero-spec-tracking-');
 
 	/** The recorded spec-draft run (a write refused after zero's checkpoint), finished as `kind`. */
 	async function finishAs(kind: 'spec-draft' | 'chat') {
-		const records = new ChangeRecords(path.join(home, 'changes'), silent);
-		const tracking = await TurnTracking.begin(
-			records,
-			new SerialQueue(),
-			{
-				turnId: 't1',
-				sessionId: 'mode-matrix-spec-draft',
-				newSession: true,
-				env: { XDG_DATA_HOME: home },
-				cwd: home,
-				addDirs: [],
-			},
-			silent,
-		);
+		const { tracking } = await trackNewSession(home(), 'mode-matrix-spec-draft');
 		const turn = reduceTranscript({ id: 'c', title: 't', createdAt: 0 }, [
 			{
 				type: 'turn/start',
