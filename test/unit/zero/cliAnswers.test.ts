@@ -26,13 +26,23 @@ function recorded(variant: string, name: string): CliResult {
 }
 const ok = (stdout: string): CliResult => ({ exitCode: 0, stdout, stderr: '' });
 
+/** Each command's answer read by its schema, its command line as a problem names it. */
+const readAs = {
+	sessionsList: (answer: CliResult) =>
+		readCliJson(answer, SessionsListSchema, 'zero sessions list --json'),
+	providerModels: (answer: CliResult) =>
+		readCliJson(answer, ProviderModelsSchema, 'zero providers models --json'),
+	grantsList: (answer: CliResult) =>
+		readCliJson(answer, GrantsListSchema, 'zero sandbox grants list --json'),
+	providersCurrent: (answer: CliResult) =>
+		readCliJson(answer, ProvidersCurrentSchema, 'zero providers current --json'),
+	sandboxPolicy: (answer: CliResult) =>
+		readCliJson(answer, SandboxPolicySchema, 'zero sandbox policy --json'),
+};
+
 describe("zero's CLI answers", () => {
 	it('reads the recorded sessions list, keeping unknown fields', () => {
-		const answer = readCliJson(
-			recorded('fake-server', 'sessions_list_json'),
-			SessionsListSchema,
-			'zero sessions list --json',
-		);
+		const answer = readAs.sessionsList(recorded('fake-server', 'sessions_list_json'));
 		assert.ok(answer.ok);
 		assert.ok(answer.value.items.length > 0);
 		assert.equal(answer.value.skipped, 0);
@@ -43,7 +53,7 @@ describe("zero's CLI answers", () => {
 	});
 
 	it('skips one unreadable session instead of losing the list', () => {
-		const answer = readCliJson(
+		const answer = readAs.sessionsList(
 			ok(
 				JSON.stringify([
 					{ sessionId: 'a' },
@@ -52,8 +62,6 @@ describe("zero's CLI answers", () => {
 					{ sessionId: 'b', kind: 'child' },
 				]),
 			),
-			SessionsListSchema,
-			'zero sessions list --json',
 		);
 		assert.ok(answer.ok);
 		assert.deepEqual(
@@ -65,10 +73,8 @@ describe("zero's CLI answers", () => {
 	});
 
 	it('reads the recorded models list', () => {
-		const answer = readCliJson(
+		const answer = readAs.providerModels(
 			recorded('fake-server-with-models', 'providers_models_json'),
-			ProviderModelsSchema,
-			'zero providers models --json',
 		);
 		assert.ok(answer.ok);
 		assert.ok(answer.value.models.items.length > 0);
@@ -76,14 +82,10 @@ describe("zero's CLI answers", () => {
 	});
 
 	it('reads the recorded (empty) grants list and a list with grants of every decision', () => {
-		const empty = readCliJson(
-			recorded('fake-server', 'sandbox_grants_list_json'),
-			GrantsListSchema,
-			'zero sandbox grants list --json',
-		);
+		const empty = readAs.grantsList(recorded('fake-server', 'sandbox_grants_list_json'));
 		assert.ok(empty.ok);
 		assert.deepEqual(empty.value.grants.items, []);
-		const some = readCliJson(
+		const some = readAs.grantsList(
 			ok(
 				JSON.stringify({
 					grants: [
@@ -93,8 +95,6 @@ describe("zero's CLI answers", () => {
 					],
 				}),
 			),
-			GrantsListSchema,
-			'zero sandbox grants list --json',
 		);
 		assert.ok(some.ok);
 		assert.deepEqual(
@@ -107,28 +107,16 @@ describe("zero's CLI answers", () => {
 	});
 
 	it('reads the recorded current provider, configured or not', () => {
-		const configured = readCliJson(
-			recorded('fake-server', 'providers_current_json'),
-			ProvidersCurrentSchema,
-			'zero providers current --json',
-		);
+		const configured = readAs.providersCurrent(recorded('fake-server', 'providers_current_json'));
 		assert.ok(configured.ok);
 		assert.equal(configured.value.provider?.providerKind, 'openai-compatible');
-		const none = readCliJson(
-			recorded('no-provider', 'providers_current_json'),
-			ProvidersCurrentSchema,
-			'zero providers current --json',
-		);
+		const none = readAs.providersCurrent(recorded('no-provider', 'providers_current_json'));
 		assert.ok(none.ok);
 		assert.equal(none.value.provider, null);
 	});
 
 	it('reads the recorded sandbox policy: mode and backend', () => {
-		const answer = readCliJson(
-			recorded('fake-server', 'sandbox_policy_json'),
-			SandboxPolicySchema,
-			'zero sandbox policy --json',
-		);
+		const answer = readAs.sandboxPolicy(recorded('fake-server', 'sandbox_policy_json'));
 		assert.ok(answer.ok);
 		assert.equal(answer.value.policy?.mode, 'enforce');
 		assert.equal(answer.value.backend?.available, false);
@@ -149,11 +137,7 @@ describe("zero's CLI answers", () => {
 			ok: false,
 			problem: 'zero sessions list did not answer with JSON.',
 		});
-		const wrongShape = readCliJson(
-			ok('{"sessions": []}'),
-			SessionsListSchema,
-			'zero sessions list --json',
-		);
+		const wrongShape = readAs.sessionsList(ok('{"sessions": []}'));
 		assert.equal(wrongShape.ok, false);
 		assert.match(wrongShape.ok ? '' : wrongShape.problem, /unexpected answer/);
 	});
