@@ -15,6 +15,8 @@ export const REPO = path.resolve(__dirname, '..', '..');
 export const SCENARIOS = path.join(REPO, 'test', 'fixtures', 'scenarios');
 export const RECORDED = path.join(REPO, 'test', 'fixtures', 'recorded');
 export const FAKE_ZERO = path.join(REPO, 'test', 'fixtures', 'fake-zero', 'zero');
+/** `zero exec` reading and writing stream-json: how each of the extension's runs starts. */
+export const STREAM_JSON_EXEC = ['exec', '-o', 'stream-json', '-i', 'stream-json'];
 /** The real zero's spec-mode recordings. */
 export const SPEC_RECORDED = path.join(RECORDED, 'spec');
 /** The specialist the recorded Task call (`call_task`) spawned. */

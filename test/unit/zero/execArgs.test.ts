@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildExecArgs, formatCommandLine, shellQuote } from '../../../src/zero/protocol/execArgs';
+import { STREAM_JSON_EXEC } from '../helpers';
 import { shapingTurn } from '../shapingFixtures';
 
 describe('exec argv', () => {
@@ -12,11 +13,7 @@ describe('exec argv', () => {
 				session: { kind: 'new', id: 'vscode-c1-1' },
 			}),
 			[
-				'exec',
-				'-o',
-				'stream-json',
-				'-i',
-				'stream-json',
+				...STREAM_JSON_EXEC,
 				'--cwd=/w s',
 				'--no-notify',
 				'--no-completion-gate',

@@ -19,7 +19,7 @@ import {
 	specSessionIn,
 } from '../../../src/zero/protocol/specProtocol';
 import { hostileString, hostileValue } from '../fuzz/hostileStream';
-import { prng, SPEC_RECORDED as SPEC } from '../helpers';
+import { STREAM_JSON_EXEC, prng, SPEC_RECORDED as SPEC } from '../helpers';
 
 function cli(name: string): { exitCode: number | null; stdout: string; stderr: string } {
 	return JSON.parse(readFileSync(path.join(SPEC, 'cli', `${name}.json`), 'utf8')) as ReturnType<
@@ -262,11 +262,7 @@ describe('specProtocol: command lines', () => {
 			specReasoningEffort: 'high',
 		});
 		assert.deepEqual(args, [
-			'exec',
-			'-o',
-			'stream-json',
-			'-i',
-			'stream-json',
+			...STREAM_JSON_EXEC,
 			'--cwd=/ws',
 			'--no-notify',
 			'--use-spec',

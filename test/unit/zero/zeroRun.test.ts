@@ -10,7 +10,7 @@ import { parseLine, type ParsedLine } from '../../../src/zero/protocol/parseLine
 import { processExists } from '../../../src/zero/process/processTree';
 import { ZeroRun } from '../../../src/zero/process/zeroRun';
 import { waitUntil } from '../../harness/wait';
-import { FAKE_ZERO, SCENARIOS, readLines } from '../helpers';
+import { FAKE_ZERO, SCENARIOS, STREAM_JSON_EXEC, readLines } from '../helpers';
 
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'zero-run-test-'));
 
@@ -47,14 +47,7 @@ function start(
 	const run = new ZeroRun(
 		{
 			binary: extra.binary ?? FAKE_ZERO,
-			args: extra.args ?? [
-				'exec',
-				'-o',
-				'stream-json',
-				'-i',
-				'stream-json',
-				'--init-session-id=t1',
-			],
+			args: extra.args ?? [...STREAM_JSON_EXEC, '--init-session-id=t1'],
 			cwd: os.tmpdir(),
 			env: {
 				...process.env,

@@ -15,7 +15,7 @@ import type {
 } from '../../../../src/shared/transcriptSchema';
 import { actionCommands, grantArgs } from '../../../../src/host/notices/actionCommands';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
-import { RECORDED, SCENARIOS, readLines, replay } from '../../helpers';
+import { RECORDED, SCENARIOS, STREAM_JSON_EXEC, readLines, replay } from '../../helpers';
 
 function tool(
 	name: string,
@@ -336,16 +336,7 @@ describe('permission actions → exact argv', () => {
 		maxTurns: 12,
 		extraArgs: ['--reasoning-effort=high'],
 	};
-	const head = [
-		'exec',
-		'-o',
-		'stream-json',
-		'-i',
-		'stream-json',
-		'--cwd=/ws',
-		'--no-notify',
-		'--no-completion-gate',
-	];
+	const head = [...STREAM_JSON_EXEC, '--cwd=/ws', '--no-notify', '--no-completion-gate'];
 	const tail = ['--resume=vscode-c1-1', '--model=fake-model', '--max-turns=12'];
 
 	it('re-run with unsafe permissions', () => {
