@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { reduceTranscript } from '../../src/shared/transcript';
@@ -28,6 +29,31 @@ export function specialistChildrenStdout(): string {
 		readFileSync(path.join(SPEC_RECORDED, 'cli', 'sessions-children-task-parent.json'), 'utf8'),
 	) as { stdout: string };
 	return answer.stdout;
+}
+
+/** What the real zero printed for the recorded grant or sandbox command `name`. */
+export function permissionsCliStdout(name: string): string {
+	return readFileSync(path.join(RECORDED, 'permissions-cli', `${name}.stdout.txt`), 'utf8');
+}
+
+/**
+ * `revoke` (zero's command line) took back the file-scoped write_file grant of `scope` by its own
+ * path, and `confirmation` (what the user was asked first) named that grant.
+ */
+export function assertRevokedFileGrant(
+	revoke: readonly string[] | undefined,
+	confirmation: string,
+	scope: string,
+): void {
+	assert.deepEqual(revoke, [
+		'sandbox',
+		'grants',
+		'revoke',
+		'write_file',
+		`--path=${scope}`,
+		'--json',
+	]);
+	assert.match(confirmation, new RegExp(`deny write_file for ${scope}`));
 }
 
 /** Every stream-json transcript we have: scripted scenarios and output recorded from the real zero. */

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import {
 	checkProtocolOutput,
 	checkSandboxOutput,
@@ -10,7 +8,7 @@ import {
 	probeZero,
 	type ZeroCliRunner,
 } from '../../../src/zero/protocol/setupProbe';
-import { RECORDED, recordedCli } from '../helpers';
+import { permissionsCliStdout, recordedCli } from '../helpers';
 
 describe('setup probe parsing', () => {
 	it('reads versions, including source builds and old releases', () => {
@@ -99,10 +97,7 @@ describe('setup probe against the real zero v0.8.0 (recorded answers)', () => {
 		);
 		const disabled = checkSandboxOutput({
 			exitCode: 0,
-			stdout: readFileSync(
-				path.join(RECORDED, 'permissions-cli', 'p04-sandbox-policy.stdout.txt'),
-				'utf8',
-			),
+			stdout: permissionsCliStdout('p04-sandbox-policy'),
 			stderr: '',
 		});
 		assert.equal(disabled?.mode, 'disabled');

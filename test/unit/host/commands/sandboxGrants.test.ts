@@ -1,16 +1,13 @@
 /** Zero: Manage Sandbox Grants against zero's recorded grant list and revoke answers. */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { grantPickItems, manageSandboxGrants } from '../../../../src/host/commands/sandboxGrants';
 import type { PickItem } from '../../../../src/host/platform/confirmations';
 import type { ZeroCliResult } from '../../../../src/host/platform/zeroCli';
 import { parseGrantList, type GrantRef } from '../../../../src/zero/protocol/grants';
-import { RECORDED } from '../../helpers';
+import { assertRevokedFileGrant, permissionsCliStdout } from '../../helpers';
 
-const cli = (name: string): string =>
-	readFileSync(path.join(RECORDED, 'permissions-cli', `${name}.stdout.txt`), 'utf8');
+const cli = permissionsCliStdout;
 
 function run(pickLabel: string | undefined, revokeAnswer: string, confirm = true) {
 	const calls: string[][] = [];
@@ -63,15 +60,7 @@ describe('Zero: Manage Sandbox Grants', () => {
 		const scope = list?.grants[5].scope ?? '';
 		const flow = run(`deny write_file for ${scope}`, cli('p13-revoke-file-by-scope'));
 		await flow.done;
-		assert.deepEqual(flow.calls[1], [
-			'sandbox',
-			'grants',
-			'revoke',
-			'write_file',
-			`--path=${scope}`,
-			'--json',
-		]);
-		assert.match(flow.asked[0].detail, new RegExp(`deny write_file for ${scope}`));
+		assertRevokedFileGrant(flow.calls[1], flow.asked[0].detail, scope);
 		assert.doesNotMatch(flow.asked[0].detail, /allow write_file \(every path\)/);
 		assert.deepEqual(flow.shown, [{ level: 'info', message: 'zero revoked 1 grant.' }]);
 	});

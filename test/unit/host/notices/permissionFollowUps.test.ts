@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { settingsWith } from '../../helpers';
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
@@ -20,7 +19,14 @@ import type { ZeroSettings } from '../../../../src/host/platform/settings';
 import type { ZeroCliResult } from '../../../../src/host/platform/zeroCli';
 import type { ZeroFactsSnapshot } from '../../../../src/host/platform/zeroFacts';
 import type { ToolItem, Transcript, Turn } from '../../../../src/shared/transcriptSchema';
-import { RECORDED, SCENARIOS, exited, replay } from '../../helpers';
+import {
+	RECORDED,
+	SCENARIOS,
+	assertRevokedFileGrant,
+	exited,
+	permissionsCliStdout,
+	replay,
+} from '../../helpers';
 
 const settings: ZeroSettings = settingsWith({ permissionMode: 'plan' });
 
@@ -88,8 +94,7 @@ function harness(
 	return { followUps, cliCalls, shown, asked };
 }
 
-const cliOutput = (name: string): string =>
-	readFileSync(path.join(RECORDED, 'permissions-cli', `${name}.stdout.txt`), 'utf8');
+const cliOutput = permissionsCliStdout;
 
 function recorded(name: string): { transcript: Transcript; turn: Turn } {
 	const transcript = replay(path.join(RECORDED, `${name}.jsonl`), exited(0));
@@ -314,15 +319,7 @@ describe('host notices and follow-ups', () => {
 		const scope = item.permission?.grant?.scope ?? '';
 		const prepared = await revokeAndRerun();
 		assert.ok(prepared);
-		assert.deepEqual(run.cliCalls[1], [
-			'sandbox',
-			'grants',
-			'revoke',
-			'write_file',
-			`--path=${scope}`,
-			'--json',
-		]);
-		assert.match(run.asked[0].detail, new RegExp(`deny write_file for ${scope}`));
+		assertRevokedFileGrant(run.cliCalls[1], run.asked[0].detail, scope);
 		assert.doesNotMatch(run.asked[0].detail, /allow write_file/);
 	});
 

@@ -22,7 +22,7 @@ import { actionCommands, type ActionCommands } from '../../../../src/host/notice
 import type { RunState, ToolItem } from '../../../../src/shared/transcriptSchema';
 import type { RunPermissionMode } from '../../../../src/zero/protocol/permissionModes';
 import { parseTraceCounters } from '../../../../src/zero/protocol/trace';
-import { RECORDED, replay } from '../../helpers';
+import { RECORDED, permissionsCliStdout, replay } from '../../helpers';
 
 interface Meta {
 	argv: string[];
@@ -229,11 +229,7 @@ function assertGrantsCommand(ours: string[] | undefined, cliName: string, revoke
 	);
 	assert.equal(entry.exitCode, 0);
 	if (revoked !== undefined) {
-		const stdout = readFileSync(
-			path.join(RECORDED, 'permissions-cli', `${cliName}.stdout.txt`),
-			'utf8',
-		);
-		assert.deepEqual(JSON.parse(stdout), { revoked });
+		assert.deepEqual(JSON.parse(permissionsCliStdout(cliName)), { revoked });
 	}
 }
 
