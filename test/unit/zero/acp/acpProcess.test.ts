@@ -32,6 +32,14 @@ after(async () => {
 	}
 });
 
+/** A fake `zero acp` (started with `args`) and a new session in its workspace, recording its events. */
+async function fakeSession(...args: Parameters<typeof startFake>) {
+	const run = fake(...args);
+	const observer = new RecordingSessionObserver();
+	const session = await run.acp.newSession(run.workspace, observer);
+	return { run, observer, session };
+}
+
 const prompt = (text: string) => [{ type: 'text' as const, text }];
 
 /** What this client answered to zero's permission requests, in order. */
@@ -114,9 +122,7 @@ describe('AcpProcess: start and initialize', { timeout: 30_000 }, () => {
 
 describe('AcpProcess: prompt turns', { timeout: 30_000 }, () => {
 	it('streams updates to the session in order and ends with the stop reason', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { run, session, observer } = await fakeSession();
 		assert.equal(session.modes?.currentModeId, 'auto');
 		assert.deepEqual(
 			session.configOptions?.map((option) => option.id),
@@ -136,9 +142,7 @@ describe('AcpProcess: prompt turns', { timeout: 30_000 }, () => {
 	});
 
 	it('streams tool calls, their results and the plan', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { session, observer } = await fakeSession();
 		await session.prompt(prompt('[scenario:tools]'));
 		assert.deepEqual(observer.updateKinds(), [
 			'agent_message_chunk',
@@ -158,8 +162,7 @@ describe('AcpProcess: prompt turns', { timeout: 30_000 }, () => {
 		['refusal', 'refusal'],
 	] as const) {
 		it(`passes the stop reason "${stopReason}" on`, async () => {
-			const run = fake();
-			const session = await run.acp.newSession(run.workspace, new RecordingSessionObserver());
+			const { session } = await fakeSession();
 			assert.deepEqual(await session.prompt(prompt(`[scenario:${scenario}]`)), {
 				kind: 'completed',
 				stopReason,
@@ -168,9 +171,7 @@ describe('AcpProcess: prompt turns', { timeout: 30_000 }, () => {
 	}
 
 	it('ends a prompt zero answers with an error as "refused", and the session goes on', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { session } = await fakeSession();
 		assert.deepEqual(await session.prompt(prompt('[scenario:provider-error]')), {
 			kind: 'refused',
 			code: -32603,
@@ -181,16 +182,14 @@ describe('AcpProcess: prompt turns', { timeout: 30_000 }, () => {
 	});
 
 	it('ends a prompt whose result has the wrong shape as "invalid_result"', async () => {
-		const run = fake();
-		const session = await run.acp.newSession(run.workspace, new RecordingSessionObserver());
+		const { session } = await fakeSession();
 		const outcome = await session.prompt(prompt('[scenario:invalid-result]'));
 		assert.equal(outcome.kind, 'invalid_result');
 		assert.match(outcome.kind === 'invalid_result' ? outcome.message : '', /stopReason/);
 	});
 
 	it('runs one prompt at a time per session', async () => {
-		const run = fake();
-		const session = await run.acp.newSession(run.workspace, new RecordingSessionObserver());
+		const { session } = await fakeSession();
 		const first = session.prompt(prompt('[scenario:slow]'));
 		await assert.rejects(session.prompt(prompt('again')), /already running/);
 		assert.equal((await first).kind, 'completed');
@@ -282,9 +281,7 @@ describe('AcpProcess: permission requests', { timeout: 30_000 }, () => {
 	});
 
 	it('Stop while a request waits sends session/cancel, answers the request "cancelled" and ends the turn cancelled', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { run, session, observer } = await fakeSession();
 		const turn = session.prompt(prompt('[scenario:permission]'));
 		await waitUntil(() => observer.requests.length === 1, 10_000, 'the permission request');
 		assert.equal(session.pendingPermissions().length, 1);
@@ -310,9 +307,7 @@ describe('AcpProcess: permission requests', { timeout: 30_000 }, () => {
 	});
 
 	it('Stop while text streams ends the turn cancelled', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { session, observer } = await fakeSession();
 		const turn = session.prompt(prompt('[scenario:wait-for-cancel]'));
 		await waitUntil(() => observer.events.length === 2, 10_000, 'two chunks');
 		session.cancel();
@@ -320,9 +315,7 @@ describe('AcpProcess: permission requests', { timeout: 30_000 }, () => {
 	});
 
 	it('answers a permission request it cannot read with an error, so zero denies it', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { run, session, observer } = await fakeSession();
 		assert.equal((await session.prompt(prompt('[scenario:invalid-permission]'))).kind, 'completed');
 		assert.equal(observer.requests.length, 0);
 		const [reply] = permissionReplies(run) as { id: number; error?: { code: number } }[];
@@ -338,8 +331,7 @@ describe('AcpProcess: permission requests', { timeout: 30_000 }, () => {
 	});
 
 	it('answers a request method it does not offer with "method not found" and the turn goes on', async () => {
-		const run = fake();
-		const session = await run.acp.newSession(run.workspace, new RecordingSessionObserver());
+		const { run, session } = await fakeSession();
 		assert.equal((await session.prompt(prompt('[scenario:unknown-request]'))).kind, 'completed');
 		const [reply] = permissionReplies(run) as { id: number; error?: { code: number } }[];
 		assert.equal(reply.error?.code, -32601);
@@ -349,9 +341,7 @@ describe('AcpProcess: permission requests', { timeout: 30_000 }, () => {
 
 describe('AcpProcess: drift and bad lines', { timeout: 30_000 }, () => {
 	it('keeps an unknown notification and an unknown update kind as drift on the session', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { session, observer } = await fakeSession();
 		assert.equal((await session.prompt(prompt('[scenario:drift]'))).kind, 'completed');
 		assert.deepEqual(observer.updateKinds(), [
 			'agent_message_chunk',
@@ -365,9 +355,7 @@ describe('AcpProcess: drift and bad lines', { timeout: 30_000 }, () => {
 	});
 
 	it('skips malformed lines with diagnostics and finishes the turn', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { run, session, observer } = await fakeSession();
 		assert.deepEqual(await session.prompt(prompt('[scenario:malformed]')), {
 			kind: 'completed',
 			stopReason: 'end_turn',
@@ -382,9 +370,7 @@ describe('AcpProcess: drift and bad lines', { timeout: 30_000 }, () => {
 	});
 
 	it('skips a line over the cap with a diagnostic and keeps reading', async () => {
-		const run = fake({}, { maxLineBytes: 1024 * 1024 });
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { session, observer } = await fakeSession({}, { maxLineBytes: 1024 * 1024 });
 		assert.equal((await session.prompt(prompt('[scenario:oversized]'))).kind, 'completed');
 		const [diagnostic] = observer.events;
 		assert.equal(diagnostic.kind === 'diagnostic' && diagnostic.diagnostic.code, 'line_too_long');
@@ -481,9 +467,7 @@ describe('AcpProcess: sessions sharing one process', { timeout: 30_000 }, () => 
 	});
 
 	it('sets the mode and the model; unsafe is refused by zero', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { session, observer } = await fakeSession();
 		await session.setMode('ask');
 		assert.equal(session.modes?.currentModeId, 'ask');
 		assert.deepEqual(observer.updateKinds(), ['current_mode_update']);
@@ -499,9 +483,7 @@ describe('AcpProcess: sessions sharing one process', { timeout: 30_000 }, () => 
 	});
 
 	it('releasing a session cancels its turn and stops routing to it', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { run, session, observer } = await fakeSession();
 		const turn = session.prompt(prompt('[scenario:permission]'));
 		await waitUntil(() => observer.requests.length === 1, 10_000, 'the permission request');
 		session.release();
@@ -518,9 +500,7 @@ describe('AcpProcess: sessions sharing one process', { timeout: 30_000 }, () => 
 describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 	it('a crash mid-turn ends the turn with the stderr tail and leaves no process behind', async () => {
 		const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'acp-pids-')), 'pids');
-		const run = fake({ FAKE_ACP_PID_FILE: pidFile });
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { run, session, observer } = await fakeSession({ FAKE_ACP_PID_FILE: pidFile });
 		const other = await run.acp.newSession(run.workspace, new RecordingSessionObserver());
 		const fakePid = run.acp.pid;
 		assert.ok(fakePid);
@@ -546,9 +526,7 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 	});
 
 	it('the process ending while a request waits settles it as "process_exit"', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { run, session, observer } = await fakeSession();
 		const turn = session.prompt(prompt('[scenario:permission]'));
 		await waitUntil(() => observer.requests.length === 1, 10_000, 'the permission request');
 		run.acp.kill();
@@ -561,9 +539,7 @@ describe('AcpProcess: the process ending', { timeout: 30_000 }, () => {
 	});
 
 	it('shutdown closes stdin: a running turn is answered cancelled and the process exits 0', async () => {
-		const run = fake();
-		const observer = new RecordingSessionObserver();
-		const session = await run.acp.newSession(run.workspace, observer);
+		const { run, session, observer } = await fakeSession();
 		const turn = session.prompt(prompt('[scenario:wait-for-cancel]'));
 		await waitUntil(() => observer.events.length === 2, 10_000, 'the turn to run');
 		const exit = await run.acp.shutdown();
