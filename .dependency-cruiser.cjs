@@ -22,6 +22,7 @@ const HOST_LAYERS = [
 		'mcp',
 		'usage',
 		'terminalUi',
+		'worktrees',
 	],
 	['acp', 'inspection', 'composer'],
 	['chat'],

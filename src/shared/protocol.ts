@@ -39,6 +39,10 @@ export const WEBVIEW_RUNNABLE_COMMANDS = [
 	'zero.exportRun',
 	'zero.selectModel',
 	'zero.showProtocolTrace',
+	'zero.moveChatToWorktree',
+	'zero.reviewWorktree',
+	'zero.applyWorktree',
+	'zero.discardWorktree',
 	'workbench.trust.manage',
 ] as const;
 export type WebviewRunnableCommand = (typeof WEBVIEW_RUNNABLE_COMMANDS)[number];

@@ -177,6 +177,15 @@ export function describeRunEnd(run: RunState): RunOutcomeSummary | undefined {
 			};
 		}
 		case 'spawn_failed':
+			if (end.reason === 'not_started') {
+				return {
+					tone: 'warning',
+					title: 'zero was not started',
+					detail: end.message,
+					facts: [],
+					next: [],
+				};
+			}
 			return {
 				tone: 'error',
 				title: end.reason === 'not_found' ? 'zero was not found' : 'zero could not be started',

@@ -121,6 +121,10 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 		case 'chat/addDirs':
 			transcript.addDirs = action.dirs.length > 0 ? [...action.dirs] : undefined;
 			return;
+		case 'chat/worktree':
+			transcript.worktree = { ...action.worktree };
+			transcript.folder = action.folder ?? transcript.folder;
+			return;
 		case 'turn/start':
 			if (!findTurn(transcript, action.turnId)) {
 				transcript.turns.push({
@@ -173,7 +177,15 @@ export function applyAction(transcript: Transcript, action: TranscriptAction): v
 /** The actions about one turn's run (every other action is chat-wide). */
 type TurnAction = Exclude<
 	TranscriptAction,
-	| { type: 'chat/rename' | 'chat/addDirs' | 'turn/start' | 'turn/undone' | 'turns/removed' }
+	| {
+			type:
+				| 'chat/rename'
+				| 'chat/addDirs'
+				| 'chat/worktree'
+				| 'turn/start'
+				| 'turn/undone'
+				| 'turns/removed';
+	  }
 	| AgentSessionAction
 >;
 

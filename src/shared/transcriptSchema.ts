@@ -50,6 +50,25 @@ export const CONTEXT_CHIP_KINDS = [
 	'terminal',
 ] as const;
 
+/**
+ * A chat's own git worktree, prepared by zero (`zero worktrees prepare`) from the chat's folder.
+ * `active`: every turn runs in `path`; `applied` / `discarded`: the work went into the folder or
+ * was thrown away, the worktree is released and removed, and the chat takes no more turns.
+ */
+export const ChatWorktreeSchema = z.object({
+	name: z.string().max(200),
+	path: z.string().max(4096),
+	/** The repository's main worktree (git runs there to remove this one). */
+	repoRoot: z.string().max(4096),
+	/** The commit the worktree started at: "review all" and "apply" compare with it. */
+	baseCommit: z.string().max(100),
+	sourceBranch: z.string().max(400).optional(),
+	state: z.enum(['active', 'applied', 'discarded']),
+	/** When it was applied or discarded. */
+	endedAt: z.number().optional(),
+});
+export type ChatWorktree = z.infer<typeof ChatWorktreeSchema>;
+
 /** Context attached to a prompt, shown as chips and inlined into the stream-json input. */
 export const ContextChipSchema = z.object({
 	id: z.string(),
@@ -223,6 +242,8 @@ export const TranscriptSchema = z.object({
 	folder: z.string().max(4096).optional(),
 	/** The next run creates the fork (`--fork=<fromSessionId>`) instead of a new session. */
 	pendingFork: z.object({ fromSessionId: z.string().max(200) }).optional(),
+	/** A chat in its own git worktree (`zero worktrees prepare`): its turns run there. */
+	worktree: ChatWorktreeSchema.optional(),
 });
 export type Transcript = z.infer<typeof TranscriptSchema>;
 
@@ -270,6 +291,12 @@ export const TranscriptActionSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('turns/removed'), turnIds: z.array(z.string()) }),
 	/** The directories kept for every run of the chat, replaced as a whole. */
 	z.object({ type: z.literal('chat/addDirs'), dirs: z.array(z.string()) }),
+	/** The chat's worktree was prepared (with the folder it was made from), applied or discarded. */
+	z.object({
+		type: z.literal('chat/worktree'),
+		worktree: ChatWorktreeSchema,
+		folder: z.string().max(4096).optional(),
+	}),
 	/** A notice zero printed only on stderr (`zero/stderrNotices.ts`), shown on the turn. */
 	z.object({
 		type: z.literal('run/notice'),

@@ -5,6 +5,7 @@
  */
 import { countChangedFiles } from '../shared/changeCounts';
 import type { ForkOrigin } from '../shared/forkOrigin';
+import type { WebviewRunnableCommand } from '../shared/protocol';
 import type { Transcript } from '../shared/transcriptSchema';
 import { formatTokens, h, icon } from './dom';
 import { renderReviewAllButton } from './renderChanges';
@@ -19,7 +20,7 @@ export class ChatHeader {
 		const usage = transcript.usage;
 		const changedFiles = transcript.readOnly ? 0 : countChangedFiles(transcript).files;
 		const origin = transcript.forkedFrom;
-		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}|${transcript.pendingFork !== undefined}|${transcript.folder}`;
+		const signature = `${transcript.id}|${transcript.title}|${transcript.model}|${transcript.sessionId}|${usage.totalTokens}|${transcript.turns.length === 0}|${changedFiles}|${transcript.pendingFork !== undefined}|${transcript.folder}|${transcript.worktree?.name}|${transcript.worktree?.state}`;
 		if (signature === this.signature) {
 			return;
 		}
@@ -29,7 +30,8 @@ export class ChatHeader {
 			h(
 				'div',
 				{ class: 'chat-meta muted' },
-				transcript.folder ? renderFolder(transcript) : undefined,
+				transcript.folder && !transcript.worktree ? renderFolder(transcript) : undefined,
+				renderWorktree(transcript),
 				transcript.model
 					? h(
 							'span',
@@ -117,6 +119,69 @@ function renderFolder(transcript: Transcript): HTMLElement {
 			...actionAttrs({ action: 'run-command', command: 'zero.changeChatFolder' }),
 		},
 		...label,
+	);
+}
+
+/**
+ * A worktree chat's worktree with what can be done with it; for a chat without turns, the way
+ * into one.
+ */
+function renderWorktree(transcript: Transcript): HTMLElement | undefined {
+	const worktree = transcript.worktree;
+	const button = (label: string, command: WebviewRunnableCommand, title: string) =>
+		h(
+			'button',
+			{
+				type: 'button',
+				class: 'link-button',
+				title,
+				...actionAttrs({ action: 'run-command', command }),
+			},
+			label,
+		);
+	if (!worktree) {
+		return transcript.turns.length === 0 && !transcript.readOnly
+			? h(
+					'span',
+					{ class: 'chat-worktree' },
+					button(
+						'In its own worktree',
+						'zero.moveChatToWorktree',
+						'zero makes a git worktree from the last commit; every turn of this chat runs there, apart from the folder',
+					),
+				)
+			: undefined;
+	}
+	const from = transcript.folder ? ` of ${folderLabel(transcript.folder)}` : '';
+	const badge = h(
+		'span',
+		{
+			class: 'chat-worktree-name',
+			title: `zero works in ${worktree.path}, a git worktree${from} made at ${worktree.baseCommit.slice(0, 7)}`,
+		},
+		icon('git-branch'),
+		` worktree ${worktree.name}${from}`,
+	);
+	if (worktree.state !== 'active') {
+		return h('span', { class: 'chat-worktree' }, badge, ` (${worktree.state})`);
+	}
+	if (transcript.readOnly || transcript.turns.length === 0) {
+		return h('span', { class: 'chat-worktree' }, badge);
+	}
+	return h(
+		'span',
+		{ class: 'chat-worktree', role: 'group', 'aria-label': 'The worktree' },
+		badge,
+		' ',
+		button(
+			'Review',
+			'zero.reviewWorktree',
+			'Review everything the worktree changed since it was made',
+		),
+		' \u00b7 ',
+		button('Apply', 'zero.applyWorktree', 'Apply the worktree to the folder (asks first)'),
+		' \u00b7 ',
+		button('Discard', 'zero.discardWorktree', 'Discard the worktree (asks first)'),
 	);
 }
 

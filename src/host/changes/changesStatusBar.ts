@@ -32,7 +32,10 @@ export class ChangesStatusBar implements vscode.Disposable {
 					message.type === 'state/snapshot' ||
 					(message.type === 'transcript/actions' &&
 						message.actions.some(
-							(action) => action.type === 'turn/changes' || action.type === 'turn/undone',
+							(action) =>
+								action.type === 'turn/changes' ||
+								action.type === 'turn/undone' ||
+								action.type === 'chat/worktree',
 						))
 				) {
 					this.update();
@@ -42,21 +45,31 @@ export class ChangesStatusBar implements vscode.Disposable {
 	}
 
 	update(): void {
-		const { files, unreviewedTurns } = countChangedFiles(this.chats.active.transcript);
-		if (files === 0) {
+		const transcript = this.chats.active.transcript;
+		const { files, unreviewedTurns } = countChangedFiles(transcript);
+		// A worktree chat says where it works even before it changed anything.
+		const worktree = transcript.worktree?.state === 'active' ? transcript.worktree : undefined;
+		if (files === 0 && !worktree) {
 			this.item.hide();
 			return;
 		}
-		this.item.text = `$(diff) ${files} file${files === 1 ? '' : 's'} changed`;
+		const changed = `${files} file${files === 1 ? '' : 's'} changed`;
+		this.item.text = worktree
+			? `$(git-branch) worktree ${worktree.name}${files > 0 ? ` \u00b7 ${changed}` : ''}`
+			: `$(diff) ${changed}`;
+		this.item.command = worktree ? 'zero.reviewWorktree' : 'zero.reviewAllChanges';
 		this.item.accessibilityInformation = { label: statusBarLabel(this.item.text) };
-		this.item.tooltip = `zero changed ${files} file${files === 1 ? '' : 's'} in this chat${unreviewedTurns > 0 ? ` (${unreviewedTurns} turn${unreviewedTurns === 1 ? '' : 's'} not reviewed)` : ''}. Click to review them.`;
+		const where = worktree ? ` zero works in the worktree ${worktree.path}.` : '';
+		this.item.tooltip = `zero changed ${files} file${files === 1 ? '' : 's'} in this chat${unreviewedTurns > 0 ? ` (${unreviewedTurns} turn${unreviewedTurns === 1 ? '' : 's'} not reviewed)` : ''}.${where} Click to review them.`;
 		this.item.show();
 	}
 
 	/** For tests: what the item shows (empty when hidden). */
 	describe(): string {
-		const { files } = countChangedFiles(this.chats.active.transcript);
-		return files === 0 ? '' : this.item.text;
+		const transcript = this.chats.active.transcript;
+		const shown =
+			countChangedFiles(transcript).files > 0 || transcript.worktree?.state === 'active';
+		return shown ? this.item.text : '';
 	}
 
 	dispose(): void {

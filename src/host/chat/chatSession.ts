@@ -10,6 +10,7 @@ import { newId } from '../platform/ids';
 import { applyAction, createTranscript, findTurn } from '../../shared/transcript';
 import type {
 	ChatBackend,
+	ChatWorktree,
 	ToolApproval,
 	Transcript,
 	TranscriptAction,
@@ -28,19 +29,20 @@ import { runOutside, type OutsideRunRequest, type OutsideRunResult } from './out
 import { RunSlotClaim } from './runSlotClaim';
 import { runChatTurn, type TurnRunHost } from './turnRun';
 import { TurnTimeline } from '../turns/turnTimeline';
+import { endedWorktreeReason, runFolderOf } from '../worktrees/worktreeState';
 import { messageTurnRequest, type Queued } from './chatQueue';
 
 export type { ChatDeps } from './chatDeps';
 export type { TurnRequest } from '../turns/turnBackend';
 export type { OutsideRunRequest, OutsideRunResult } from './outsideRun';
 
-/** The chat's folder: its own while it is a folder of the workspace, else the window's. */
-export function chatFolder(own: string | undefined, deps: ChatDeps): string | undefined {
-	if (own === undefined) {
-		return deps.workspaceFolder();
-	}
-	// A folder removed from the workspace is no place to run zero any more.
-	return (deps.workspaceFolders?.() ?? [own]).includes(own) ? own : undefined;
+/** Where the chat runs zero: its folder while in the workspace (else none), or its worktree. */
+export function chatFolder(own: string | undefined, deps: ChatDeps, worktree?: ChatWorktree) {
+	const folders = deps.workspaceFolders?.() ?? [own];
+	return runFolderOf(
+		own === undefined ? deps.workspaceFolder() : folders.includes(own) ? own : undefined,
+		worktree,
+	);
 }
 
 /** The turn running now and the backend running it. */
@@ -80,7 +82,10 @@ export class ChatSession extends ChatComposerState implements ChangeChat {
 			transcript ??
 			createTranscript({ id: newId('c', deps.now()), title: 'New chat', createdAt: deps.now() });
 		// Everything this chat runs works in the chat's own folder, never in the window's first.
-		this.deps = { ...deps, workspaceFolder: () => chatFolder(this.transcript.folder, deps) };
+		this.deps = {
+			...deps,
+			workspaceFolder: () => chatFolder(this.transcript.folder, deps, this.transcript.worktree),
+		};
 		this.notices = new ChatNotices(deps, this);
 		this.slot = new RunSlotClaim(this.id, deps.runSlots, deps.messages, () =>
 			this.composerEmitter.fire(),
@@ -94,6 +99,11 @@ export class ChatSession extends ChatComposerState implements ChangeChat {
 	/** The folder zero works in for this chat; undefined when there is none (or it left the workspace). */
 	get folder(): string | undefined {
 		return this.deps.workspaceFolder();
+	}
+
+	/** Why the chat has no folder to run in, when its worktree is the reason. */
+	get noFolderReason(): string | undefined {
+		return endedWorktreeReason(this.transcript.worktree);
 	}
 
 	/** The chat's own deps: their `workspaceFolder()` is the chat's folder. */
@@ -213,6 +223,7 @@ export class ChatSession extends ChatComposerState implements ChangeChat {
 			{
 				deps: this.deps,
 				folder: this.folder,
+				noFolderReason: this.noFolderReason,
 				slot: this.slot,
 				setRunning: (run) => {
 					this.outside = run;
@@ -289,6 +300,7 @@ export class ChatSession extends ChatComposerState implements ChangeChat {
 		return {
 			deps: this.deps,
 			folder: this.folder,
+			noFolderReason: this.noFolderReason,
 			model: this.model,
 			transcript: this.transcript,
 			apply: (action) => this.apply(action),

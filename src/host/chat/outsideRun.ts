@@ -25,6 +25,8 @@ export type OutsideRunResult =
 export interface OutsideRunHost {
 	readonly deps: ChatDeps;
 	readonly folder: string | undefined;
+	/** Why `folder` is undefined, when the chat knows (see preflight). */
+	readonly noFolderReason?: string;
 	readonly slot: RunSlotClaim;
 	/** The running process while it runs, undefined after (the chat counts as running). */
 	setRunning(run: { stop(): void } | undefined): void;
@@ -36,7 +38,7 @@ export async function runOutside(
 ): Promise<OutsideRunResult> {
 	const deps = host.deps;
 	const located = await deps.locator.locate();
-	const checked = preflight(deps.isTrusted(), host.folder, located);
+	const checked = preflight(deps.isTrusted(), host.folder, located, host.noFolderReason);
 	if (!checked.ok) {
 		return { kind: 'not-run', message: checked.outcome.message };
 	}

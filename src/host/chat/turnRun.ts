@@ -14,6 +14,8 @@ import type { ChatDeps } from './chatDeps';
 export interface TurnRunHost {
 	readonly deps: ChatDeps;
 	readonly folder: string | undefined;
+	/** Why `folder` is undefined, when the chat knows (see preflight). */
+	readonly noFolderReason?: string;
 	readonly model: string;
 	readonly transcript: Transcript;
 	apply(action: TranscriptAction): void;
@@ -49,7 +51,7 @@ export async function runChatTurn(
 			...(request.specLink ? { specLink: request.specLink } : {}),
 		});
 		host.started(host.transcript.turns.at(-1));
-		const checked = preflight(deps.isTrusted(), cwd, located);
+		const checked = preflight(deps.isTrusted(), cwd, located, host.noFolderReason);
 		if (!checked.ok) {
 			host.apply({ type: 'run/exit', turnId, at: deps.now(), outcome: checked.outcome });
 			return;

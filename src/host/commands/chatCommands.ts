@@ -145,6 +145,9 @@ export function chatCommands(deps: CommandDeps): Handlers<ChatCommand> {
 				description: [
 					chatStateWords(deps.registry.stateOf(chat.id), chat.lastRun),
 					multiRoot && chat.folder ? `$(folder) ${folderName(chat.folder)}` : undefined,
+					chat.worktree
+						? `$(git-branch) worktree ${chat.worktree.name}${chat.worktree.state === 'active' ? '' : ` (${chat.worktree.state})`}`
+						: undefined,
 					new Date(chat.updatedAt).toLocaleString(),
 					chat.turns ? `${chat.turns} turn${chat.turns === 1 ? '' : 's'}` : undefined,
 				]

@@ -49,6 +49,12 @@ export const COMMAND_IDS = [
 	'zero.mcpServers',
 	'zero.showUsage',
 	'zero.openInTerminalUi',
+	'zero.newWorktreeChat',
+	'zero.moveChatToWorktree',
+	'zero.reviewWorktree',
+	'zero.applyWorktree',
+	'zero.discardWorktree',
+	'zero.showWorktrees',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -8,6 +8,7 @@ import { editorCommands } from './editorCommands';
 import { inspectionCommands } from './inspectionCommands';
 import { setupCommands } from './setupCommands';
 import { specCommands, trackSpecDrafts } from './specCommands';
+import { worktreeCommands } from './worktreeCommands';
 import { zeroToolsCommands } from './zeroToolsCommands';
 
 /** Registers every contributed command; a command without a handler is a compile error. */
@@ -30,6 +31,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		...withChat(hunkCommands(deps)),
 		...withChat(specCommands(deps)),
 		...withChat(zeroToolsCommands(deps)),
+		...withChat(worktreeCommands(deps)),
 		...inspectionCommands(deps),
 		...setupCommands(deps),
 	};

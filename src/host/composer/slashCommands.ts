@@ -19,6 +19,11 @@ import type { SlashItem } from '../../shared/protocol';
 /** The extension's actions: `/name` runs a command of the extension (or a chat action). */
 export const SLASH_ACTIONS = [
 	{ name: 'new', command: 'zero.newChat', description: 'Start a new chat' },
+	{
+		name: 'worktree',
+		command: 'zero.moveChatToWorktree',
+		description: 'Run this chat in its own git worktree (before its first message)',
+	},
 	{ name: 'chats', command: 'zero.showChats', description: 'Open the list of chats' },
 	{ name: 'model', command: 'zero.selectModel', description: 'Choose the model for this chat' },
 	{

@@ -99,7 +99,30 @@ export function forkRefusal(chat: ForkSourceChat, turnId: string): string | unde
 	if (turn.run.sessionId !== undefined && turn.run.sessionId !== transcript.sessionId) {
 		return 'That turn ran in another zero session than the chat continues now.';
 	}
-	return undefined;
+	return worktreeForkRefusal(transcript, turnId);
+}
+
+/** zero v0.8.0's words (recorded: test/fixtures/recorded/worktrees/cli/exec-worktree-fork.json). */
+export const ZERO_WORKTREE_FORK_REFUSAL =
+	'--fork cannot be used with --worktree. Forked sessions must continue in the source session workspace.';
+
+/**
+ * zero refuses `--fork` with `--worktree`: a fork of a worktree chat would share its worktree.
+ * Once the worktree is applied or discarded a fork goes on in the folder, from the latest message
+ * only (an earlier one would rewind files of a worktree that is gone).
+ */
+function worktreeForkRefusal(transcript: ForkSourceChat['transcript'], turnId: string) {
+	const worktree = transcript.worktree;
+	if (worktree === undefined) {
+		return undefined;
+	}
+	if (worktree.state === 'active') {
+		return `zero does not fork a chat that runs in its own worktree: "${ZERO_WORKTREE_FORK_REFUSAL}" Apply or discard the worktree first; then a fork goes on in the folder.`;
+	}
+	const latest = transcript.turns.filter((turn) => !turn.undone).at(-1);
+	return latest?.id === turnId
+		? undefined
+		: `This chat's worktree was ${worktree.state}: fork it from its latest message to go on in the folder.`;
 }
 
 function stderrLine(result: ZeroCommandResult): string {

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../platform/log';
 import { describeTurnEnd } from '../../shared/runOutcome';
-import type { Transcript, Turn } from '../../shared/transcriptSchema';
+import { ChatWorktreeSchema, type Transcript, type Turn } from '../../shared/transcriptSchema';
 import { decodeTranscript } from './chatFiles';
 
 const ChatIndexEntrySchema = z.object({
@@ -23,6 +23,8 @@ const ChatIndexEntrySchema = z.object({
 	folder: z.string().optional(),
 	/** How its last run ended, in words ("Finished", "Stopped", "Failed"...). */
 	lastRun: z.string().max(80).optional(),
+	/** A chat in its own worktree: which, and whether it is still in use. */
+	worktree: ChatWorktreeSchema.pick({ name: true, path: true, state: true }).optional(),
 });
 export type ChatIndexEntry = z.infer<typeof ChatIndexEntrySchema>;
 const ChatIndex = z.array(ChatIndexEntrySchema);
@@ -37,15 +39,19 @@ export function forkOriginEntry(
 
 /** The index's facts of a chat besides its title, times and session. */
 export function indexFacts(
-	transcript: Pick<Transcript, 'forkedFrom' | 'folder'>,
+	transcript: Pick<Transcript, 'forkedFrom' | 'folder' | 'worktree'>,
 	turns: readonly Turn[],
-): Pick<ChatIndexEntry, 'forkedFrom' | 'folder' | 'lastRun'> {
+): Pick<ChatIndexEntry, 'forkedFrom' | 'folder' | 'lastRun' | 'worktree'> {
+	const worktree = transcript.worktree;
 	const last = turns.at(-1);
 	const ended = last && last.run.phase === 'ended' ? describeTurnEnd(last) : undefined;
 	return {
 		forkedFrom: forkOriginEntry(transcript),
 		...(transcript.folder ? { folder: transcript.folder } : {}),
 		...(ended ? { lastRun: ended.title.slice(0, 80) } : {}),
+		...(worktree
+			? { worktree: { name: worktree.name, path: worktree.path, state: worktree.state } }
+			: {}),
 	};
 }
 

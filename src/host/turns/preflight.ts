@@ -15,17 +15,21 @@ export type Preflight =
 	| { ok: true; binary: string; cwd: string }
 	| { ok: false; outcome: Extract<ProcessOutcome, { kind: 'spawn_failed' }> };
 
-/** Trust, then a folder, then the binary: the first that fails is the turn's outcome. */
+/**
+ * Trust, then a folder, then the binary: the first that fails is the turn's outcome. `noFolder`
+ * says why a chat has no folder when it knows better than "open a folder" (its worktree ended).
+ */
 export function preflight(
 	trusted: boolean,
 	cwd: string | undefined,
 	located: DiscoveryResult,
+	noFolder: string = NO_FOLDER_REFUSAL,
 ): Preflight {
 	if (!trusted) {
 		return refuse('other', UNTRUSTED_REFUSAL);
 	}
 	if (!cwd) {
-		return refuse('other', NO_FOLDER_REFUSAL);
+		return refuse(noFolder === NO_FOLDER_REFUSAL ? 'other' : 'not_started', noFolder);
 	}
 	if (!located.found) {
 		return refuse('not_found', located.settingProblem ?? ZERO_NOT_FOUND);

@@ -4,7 +4,13 @@
  */
 import { z } from 'zod';
 
-export const SPAWN_FAILURE_REASONS = ['not_found', 'not_executable', 'other'] as const;
+/** `not_started`: the extension did not start zero on purpose (the message says why). */
+export const SPAWN_FAILURE_REASONS = [
+	'not_found',
+	'not_executable',
+	'other',
+	'not_started',
+] as const;
 
 /** The process ran and ended. */
 export const ProcessExitSchema = z.object({

@@ -259,3 +259,38 @@ for (const name of [
 ]) {
 	readFileSync(path.join(SHAPING, 'cli', `${name}.json`));
 }
+
+describe('Fork of a worktree chat', () => {
+	const worktree = {
+		name: 'chat-c1',
+		path: '/state/zero-worktree-r/chat-c1',
+		repoRoot: '/repo',
+		baseCommit: 'abc',
+	};
+	const cases = [
+		{ state: 'active', turn: 't3', refused: /--fork cannot be used with --worktree/ },
+		{
+			state: 'applied',
+			turn: 't1',
+			refused: /worktree was applied: fork it from its latest message/,
+		},
+		{ state: 'discarded', turn: 't3', refused: undefined },
+	] as const;
+	for (const { state, turn, refused } of cases) {
+		it(`${state} worktree, at ${turn}: ${refused ? 'refused, saying why' : 'forks into the folder'}`, async () => {
+			const { chat } = chatOf();
+			chat.transcript.worktree = { ...worktree, state };
+			const w = world({});
+			const outcome = await forkFromTurn(chat, turn, w.deps);
+			if (refused) {
+				assert.equal(outcome.kind, 'refused');
+				assert.match(outcome.kind === 'refused' ? outcome.message : '', refused);
+				assert.deepEqual(w.opened, []);
+			} else {
+				assert.deepEqual(outcome, { kind: 'forked', chatId: 'cF', at: 'latest' });
+				assert.equal(w.opened[0]?.worktree, undefined, 'the fork runs in the folder');
+			}
+			assert.deepEqual(w.zeroCalls, []);
+		});
+	}
+});
