@@ -7,21 +7,38 @@ import { lineageRows } from '../../../../src/host/conversation/chatLineage';
 import { ChatStore } from '../../../../src/host/storage/chatStore';
 import { forkTranscript } from '../../../../src/host/conversation/forkTranscript';
 import { applyAction, createTranscript } from '../../../../src/shared/transcript';
+import type { Transcript } from '../../../../src/shared/transcriptSchema';
 import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { SCENARIOS, exited, readLines } from '../../helpers';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
+/** A ChatStore in a new temp folder; the errors it logs are noted in `errors`. */
+function newStore() {
+	const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
+	const errors: string[] = [];
+	const store = new ChatStore(root, {
+		...silent,
+		error: (message: string) => errors.push(message),
+	});
+	return { root, store, errors };
+}
+
+/** Chat `id` with its first turn (t1, "hi") started. */
+function chatStarted(id: string, title: string): Transcript {
+	const transcript = createTranscript({ id, title, createdAt: 1 });
+	applyAction(transcript, {
+		type: 'turn/start',
+		turnId: 't1',
+		prompt: { text: 'hi', context: [] },
+	});
+	return transcript;
+}
+
 describe('chat persistence', () => {
 	it('saves and loads a finished chat unchanged', async () => {
-		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
-		const store = new ChatStore(root, silent);
-		const transcript = createTranscript({ id: 'c1', title: 'Hello', createdAt: 1 });
-		applyAction(transcript, {
-			type: 'turn/start',
-			turnId: 't1',
-			prompt: { text: 'hi', context: [] },
-		});
+		const { store } = newStore();
+		const transcript = chatStarted('c1', 'Hello');
 		for (const line of readLines(path.join(SCENARIOS, 'tools.jsonl'))) {
 			applyAction(transcript, { type: 'run/line', turnId: 't1', at: 5, parsed: parseLine(line) });
 		}
@@ -39,14 +56,8 @@ describe('chat persistence', () => {
 	});
 
 	it('rebuilds a run that was cut off from its raw stdout and marks it', async () => {
-		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
-		const store = new ChatStore(root, silent);
-		const transcript = createTranscript({ id: 'c2', title: 'Cut', createdAt: 1 });
-		applyAction(transcript, {
-			type: 'turn/start',
-			turnId: 't1',
-			prompt: { text: 'hi', context: [] },
-		});
+		const { store } = newStore();
+		const transcript = chatStarted('c2', 'Cut');
 		const lines = readLines(path.join(SCENARIOS, 'answer.jsonl'));
 		// The saved state lags: it only saw run_start, the raw capture has more.
 		applyAction(transcript, { type: 'run/line', turnId: 't1', parsed: parseLine(lines[0]) });
@@ -66,8 +77,7 @@ describe('chat persistence', () => {
 	});
 
 	it('refuses a corrupted or foreign transcript file without touching it', async () => {
-		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
-		const store = new ChatStore(root, silent);
+		const { root, store } = newStore();
 		await store.save(createTranscript({ id: 'c3', title: 'x', createdAt: 1 }), 1);
 		const file = path.join(root, 'chats', 'c3', 'transcript.json');
 		writeFileSync(file, '{"formatVersion":99}');
@@ -76,13 +86,12 @@ describe('chat persistence', () => {
 	});
 
 	it('rejects chat ids that could escape the storage folder', async () => {
-		const store = new ChatStore(mkdtempSync(path.join(os.tmpdir(), 'chat-store-')), silent);
+		const { store } = newStore();
 		await assert.rejects(() => store.openRawRun('../evil', 't'));
 	});
 
 	it('saves and restores a chat whose tool call nested 10,000 levels deep', async () => {
-		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
-		const store = new ChatStore(root, silent);
+		const { store } = newStore();
 		const transcript = createTranscript({ id: 'deep', title: 'Deep', createdAt: 1 });
 		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
 		const depth = 10_000;
@@ -94,12 +103,7 @@ describe('chat persistence', () => {
 	});
 
 	it('a value too deep for JSON in the chat is cut, so this save and the later ones still land', async () => {
-		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
-		const errors: string[] = [];
-		const store = new ChatStore(root, {
-			...silent,
-			error: (message: string) => errors.push(message),
-		});
+		const { store, errors } = newStore();
 		const transcript = createTranscript({ id: 'deeper', title: 'Deep', createdAt: 1 });
 		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
 		// A value that reached the chat without passing the parser's depth cap.
@@ -117,12 +121,7 @@ describe('chat persistence', () => {
 	});
 
 	it('reports a transcript that cannot be written instead of throwing', async () => {
-		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
-		const errors: string[] = [];
-		const store = new ChatStore(root, {
-			...silent,
-			error: (message: string) => errors.push(message),
-		});
+		const { store, errors } = newStore();
 		const transcript = createTranscript({ id: 'cyclic', title: 'x', createdAt: 1 });
 		applyAction(transcript, { type: 'turn/start', turnId: 't1' });
 		const cyclic: Record<string, unknown> = {};
@@ -140,8 +139,7 @@ describe('chat persistence', () => {
 
 describe('a fork in the chats list', () => {
 	it('is listed under its parent; deleting the parent keeps the fork, which then says so', async () => {
-		const root = mkdtempSync(path.join(os.tmpdir(), 'chat-store-'));
-		const store = new ChatStore(root, silent);
+		const { store } = newStore();
 		const parent = createTranscript({ id: 'cp', title: 'Parent', createdAt: 1, sessionId: 's1' });
 		applyAction(parent, {
 			type: 'turn/start',
