@@ -27,7 +27,23 @@ function fakeWindow() {
 		onDidEndTerminalShellExecution: on(listeners.end),
 		onDidCloseTerminal: on(listeners.close),
 	} as unknown as TerminalEvents;
-	return { events, listeners };
+	type Execution = ReturnType<typeof execution>['exec'];
+	return {
+		events,
+		listeners,
+		/** VS Code heard `exec` start in `terminal`. */
+		started: (terminal: vscode.Terminal, exec: Execution) =>
+			listeners.start.forEach((l) => l({ terminal, execution: exec })),
+		/** VS Code heard `exec` end in `terminal` with `exitCode`. */
+		ended: (terminal: vscode.Terminal, exec: Execution, exitCode: number | undefined) =>
+			listeners.end.forEach((l) => l({ terminal, execution: exec, exitCode })),
+	};
+}
+
+/** A TerminalRecorder over a fake window, and a terminal `bash` with shell integration. */
+function recording() {
+	const window = fakeWindow();
+	return { ...window, recorder: new TerminalRecorder(window.events), bash: terminal('bash') };
 }
 
 function terminal(name: string, shellIntegration = true): vscode.Terminal {
@@ -95,16 +111,14 @@ describe('@terminal', () => {
 	});
 
 	it("shows the active terminal's last command, its cleaned output and exit code", async () => {
-		const { events, listeners } = fakeWindow();
-		const recorder = new TerminalRecorder(events);
-		const bash = terminal('bash');
+		const { listeners, recorder, bash, started, ended } = recording();
 		const first = execution('echo one');
-		listeners.start.forEach((l) => l({ terminal: bash, execution: first.exec }));
+		started(bash, first.exec);
 		first.push('one\r\n');
 		first.end();
-		listeners.end.forEach((l) => l({ terminal: bash, execution: first.exec, exitCode: 0 }));
+		ended(bash, first.exec, 0);
 		const second = execution('npm test');
-		listeners.start.forEach((l) => l({ terminal: bash, execution: second.exec }));
+		started(bash, second.exec);
 		second.push('\u001b]633;C\u0007\u001b[31mFAIL\u001b[0m x.test.ts\r\n');
 		await drain();
 		const running = resolveTerminalMention(recorder, bash);
@@ -114,7 +128,7 @@ describe('@terminal', () => {
 			'@terminal terminal bash (still running):\n```console\n$ npm test\nFAIL x.test.ts\n```',
 		);
 		second.end();
-		listeners.end.forEach((l) => l({ terminal: bash, execution: second.exec, exitCode: 1 }));
+		ended(bash, second.exec, 1);
 		const done = resolveTerminalMention(recorder, bash);
 		assert.ok(done.ok && done.text.startsWith('@terminal terminal bash (exit code 1):'));
 		listeners.close.forEach((l) => l(bash));
@@ -124,14 +138,12 @@ describe('@terminal', () => {
 	});
 
 	it('says so when no output was captured (it printed before the start was heard)', async () => {
-		const { events, listeners } = fakeWindow();
-		const recorder = new TerminalRecorder(events);
-		const bash = terminal('bash');
+		const { recorder, bash, started, ended } = recording();
 		const run = execution('ls');
-		listeners.start.forEach((l) => l({ terminal: bash, execution: run.exec }));
+		started(bash, run.exec);
 		run.end();
 		await drain();
-		listeners.end.forEach((l) => l({ terminal: bash, execution: run.exec, exitCode: 0 }));
+		ended(bash, run.exec, 0);
 		const mention = resolveTerminalMention(recorder, bash);
 		assert.ok(mention.ok);
 		assert.equal(
@@ -141,18 +153,16 @@ describe('@terminal', () => {
 	});
 
 	it('keeps the tail of a huge output, bounded, and says how much of the head it left out', async () => {
-		const { events, listeners } = fakeWindow();
-		const recorder = new TerminalRecorder(events);
-		const bash = terminal('bash');
+		const { recorder, bash, started, ended } = recording();
 		const run = execution('make');
-		listeners.start.forEach((l) => l({ terminal: bash, execution: run.exec }));
+		started(bash, run.exec);
 		for (let i = 0; i < 2000; i++) {
 			run.push(`line ${i} ${'x'.repeat(100)}\n`);
 		}
 		run.push('the last line: error 42\n');
 		run.end();
 		await drain();
-		listeners.end.forEach((l) => l({ terminal: bash, execution: run.exec, exitCode: undefined }));
+		ended(bash, run.exec, undefined);
 		const recorded = recorder.lastExecution(bash);
 		assert.ok(recorded && recorded.output.length <= MENTION_CHAR_LIMIT * 2);
 		const mention = resolveTerminalMention(recorder, bash);
