@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-	driverOf,
+	startingCommand,
 	findWebviewFrame,
 	pickQuickInputRow,
 	problemCounts,
@@ -36,19 +36,11 @@ test('Inspect Workspace: preset picker, progress, report, Problems panel', async
 		const mark = timer('inspection');
 		await session.chat();
 		mark('chat ready');
-		let presetsShot = false;
 		await pickQuickInputRow(page, {
 			name: 'the inspection presets',
-			open: async () => {
-				driverOf(page).start('zero.inspectWorkspace');
-			},
+			open: startingCommand(page, 'zero.inspectWorkspace'),
 			label: 'Find bugs',
-			onOffered: async () => {
-				if (!presetsShot) {
-					presetsShot = true;
-					await screenshot(page, 'inspection-1-presets');
-				}
-			},
+			onOffered: () => screenshot(page, 'inspection-1-presets'),
 		});
 
 		mark('preset picked');

@@ -18,6 +18,7 @@ import {
 	findWebviewFrame,
 	openZeroView,
 	pickQuickInputRow,
+	startingCommand,
 	screenshot,
 	waitForActiveTab,
 } from '../harness/workbench';
@@ -79,9 +80,7 @@ async function locateZero(page: Page, binary: string, viaButton?: Frame): Promis
 async function pickWalkthrough(page: Page, title: string): Promise<void> {
 	await pickQuickInputRow(page, {
 		name: `the walkthrough picker: ${title}`,
-		open: async () => {
-			driverOf(page).start('welcome.showAllWalkthroughs');
-		},
+		open: startingCommand(page, 'welcome.showAllWalkthroughs'),
 		label: title,
 	});
 }

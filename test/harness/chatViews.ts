@@ -1,6 +1,6 @@
 /** The chat webviews on screen (side view and editor tabs), for tests of many chats at once. */
 import type { Frame, Page } from 'playwright-core';
-import { driverOf, frameIsVisible, pickQuickInputRow } from './workbench';
+import { frameIsVisible, pickQuickInputRow, startingCommand } from './workbench';
 import { waitUntil } from './wait';
 
 /** Every visible chat webview (the side view and each editor tab that is on screen). */
@@ -59,9 +59,7 @@ export async function emptyChat(page: Page, count: number, what: string): Promis
 export async function newChatInFolder(page: Page, name: string, views: number): Promise<Frame> {
 	await pickQuickInputRow(page, {
 		name: `the folder of a new chat (${name})`,
-		open: async () => {
-			driverOf(page).start('zero.newChat');
-		},
+		open: startingCommand(page, 'zero.newChat'),
 		label: name,
 	});
 	const frame = await emptyChat(page, views, `the new chat in ${name}`);

@@ -115,6 +115,16 @@ export function executeCommand<T = unknown>(
 	return driverOf(page).execute<T>(command, ...args);
 }
 
+/**
+ * An `open` for pickQuickInputRow: starts the command `command` (through the driver) without
+ * waiting for it, since it waits for the pick to be answered.
+ */
+export function startingCommand(page: Page, command: string): () => Promise<void> {
+	return async () => {
+		driverOf(page).start(command);
+	};
+}
+
 // ---------------------------------------------------------------------------------------------
 // UI steps
 
@@ -425,8 +435,11 @@ export async function pickQuickInputRow(
 		name: string;
 		open: () => Promise<void>;
 		label: string;
-		/** Called while the pick offers the row, before it is chosen (e.g. for a screenshot). */
-		onOffered?: () => Promise<void>;
+		/**
+		 * Called while the pick offers the row, before it is chosen (e.g. for a screenshot): the first
+		 * time only, not again when the step is redone.
+		 */
+		onOffered?: () => Promise<unknown>;
 		/** true: the row's label is exactly `label`; false: it contains it. */
 		exact?: boolean;
 		/** Type `label` into the pick first (off for a pick that has no filter box). */
@@ -435,6 +448,7 @@ export async function pickQuickInputRow(
 	},
 ): Promise<void> {
 	const state = `a quick pick offering "${label}" (${name})`;
+	let offered = false;
 	await uiStep(page, name, async () => {
 		await open();
 		await expectVisible(page, page.locator(quickInput), state, timeout);
@@ -446,7 +460,10 @@ export async function pickQuickInputRow(
 				`the quick pick (${name}) does not offer "${label}"; it offered: ${JSON.stringify(offered)}`,
 			);
 		await waitForRow(page, row, state, timeout, notOffered);
-		await onOffered?.();
+		if (!offered) {
+			offered = true;
+			await onOffered?.();
+		}
 		if (filter) {
 			await typeIntoQuickInput(page, label, state);
 			await waitForRow(page, row, state, timeout, notOffered);

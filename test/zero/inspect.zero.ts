@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-	driverOf,
+	startingCommand,
 	findWebviewFrame,
 	pickQuickInputRow,
 	readNotifications,
@@ -58,9 +58,7 @@ test('9. an inspection in plan mode puts its findings in the Problems panel', as
 		let pickText = '';
 		await pickQuickInputRow(page, {
 			name: 'the inspection presets',
-			open: async () => {
-				driverOf(page).start('zero.inspectWorkspace');
-			},
+			open: startingCommand(page, 'zero.inspectWorkspace'),
 			label: 'Find bugs',
 			onOffered: async () => {
 				pickText = await page.locator('.quick-input-widget').innerText();
