@@ -161,6 +161,27 @@ test('2. Discard removes the worktree and leaves the folder as it was', async ()
 			fs.readFileSync(path.join(worktree, 'shared.txt'), 'utf8'),
 			'changed in the worktree\n',
 		);
+		const reviewed = await executeCommand<{ files: { status: string; path: string }[] }>(
+			session.page,
+			'zero.reviewWorktree',
+		);
+		assert.deepEqual(reviewed.files.map((file) => `${file.status} ${file.path}`).sort(), [
+			'A draft.txt',
+			'M shared.txt',
+		]);
+		const editor = session.page.locator('.monaco-component.multiDiffEditor');
+		await editor.waitFor({ state: 'visible', timeout: 20_000 });
+		await support.waitUntil(
+			async () => {
+				const text = (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+				return /as committed/.test(text) && /changed in the worktree/.test(text);
+			},
+			20_000,
+			"both sides of shared.txt in the worktree's review",
+		);
+		await screenshot(session.page, 'zero-worktrees-review');
+		await executeCommand(session.page, 'workbench.action.closeAllEditors');
+
 		driverOf(session.page).start('zero.discardWorktree');
 		const asked = await answerDialog(
 			session.page,
@@ -204,14 +225,14 @@ test('3. a worktree chat and a plain chat change the same file at the same time 
 			{ text: ['Done.'], usage },
 			{ text: ['Done.'], usage },
 		]);
-		await support.send(worktreeChat, 'Rewrite shared.txt (worktree chat, concurrent).');
+		await support.send(worktreeChat, 'Rewrite together.txt (worktree chat, concurrent).');
 		await session.server.waitForRequests(first + 1, 60_000);
 
 		await executeCommand(session.page, 'zero.openChatInEditor');
 		await executeCommand(session.page, 'zero.newChat');
 		const plainChat = await emptyChat(session.page, 2, 'the plain chat in an editor tab');
 		assert.equal(await plainChat.locator('.chat-worktree-name').count(), 0);
-		await support.send(plainChat, 'Rewrite shared.txt (plain chat, concurrent).');
+		await support.send(plainChat, 'Rewrite together.txt (plain chat, concurrent).');
 		await session.server.waitForRequests(first + 2, 60_000);
 		assert.deepEqual(
 			session.server.requests.slice(first, first + 2).map((request) => request.outcome),
@@ -232,5 +253,42 @@ test('3. a worktree chat and a plain chat change the same file at the same time 
 			'the plain chat was here\n',
 		);
 		await screenshot(session.page, 'zero-worktrees-concurrent-done');
+	});
+});
+
+test('4. the worktrees left behind are listed with their chats, and one with no chat is released', async () => {
+	await support.step(session.page, 'zero-worktrees-4-left-behind', async () => {
+		const stray = JSON.parse(
+			execFileSync(
+				support.ZERO_BIN,
+				['worktrees', 'prepare', '--name', 'stray', '-C', session.workspace, '--json'],
+				{ cwd: session.workspace, env: session.home.env, encoding: 'utf8' },
+			),
+		) as { path: string };
+		driverOf(session.page).start('zero.showWorktrees');
+		const pick = quickInputWidget(session.page);
+		const strayRow = pick.locator('.monaco-list-row', { hasText: 'stray' });
+		await strayRow.waitFor({ timeout: 15_000 });
+		const rows = await pick.locator('.monaco-list-row').allInnerTexts();
+		assert.ok(
+			rows.some((row) => /chat-\S+[\s\S]*locked · chat: Rewrite together\.txt/.test(row)),
+			JSON.stringify(rows),
+		);
+		assert.ok(
+			rows.some((row) => /stray[\s\S]*locked · no chat of this window/.test(row)),
+			JSON.stringify(rows),
+		);
+		await screenshot(session.page, 'zero-worktrees-left-behind');
+		await strayRow.click();
+		const asked = await answerDialog(
+			session.page,
+			'Release',
+			'zero-worktrees-release-confirmation',
+		);
+		assert.match(asked, /zero worktrees release/);
+		await waitForNotification(session.page, /Released /);
+		const listed = git('worktree', 'list', '--porcelain');
+		const entry = listed.split('\n\n').find((block) => block.includes(stray.path)) ?? '';
+		assert.ok(entry !== '' && !/locked/.test(entry), listed);
 	});
 });
