@@ -96,6 +96,8 @@ test('1. a worktree chat writes only in its worktree; Apply brings the file into
 			'--cwd',
 		);
 		assert.equal(turnCwd, worktree);
+		// @-mentions read the worktree: notes.txt exists only there.
+		await support.pickMention(frame, 'notes', 'file:notes.txt', 'notes.txt');
 		await frame.locator('.chat-worktree button', { hasText: 'Apply' }).waitFor();
 		await screenshot(session.page, 'zero-worktrees-header');
 

@@ -5,6 +5,7 @@
  * becomes. A pick's id comes back from the webview: it is parsed again and every path goes through
  * the resolvers' own checks (workspace folder, trust, links, .gitignore, files.exclude).
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 import type { MentionItem } from '../../shared/protocol';
@@ -75,9 +76,22 @@ function fileGlob(query: string): string {
 
 /** The workspace folder at `fsPath` (a chat's folder), if it is one. */
 function workspaceFolderAt(fsPath: string | undefined): vscode.WorkspaceFolder | undefined {
-	return fsPath === undefined
-		? undefined
-		: vscode.workspace.workspaceFolders?.find((folder) => folder.uri.fsPath === fsPath);
+	if (fsPath === undefined) {
+		return undefined;
+	}
+	// A chat's folder that is no workspace folder is its worktree: mentions are read from there.
+	return (
+		vscode.workspace.workspaceFolders?.find((folder) => folder.uri.fsPath === fsPath) ?? {
+			uri: vscode.Uri.file(fsPath),
+			name: path.basename(fsPath),
+			index: -1,
+		}
+	);
+}
+
+/** A found file's path relative to the folder searched, with forward slashes. */
+function relativeTo(folder: vscode.WorkspaceFolder, uri: vscode.Uri): string {
+	return path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
 }
 
 const UNTRUSTED = 'nothing is mentioned in a workspace that is not trusted';
@@ -113,7 +127,7 @@ export class MentionPicker {
 			FILE_RESULTS * 5,
 		);
 		return found
-			.map((uri) => vscode.workspace.asRelativePath(uri, false))
+			.map((uri) => relativeTo(folder, uri))
 			.filter((relative) => fuzzyMatches(query, relative))
 			.sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
 			.slice(0, FILE_RESULTS)
