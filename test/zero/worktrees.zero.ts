@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
+import { changeCard } from '../harness/chatSteps';
 import { emptyChat } from '../harness/chatViews';
 import {
 	answerDialog,
@@ -255,6 +256,20 @@ test('3. a worktree chat and a plain chat change the same file at the same time 
 			'the plain chat was here\n',
 		);
 		await screenshot(session.page, 'zero-worktrees-concurrent-done');
+
+		// The worktree chat's Undo acts in its worktree: its file goes, the plain chat's stays.
+		const card = await changeCard(worktreeChat, 'worktree chat, concurrent');
+		await card.locator('button.changes-undo').click();
+		await answerDialog(session.page, 'Undo', 'zero-worktrees-undo-in-worktree');
+		await support.waitUntil(
+			() => !fs.existsSync(path.join(worktree, 'together.txt')),
+			30_000,
+			"the worktree chat's file to be undone in its worktree",
+		);
+		assert.equal(
+			fs.readFileSync(path.join(session.workspace, 'together.txt'), 'utf8'),
+			'the plain chat was here\n',
+		);
 	});
 });
 
