@@ -10,9 +10,9 @@
  * stderr), `index.json` and `README.md`. Temp paths are the placeholders of index.json. Exits 1
  * when a check fails, so a re-record against a newer zero shows what changed.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { commitAll, gitIn } from './gitRepo';
 import { startModelServer, type ModelServer } from './modelServer';
 import { createZeroHome, type ZeroHome } from './zeroEnv';
 import * as zeroRecorder from './zeroRecorder';
@@ -42,24 +42,8 @@ async function main(): Promise<void> {
 	await mkdir(repo, { recursive: true });
 	await mkdir(plain, { recursive: true });
 	await writeFile(path.join(repo, 'a.txt'), 'alpha\n');
-	const git = (...args: string[]) =>
-		execFileSync('git', args, {
-			cwd: repo,
-			encoding: 'utf8',
-			env: {
-				...process.env,
-				GIT_AUTHOR_NAME: 'r',
-				GIT_AUTHOR_EMAIL: 'r@example.invalid',
-				GIT_COMMITTER_NAME: 'r',
-				GIT_COMMITTER_EMAIL: 'r@example.invalid',
-				// A fixed date: the same commit (and sourceCommit) on every re-record.
-				GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-				GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-			},
-		});
-	git('init', '-q', '-b', 'main');
-	git('add', '-A');
-	git('commit', '-q', '-m', 'base');
+	const git = (...args: string[]) => gitIn(repo, ...args);
+	commitAll(repo);
 	try {
 		const made = await r.cli(
 			'prepare',

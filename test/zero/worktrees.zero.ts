@@ -12,6 +12,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { changeCard } from '../harness/chatSteps';
+import { commitAll, gitIn } from '../harness/gitRepo';
 import { emptyChat } from '../harness/chatViews';
 import {
 	answerDialog,
@@ -27,26 +28,12 @@ import * as support from './support';
 const session = support.realZeroSuite('worktrees');
 const usage = { prompt: 900, completion: 20 };
 
-function git(...args: string[]): string {
-	return execFileSync('git', args, {
-		cwd: session.workspace,
-		encoding: 'utf8',
-		env: {
-			...process.env,
-			GIT_AUTHOR_NAME: 'test',
-			GIT_AUTHOR_EMAIL: 'test@example.invalid',
-			GIT_COMMITTER_NAME: 'test',
-			GIT_COMMITTER_EMAIL: 'test@example.invalid',
-		},
-	});
-}
+const git = (...args: string[]): string => gitIn(session.workspace, ...args);
 
 before(async () => {
 	await session.ready;
 	fs.writeFileSync(path.join(session.workspace, 'shared.txt'), 'as committed\n');
-	git('init', '-q');
-	git('add', '-A');
-	git('commit', '-q', '-m', 'the folder as the worktree starts from it');
+	commitAll(session.workspace, 'the folder as the worktree starts from it');
 });
 
 const write = (id: string, file: string, content: string, hold?: Promise<void>) => ({

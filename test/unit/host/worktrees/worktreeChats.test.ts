@@ -5,10 +5,10 @@
  * records its call. The real zero's part is in test/zero/worktrees.zero.ts.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { commitAll, gitIn } from '../../../harness/gitRepo';
 import { after, beforeEach, describe, it } from 'node:test';
 import { createTranscript, applyAction } from '../../../../src/shared/transcript';
 import type { Transcript, TranscriptAction } from '../../../../src/shared/transcriptSchema';
@@ -16,15 +16,7 @@ import { WorktreeChats, type WorktreeChat } from '../../../../src/host/worktrees
 import { runGit } from '../../../../src/host/worktrees/worktreeGit';
 import { endedWorktreeReason, runFolderOf } from '../../../../src/host/worktrees/worktreeState';
 
-const gitEnv = {
-	...process.env,
-	GIT_AUTHOR_NAME: 't',
-	GIT_AUTHOR_EMAIL: 't@example.invalid',
-	GIT_COMMITTER_NAME: 't',
-	GIT_COMMITTER_EMAIL: 't@example.invalid',
-};
-const git = (cwd: string, ...args: string[]) =>
-	execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' });
+const git = gitIn;
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'worktree-chats-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -42,10 +34,8 @@ let counter = 0;
 function world(): World {
 	const repo = path.join(root, `repo${++counter}`);
 	fs.mkdirSync(repo);
-	git(repo, 'init', '-q');
 	fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n');
-	git(repo, 'add', '-A');
-	git(repo, 'commit', '-q', '-m', 'base');
+	commitAll(repo);
 	const zeroCalls: string[][] = [];
 	const asked: string[] = [];
 	const answers: (boolean | string | undefined)[] = [];

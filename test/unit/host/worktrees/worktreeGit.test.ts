@@ -5,10 +5,10 @@
  * and git's worktree list.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { commitAll, gitIn } from '../../../harness/gitRepo';
 import { after, before, describe, it } from 'node:test';
 import {
 	applyPatch,
@@ -23,15 +23,7 @@ import {
 	zeroWorktrees,
 } from '../../../../src/host/worktrees/worktreeGit';
 
-const gitEnv = {
-	...process.env,
-	GIT_AUTHOR_NAME: 't',
-	GIT_AUTHOR_EMAIL: 't@example.invalid',
-	GIT_COMMITTER_NAME: 't',
-	GIT_COMMITTER_EMAIL: 't@example.invalid',
-};
-const git = (cwd: string, ...args: string[]) =>
-	execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' });
+const git = gitIn;
 
 let root: string;
 let repo: string;
@@ -48,11 +40,9 @@ before(() => {
 	root = fs.mkdtempSync(path.join(os.tmpdir(), 'worktree-git-'));
 	repo = path.join(root, 'repo');
 	fs.mkdirSync(repo);
-	git(repo, 'init', '-q');
 	fs.writeFileSync(path.join(repo, 'a.txt'), 'one\ntwo\nthree\n');
 	fs.writeFileSync(path.join(repo, 'b.txt'), 'bee\n');
-	git(repo, 'add', '-A');
-	git(repo, 'commit', '-q', '-m', 'base');
+	commitAll(repo);
 	base = git(repo, 'rev-parse', 'HEAD').trim();
 });
 
