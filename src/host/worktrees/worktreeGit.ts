@@ -75,20 +75,10 @@ export async function worktreeChanges(
 		const env = { GIT_INDEX_FILE: path.join(scratch, 'index') };
 		await gitOk(git, ['read-tree', 'HEAD'], worktree, 'git read-tree', env);
 		await gitOk(git, ['add', '-A'], worktree, 'git add -A (into a scratch index)', env);
-		const names = await gitOk(
-			git,
-			['diff', '--cached', '--name-status', '--no-renames', '-z', base],
-			worktree,
-			'git diff --name-status',
-			env,
-		);
-		const patch = await gitOk(
-			git,
-			['diff', '--cached', '--binary', '--full-index', '--no-renames', base],
-			worktree,
-			'git diff --binary',
-			env,
-		);
+		const diff = (args: string[]) =>
+			gitOk(git, ['diff', '--cached', '--no-renames', ...args, base], worktree, 'git diff', env);
+		const names = await diff(['--name-status', '-z']);
+		const patch = await diff(['--binary', '--full-index']);
 		return { files: parseNameStatus(names), patch };
 	} finally {
 		await rm(scratch, { recursive: true, force: true });
