@@ -5,7 +5,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatSession } from '../chat/chatSession';
-import { hasMultiDiffEditor } from '../changes/changeReview';
 import { fileAt, runGit } from '../worktrees/worktreeGit';
 import { WorktreeChats, type WorktreeOutcome } from '../worktrees/worktreeChats';
 import { focusChat, type CommandDeps, type Handlers } from './commandDeps';
@@ -17,9 +16,6 @@ type WorktreeCommand =
 	| 'zero.applyWorktree'
 	| 'zero.discardWorktree'
 	| 'zero.showWorktrees';
-
-/** Most files the worktree review opens as single diffs where there is no multi-file diff editor. */
-const FALLBACK_TABS = 20;
 
 export function worktreeCommands(deps: CommandDeps): Handlers<WorktreeCommand> {
 	const worktrees = new WorktreeChats({
@@ -38,10 +34,9 @@ export function worktreeCommands(deps: CommandDeps): Handlers<WorktreeCommand> {
 		}
 		return outcome;
 	};
-	const folderOf = (chat: ChatSession) =>
-		chat.transcript.folder ?? deps.workspaceFolder()?.uri.fsPath;
+	// The chat's own folder (before it has a worktree, the folder its turns would run in).
 	const prepare = async (chat: ChatSession): Promise<WorktreeOutcome> => {
-		const folder = folderOf(chat);
+		const folder = chat.folder;
 		if (folder === undefined) {
 			return report({
 				kind: 'refused',
@@ -85,32 +80,19 @@ export function worktreeCommands(deps: CommandDeps): Handlers<WorktreeCommand> {
 					return { label, base, now: file.status === 'D' ? undefined : label };
 				}),
 			);
-			const title = `Worktree ${worktree.name} vs ${worktree.baseCommit.slice(0, 7)}`;
-			if (await hasMultiDiffEditor()) {
-				await vscode.commands.executeCommand(
-					'vscode.changes',
-					title,
-					sides.map((side) => [side.label, side.base, side.now]),
-				);
-			} else {
-				for (const side of sides.slice(0, FALLBACK_TABS)) {
-					const empty = deps.documents.register(`worktree ${worktree.name} none`, '');
-					await vscode.commands.executeCommand(
-						'vscode.diff',
-						side.base ?? empty,
-						side.now ?? empty,
-						`${title}: ${path.basename(side.label.fsPath)}`,
-						{ preview: false },
-					);
-				}
-			}
+			// VS Code 1.95 (the lowest this extension runs on) has the multi-file diff editor.
+			await vscode.commands.executeCommand(
+				'vscode.changes',
+				`Worktree ${worktree.name} vs ${worktree.baseCommit.slice(0, 7)}`,
+				sides.map((side) => [side.label, side.base, side.now]),
+			);
 			return { files };
 		},
 		'zero.applyWorktree': async () => report(await worktrees.apply(deps.chats.active)),
 		'zero.discardWorktree': async () => report(await worktrees.discard(deps.chats.active)),
 		'zero.showWorktrees': async () => {
-			const folder = deps.chats.activeFolder() ?? deps.workspaceFolder()?.uri.fsPath;
-			const base = deps.chats.active.transcript.folder ?? folder;
+			// The chat's folder; a worktree of it lists the same repository's worktrees.
+			const base = deps.chats.active.transcript.folder ?? deps.chats.activeFolder();
 			if (base === undefined) {
 				return [];
 			}

@@ -144,7 +144,9 @@ export class WorktreeChats {
 			return this.discardAfterAsking(
 				chat,
 				worktree,
+				folder,
 				`The worktree ${worktree.name} changed nothing. Discard it?`,
+				files,
 			);
 		}
 		const top = (
@@ -210,20 +212,30 @@ export class WorktreeChats {
 
 	/** Asks, then releases and removes the worktree; the folder is not touched. */
 	discard(chat: WorktreeChat): Promise<WorktreeOutcome> {
-		return this.whenIdle(chat, 'discard', (worktree) =>
-			chat.hold(() =>
-				this.discardAfterAsking(chat, worktree, `Discard the worktree ${worktree.name}?`),
-			),
+		return this.whenIdle(chat, 'discard', (worktree, folder) =>
+			chat.hold(async () => {
+				const { files } = await this.changes(worktree).catch(() => ({
+					files: [] as ChangedFile[],
+				}));
+				return this.discardAfterAsking(
+					chat,
+					worktree,
+					folder,
+					`Discard the worktree ${worktree.name}?`,
+					files,
+				);
+			}),
 		);
 	}
 
+	/** `files`: what the worktree changed (already read by the caller). */
 	private async discardAfterAsking(
 		chat: WorktreeChat,
 		worktree: ChatWorktree,
+		folder: string,
 		question: string,
+		files: readonly ChangedFile[],
 	): Promise<WorktreeOutcome> {
-		const folder = chat.transcript.folder ?? worktree.repoRoot;
-		const { files } = await this.changes(worktree).catch(() => ({ files: [] as ChangedFile[] }));
 		const ok = await this.deps.prompts.confirm(
 			question,
 			[
