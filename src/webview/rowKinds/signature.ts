@@ -57,7 +57,11 @@ class Hasher {
 				return;
 			case 'number':
 				this.code(2);
-				this.text(String(input));
+				if ((input | 0) === input) {
+					this.code(input);
+				} else {
+					this.text(String(input));
+				}
 				return;
 			case 'boolean':
 				this.code(input ? 3 : 4);
@@ -68,12 +72,25 @@ class Hasher {
 			case 'object':
 				if (input === null) {
 					this.code(6);
+				} else if (Array.isArray(input)) {
+					this.code(7);
+					this.code(input.length);
+					for (const entry of input) {
+						this.value(entry);
+					}
 				} else {
-					const part = partOf(input);
-					this.code(Array.isArray(input) ? 7 : 8);
-					this.code(part.hash);
-					this.code(part.second);
-					this.code(part.count);
+					this.code(8);
+					// for...in rather than Object.entries: no array per object on every frame (the transcript
+					// holds plain objects, parsed from JSON, with no inherited fields).
+					for (const key in input) {
+						const entry = (input as Record<string, unknown>)[key];
+						if (entry !== undefined) {
+							this.text(key);
+							this.value(entry);
+						}
+					}
+					// The end of an object, so that {a: {b}, c} and {a: {b, c}} differ.
+					this.code(10);
 				}
 				return;
 			default:
@@ -81,101 +98,9 @@ class Hasher {
 		}
 	}
 
-	/** The fields of an object or the entries of an array, in order (undefined fields left out). */
-	fields(input: object, keys: string[], values: unknown[]): void {
-		if (Array.isArray(input)) {
-			this.code(input.length);
-			for (const entry of input) {
-				values.push(entry);
-				this.value(entry);
-			}
-			return;
-		}
-		for (const [key, entry] of Object.entries(input)) {
-			if (entry !== undefined) {
-				keys.push(key);
-				values.push(entry);
-				this.text(key);
-				this.value(entry);
-			}
-		}
-	}
-
-	part(keys: string[], values: unknown[]): Part {
-		return { keys, values, hash: this.hash, second: this.second, count: this.count };
-	}
-
 	digest(): string {
 		return `${(this.hash >>> 0).toString(36)}.${(this.second >>> 0).toString(36)}.${this.count.toString(36)}`;
 	}
-}
-
-/**
- * The hash of one object or array of the transcript, kept while it is unchanged: the transcript is
- * changed in place (an answer's text grows, a result arrives), so what was hashed is kept with it
- * and compared by identity on the next frame. Only what changed is read again, not every visible
- * row's every string.
- */
-interface Part {
-	keys: string[];
-	values: unknown[];
-	hash: number;
-	second: number;
-	count: number;
-}
-
-const parts = new WeakMap<object, Part>();
-
-function partOf(input: object): Part {
-	const kept = parts.get(input);
-	if (kept && unchanged(input, kept)) {
-		return kept;
-	}
-	const hasher = new Hasher();
-	const keys: string[] = [];
-	const values: unknown[] = [];
-	hasher.fields(input, keys, values);
-	const part = hasher.part(keys, values);
-	parts.set(input, part);
-	return part;
-}
-
-/** Whether `input` holds the same values (and nested objects, recursively) as when it was hashed. */
-function unchanged(input: object, kept: Part): boolean {
-	if (Array.isArray(input)) {
-		if (input.length !== kept.values.length) {
-			return false;
-		}
-		for (let i = 0; i < input.length; i++) {
-			if (!sameValue(input[i], kept.values[i])) {
-				return false;
-			}
-		}
-		return true;
-	}
-	let index = 0;
-	for (const key in input) {
-		const entry = (input as Record<string, unknown>)[key];
-		if (entry === undefined) {
-			continue;
-		}
-		if (kept.keys[index] !== key || !sameValue(entry, kept.values[index])) {
-			return false;
-		}
-		index++;
-	}
-	return index === kept.keys.length;
-}
-
-function sameValue(value: unknown, kept: unknown): boolean {
-	if (value !== kept) {
-		return false;
-	}
-	if (typeof value === 'object' && value !== null) {
-		const part = parts.get(value);
-		return part !== undefined && unchanged(value, part);
-	}
-	return true;
 }
 
 /** The signature of a row's inputs (plain data: strings, numbers, flags, arrays, objects). */

@@ -1,4 +1,5 @@
 /** The rows a turn has around its items: the message, the status line, changes, spec and plan. */
+import { isWaitingForUser } from '../../shared/runOutcome';
 import type { Turn } from '../../shared/transcriptSchema';
 import { estimateChangesHeight, renderChanges } from '../renderChanges';
 import { renderPlanChecklist } from '../renderPlan';
@@ -8,7 +9,12 @@ import { h } from '../dom';
 import type { RenderContext } from '../renderContext';
 import type { TurnRowKinds } from './rowKind';
 
-/** What the status line reads of a run: all of it but the answer and reasoning text. */
+/**
+ * What the status line reads of a run: all of it but its items, of which it reads only whether an
+ * approval waits and the turn's own notes (errors, warnings, notices, unrecognized lines). Answer,
+ * reasoning and tool items are many and have rows of their own: hashing them on every frame of a
+ * long run was most of the status row's cost.
+ */
 function statusInputs(turn: Turn): readonly unknown[] {
 	const { items, ...run } = turn.run;
 	return [
@@ -16,7 +22,10 @@ function statusInputs(turn: Turn): readonly unknown[] {
 		Boolean(turn.prompt?.text.trim()),
 		run,
 		items.length,
-		items.filter((item) => item.kind !== 'text' && item.kind !== 'reasoning'),
+		isWaitingForUser(turn.run),
+		items.filter(
+			(item) => item.kind !== 'text' && item.kind !== 'reasoning' && item.kind !== 'tool',
+		),
 	];
 }
 
