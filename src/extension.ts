@@ -83,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 		log,
 		(message, detail, confirmLabel) => confirmations.confirm(message, detail, confirmLabel),
 	);
-	const facts = new ZeroFacts(zeroCli, settings, workspacePath, log);
+	const facts = new ZeroFacts(zeroCli, settings, log);
 	const composerFacts = new ComposerFactsService(
 		(args, options) => zeroCli.run(args, options),
 		(message) => log.warn(message),
@@ -190,7 +190,7 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const panels = disposables.add(new ChatPanels(context.extensionUri, chats, log));
 	const transcripts = disposables.add(
 		new TranscriptViewer(context.extensionUri, log, viewActions, (transcript) =>
-			readOnlyNotices(transcript, facts.current()),
+			readOnlyNotices(transcript, facts.current(transcript.folder)),
 		),
 	);
 	const attention = disposables.add(

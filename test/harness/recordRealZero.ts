@@ -747,6 +747,11 @@ async function recordReadiness(
 	const dir = path.join(options.outDir, 'readiness');
 	await mkdir(dir, { recursive: true });
 	const cwd = await recorder.workspace('readiness', { 'README.md': '# readiness\n' });
+	// A second folder whose project config sets its own turn budget: zero's answers are per folder.
+	const projectCwd = await recorder.workspace('readiness-project', {
+		'README.md': '# a project with its own config\n',
+		'.zero/config.json': '{"maxTurns": 7}\n',
+	});
 	const entries: ReadinessEntry[] = [];
 	const connectivity = (args: string[]): boolean =>
 		args.includes('--connectivity') || (args[0] === 'providers' && args[1] === 'models');
@@ -783,6 +788,8 @@ async function recordReadiness(
 		filter?: (args: string[]) => boolean;
 		requireKey?: string;
 		models?: string[];
+		/** Where zero is run (default: the readiness workspace). */
+		cwd?: string;
 	}[] = [
 		{ label: 'no-provider', home: homes.none },
 		{ label: 'fake-server', home: homes.fake },
@@ -796,6 +803,14 @@ async function recordReadiness(
 		{ label: 'server-down', home: homes.down, filter: connectivity },
 		{ label: 'no-api-key-compatible', home: noKeyCompatible, filter: providerState },
 		{ label: 'no-api-key-openai', home: noKeyOpenAI, filter: providerState },
+		{
+			label: 'project-config',
+			home: homes.fake,
+			cwd: projectCwd,
+			filter: (args) =>
+				args[0] === 'config' ||
+				(args[0] === 'sandbox' && args[1] === 'policy' && args.length === 3),
+		},
 		{
 			label: 'broken-config',
 			home: brokenConfig,
@@ -827,7 +842,7 @@ async function recordReadiness(
 			const result = await runZero(options.zeroBin, {
 				args,
 				env: variant.home.env,
-				cwd,
+				cwd: variant.cwd ?? cwd,
 				timeoutMs: 30_000,
 			});
 			const stdout = result.stdout.toString('utf8');

@@ -18,9 +18,18 @@ import { SpecialistWatch } from '../spec/specialistWatch';
 import type { TurnBackend, TurnHost } from '../turns/turnBackend';
 import type { ChatDeps } from './chatDeps';
 
-/** The `--max-turns` the next run gets: the setting, else zero's own (`zero config --json`). */
-export function chatMaxTurns(deps: Pick<ChatDeps, 'settings' | 'facts'>): number {
-	return deps.settings().maxTurns ?? deps.facts.current().maxTurns ?? ZERO_DEFAULT_MAX_TURNS;
+/**
+ * The `--max-turns` the next run gets: the setting, else zero's own in the chat's folder (`zero
+ * config --json` there reads that project's config).
+ */
+export function chatMaxTurns(
+	deps: Pick<ChatDeps, 'settings' | 'facts' | 'workspaceFolder'>,
+): number {
+	return (
+		deps.settings().maxTurns ??
+		deps.facts.current(deps.workspaceFolder()).maxTurns ??
+		ZERO_DEFAULT_MAX_TURNS
+	);
 }
 
 /** What a backend's factory is given: the chat's deps, the chat, and where its lines go. */
@@ -81,7 +90,8 @@ export function chatExecBackend(
 		log: deps.log,
 		// zero's sandbox policy and turn budget are asked for before every run (zero's CLI refuses
 		// in an untrusted workspace, and then nothing runs anyway).
-		prepare: (trusted) => (trusted ? deps.facts.beforeRun() : Promise.resolve()),
+		prepare: (trusted) =>
+			trusted ? deps.facts.beforeRun(deps.workspaceFolder()) : Promise.resolve(),
 		plan: (_turnId, request, model) => {
 			const settings = deps.settings();
 			// A spec draft and the run that implements a spec are new zero sessions (zero refuses

@@ -110,7 +110,7 @@ export class ChatNotices {
 			binaryForDisplay: this.binaryForDisplay,
 			maxTurns: chatMaxTurns(this.deps),
 			tracePath: this.deps.traces.pathFor(this.chat.transcript.id),
-			facts: this.deps.facts.current(),
+			facts: this.deps.facts.current(this.deps.workspaceFolder()),
 		};
 	}
 

@@ -49,7 +49,8 @@ export class ChatRegistry {
 	private readonly approvalsEmitter = new Emitter<number>();
 	private readonly liveChangeEmitter = new Emitter<void>();
 	private readonly subscriptions: Subscription[] = [];
-	private factsAsked = false;
+	/** The folders zero was asked about (its sandbox policy and turn budget there). */
+	private readonly factsAsked = new Set<string | undefined>();
 	/** Every update of every live chat, for the views showing it. */
 	readonly onUpdate = this.updateEmitter.event;
 	readonly onRunFinished = this.runFinishedEmitter.event;
@@ -159,9 +160,9 @@ export class ChatRegistry {
 	}
 
 	/**
-	 * A view is about to show a chat of `folder`: the first time, zero is asked for its sandbox
-	 * policy and turn budget (the live chats' notices are then re-sent: their follow-ups depend on
-	 * them), and the first time for each folder, for that folder's composer facts.
+	 * A view is about to show a chat of `folder`: the first time for each folder, zero is asked
+	 * there for its sandbox policy and turn budget (the folder's live chats' notices are then
+	 * re-sent: their follow-ups depend on them) and for that folder's composer facts.
 	 */
 	askFactsFor(folder: string | undefined): void {
 		if (!this.deps.isTrusted()) {
@@ -171,13 +172,15 @@ export class ChatRegistry {
 		if (composerFacts && !composerFacts.has(folder)) {
 			void composerFacts.refresh(folder).then(() => this.refreshComposers(folder));
 		}
-		if (this.factsAsked) {
+		if (this.factsAsked.has(folder)) {
 			return;
 		}
-		this.factsAsked = true;
-		void this.deps.facts.refresh().then(() => {
+		this.factsAsked.add(folder);
+		void this.deps.facts.refresh(folder).then(() => {
 			for (const { session } of this.live.values()) {
-				session.notices.refresh();
+				if (session.folder === folder) {
+					session.notices.refresh();
+				}
 			}
 		});
 	}

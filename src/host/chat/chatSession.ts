@@ -86,7 +86,7 @@ export class ChatSession extends ChatComposerState implements ChangeChat {
 			...deps,
 			workspaceFolder: () => chatFolder(this.transcript.folder, deps, this.transcript.worktree),
 		};
-		this.notices = new ChatNotices(deps, this);
+		this.notices = new ChatNotices(this.deps, this);
 		this.slot = new RunSlotClaim(this.id, deps.runSlots, deps.messages, () =>
 			this.composerEmitter.fire(),
 		);

@@ -52,87 +52,109 @@ function fileStamp(file: string | undefined): string {
 	}
 }
 
+type KnownFacts = Pick<ZeroFactsSnapshot, 'shellSandbox' | 'sandboxMode' | 'maxTurns'>;
+
+/** zero's answers for one folder (its project config and sandbox grants are the folder's own). */
+interface FolderAnswers {
+	known: KnownFacts;
+	pending?: Promise<ZeroFactsSnapshot>;
+	/** The inputs the last complete answers were given for, and when. */
+	answered?: { inputs: string; at: number };
+}
+
 /**
  * Asks zero (`sandbox policy --json`, `config --json`, through the one CLI runner) what decides
- * which follow-ups can work, and keeps the last answer. The user may change zero's config or
+ * which follow-ups can work, and keeps the last answer per folder: zero reads a project's own
+ * `.zero/config.json`, so a chat in another folder of the workspace (or in a worktree) gets that
+ * folder's answers, never the window's first folder's. The user may change zero's config or
  * install a sandbox at any time: before a run ({@link beforeRun}) the answers are asked again, and
  * the run waits for them only when what they come from changed (zero's user and project config
  * files; a new binary or environment comes through {@link invalidate}).
  */
 export class ZeroFacts {
-	private known: Pick<ZeroFactsSnapshot, 'shellSandbox' | 'sandboxMode' | 'maxTurns'> = {};
-	private pending: Promise<ZeroFactsSnapshot> | undefined;
-	/** The inputs the last complete answers were given for, and when. */
-	private answered: { inputs: string; at: number } | undefined;
+	private readonly folders = new Map<string, FolderAnswers>();
 
 	constructor(
 		private readonly zeroCli: Pick<ZeroCli, 'run'>,
 		private readonly settings: () => ZeroSettings,
-		private readonly workspaceFolder: () => string | undefined,
 		private readonly log: Logger,
 		private readonly now: () => number = Date.now,
 	) {}
 
-	/** What is known now (without asking zero). */
-	current(): ZeroFactsSnapshot {
+	/** What is known now of `folder` (without asking zero). */
+	current(folder: string | undefined): ZeroFactsSnapshot {
 		const env = zeroProcessEnv(this.settings());
 		return {
 			homeDir: os.homedir(),
 			platform: process.platform,
 			userConfigPath: zeroUserConfigPath(process.platform, env, os.homedir()),
 			isDirectory,
-			...this.known,
+			...this.answersOf(folder).known,
 		};
 	}
 
-	/** Asks zero again (one question at a time); resolves with what is known afterwards. */
-	refresh(): Promise<ZeroFactsSnapshot> {
-		this.pending ??= this.ask().finally(() => {
-			this.pending = undefined;
+	/** Asks zero again in `folder` (one question at a time); resolves with what is known afterwards. */
+	refresh(folder: string | undefined): Promise<ZeroFactsSnapshot> {
+		const answers = this.answersOf(folder);
+		answers.pending ??= this.ask(folder, answers).finally(() => {
+			answers.pending = undefined;
 		});
-		return this.pending;
+		return answers.pending;
 	}
 
 	/**
-	 * Before a run: waits for zero's answers only when they are missing or their inputs changed
-	 * (two zero processes were most of the time between Send and the spawn); answers older than
-	 * {@link FACTS_REASK_MS} are asked again without waiting.
+	 * Before a run in `folder`: waits for zero's answers only when they are missing or their inputs
+	 * changed (two zero processes were most of the time between Send and the spawn); answers older
+	 * than {@link FACTS_REASK_MS} are asked again without waiting.
 	 */
-	async beforeRun(): Promise<void> {
-		const answered = this.answered;
-		if (answered?.inputs !== this.inputs()) {
-			await this.refresh();
+	async beforeRun(folder: string | undefined): Promise<void> {
+		const answered = this.answersOf(folder).answered;
+		if (answered?.inputs !== this.inputs(folder)) {
+			await this.refresh(folder);
 		} else if (this.now() - answered.at > FACTS_REASK_MS) {
-			void this.refresh();
+			void this.refresh(folder);
 		}
 	}
 
-	/** Forgets zero's answers (another binary or environment). */
+	/** Forgets zero's answers for every folder (another binary or environment). */
 	invalidate(): void {
-		this.known = {};
-		this.answered = undefined;
+		for (const answers of this.folders.values()) {
+			answers.known = {};
+			answers.answered = undefined;
+		}
 	}
 
-	private inputs(): string {
-		const cwd = this.workspaceFolder();
+	private answersOf(folder: string | undefined): FolderAnswers {
+		const key = folder ?? '';
+		let answers = this.folders.get(key);
+		if (!answers) {
+			answers = { known: {} };
+			this.folders.set(key, answers);
+		}
+		return answers;
+	}
+
+	private inputs(folder: string | undefined): string {
 		const settings = this.settings();
 		return JSON.stringify([
-			cwd,
+			folder,
 			settings.path,
 			settings.env,
-			fileStamp(this.current().userConfigPath),
-			fileStamp(cwd === undefined ? undefined : `${cwd}/.zero/config.json`),
+			fileStamp(this.current(folder).userConfigPath),
+			fileStamp(folder === undefined ? undefined : `${folder}/.zero/config.json`),
 		]);
 	}
 
-	private async ask(): Promise<ZeroFactsSnapshot> {
-		const inputs = this.inputs();
-		const cwd = this.workspaceFolder();
+	private async ask(
+		folder: string | undefined,
+		answers: FolderAnswers,
+	): Promise<ZeroFactsSnapshot> {
+		const inputs = this.inputs(folder);
 		const [policy, config] = await Promise.all([
-			this.zeroCli.run(['sandbox', 'policy', '--json'], { cwd }),
-			this.zeroCli.run(['config', '--json'], { cwd }),
+			this.zeroCli.run(['sandbox', 'policy', '--json'], { cwd: folder }),
+			this.zeroCli.run(['config', '--json'], { cwd: folder }),
 		]);
-		const known: typeof this.known = {};
+		const known: KnownFacts = {};
 		const policyAnswer = readCliJson(
 			asCliResult(policy),
 			SandboxPolicySchema,
@@ -154,9 +176,9 @@ export class ZeroFacts {
 		} else if (config.found) {
 			this.log.warn(configAnswer.problem);
 		}
-		this.known = known;
+		answers.known = known;
 		// Kept only when zero answered both: a zero installed later is asked at the next run.
-		this.answered = policy.found && config.found ? { inputs, at: this.now() } : undefined;
-		return this.current();
+		answers.answered = policy.found && config.found ? { inputs, at: this.now() } : undefined;
+		return this.current(folder);
 	}
 }

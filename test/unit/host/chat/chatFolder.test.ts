@@ -5,10 +5,13 @@
  * (a spec's implementation, a re-run) waits in the queue for a slot like a message.
  */
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
+import { parseLine } from '../../../../src/zero/protocol/parseLine';
 import { chatForkDeps } from '../../../../src/host/conversation/chatForkDeps';
 import { RunSlots } from '../../../../src/host/chat/runSlots';
 import { waitUntil } from '../../../harness/wait';
+import { RECORDED, readLines } from '../../helpers';
 import { ChatWorld } from './chatSessionWorld';
 
 const worlds: ChatWorld[] = [];
@@ -73,6 +76,37 @@ describe("a chat's folder", () => {
 		assert.equal(world.runs[0].request.cwd, '/ws/beta');
 		assert.ok(world.runs[0].request.args.includes('--cwd=/ws/beta'));
 		world.runs[0].exit(0);
+	});
+
+	it("takes zero's facts of the chat's folder and offers its follow-ups there (the window's first folder's before)", async () => {
+		const world = twoFolders();
+		const base = world.deps.settings();
+		world.deps.settings = () => ({ ...base, maxTurns: undefined });
+		world.maxTurnsIn['/ws/alpha'] = 80;
+		world.maxTurnsIn['/ws/beta'] = 7;
+		const chat = chatIn(world, '/ws/beta');
+		chat.send('run the tests');
+		await waitUntil(() => world.runs.length === 1, 5000, 'the run to start');
+		assert.deepEqual(world.factsAskedIn, ['/ws/beta']);
+		assert.ok(world.runs[0].request.args.includes('--max-turns=7'), "beta's own turn budget");
+		// zero refuses a shell command in member mode (recorded): the notice offers re-runs.
+		for (const line of readLines(path.join(RECORDED, '04a-bash-member-refused.jsonl'))) {
+			world.runs[0].request.onLine(parseLine(line));
+		}
+		world.runs[0].exit(0);
+		await waitUntil(() => !chat.running, 5000, 'the run to end');
+		const notices = chat.notices.turnNotices(chat.transcript.turns[0]);
+		const commandLines = Object.values(notices.items).flatMap((notice) =>
+			[notice.primaryAction, ...notice.secondaryActions].map((action) => action?.commandLine ?? ''),
+		);
+		assert.ok(
+			commandLines.some((line) => line.includes('--cwd=/ws/beta ')),
+			commandLines.join('\n'),
+		);
+		assert.ok(
+			commandLines.every((line) => !line.includes('/ws/alpha')),
+			commandLines.join('\n'),
+		);
 	});
 
 	it("makes the fork and its placeholder turn in the chat's folder, not the window's first (data loss before)", async () => {

@@ -65,8 +65,17 @@ export class ChatWorld {
 	trusted: boolean;
 	folder: string | undefined;
 	located: DiscoveryResult | Promise<DiscoveryResult>;
+	/** The folders zero's facts were asked in before a run, in order. */
+	readonly factsAskedIn: (string | undefined)[] = [];
+	/** zero's own turn budget per folder (`zero config --json` there); none by default. */
+	readonly maxTurnsIn: Record<string, number> = {};
 	private clock = 1000;
 	readonly deps: ChatDeps;
+
+	private factsIn(snapshot: ZeroFactsSnapshot, folder: string | undefined): ZeroFactsSnapshot {
+		const maxTurns = folder === undefined ? undefined : this.maxTurnsIn[folder];
+		return maxTurns === undefined ? snapshot : { ...snapshot, maxTurns };
+	}
 
 	constructor(options: WorldOptions = {}) {
 		this.trusted = options.trusted ?? true;
@@ -123,9 +132,11 @@ export class ChatWorld {
 			workspaceFolder: () => this.folder,
 			isTrusted: () => this.trusted,
 			facts: {
-				refresh: async () => snapshot,
-				beforeRun: async () => undefined,
-				current: () => snapshot,
+				refresh: async (folder: string | undefined) => this.factsIn(snapshot, folder),
+				beforeRun: async (folder: string | undefined) => {
+					this.factsAskedIn.push(folder);
+				},
+				current: (folder: string | undefined) => this.factsIn(snapshot, folder),
 			} as unknown as ZeroFacts,
 			traces: {
 				pathFor: () => undefined,

@@ -19,7 +19,6 @@ function factsFrom(home: string): ZeroFacts {
 	return new ZeroFacts(
 		{ run: async (args): Promise<ZeroCliResult> => ({ found: true, ...(await cli(args)) }) },
 		() => settings,
-		() => '/ws',
 		log,
 	);
 }
@@ -27,8 +26,8 @@ function factsFrom(home: string): ZeroFacts {
 describe('zero facts', () => {
 	it("reads zero's sandbox policy and turn budget (recorded), and zero's user config path", async () => {
 		const facts = factsFrom('fake-server');
-		assert.equal(facts.current().shellSandbox, undefined, 'unknown until zero answered');
-		const known = await facts.refresh();
+		assert.equal(facts.current('/ws').shellSandbox, undefined, 'unknown until zero answered');
+		const known = await facts.refresh('/ws');
 		assert.equal(known.shellSandbox, false);
 		assert.equal(known.sandboxMode, 'enforce');
 		assert.equal(known.maxTurns, 80);
@@ -38,11 +37,35 @@ describe('zero facts', () => {
 		assert.equal(known.isDirectory(os.tmpdir()), true);
 		assert.equal(known.isDirectory(path.join(os.tmpdir(), 'no-such-dir-here')), false);
 		facts.invalidate();
-		assert.equal(facts.current().maxTurns, undefined);
+		assert.equal(facts.current('/ws').maxTurns, undefined);
+	});
+
+	it("keeps each folder's answers apart: zero reads a project's own config (recorded in two folders)", async () => {
+		const inFolder: Record<string, ReturnType<typeof recordedCli>> = {
+			'/ws/alpha': recordedCli('fake-server'),
+			'/ws/beta': recordedCli('project-config'),
+		};
+		const asked: (string | undefined)[] = [];
+		const facts = new ZeroFacts(
+			{
+				run: async (args, options): Promise<ZeroCliResult> => {
+					asked.push(options?.cwd);
+					return { found: true, ...(await inFolder[options?.cwd ?? ''](args)) };
+				},
+			},
+			() => settings,
+			log,
+		);
+		assert.equal((await facts.refresh('/ws/beta')).maxTurns, 7, "beta's .zero/config.json");
+		assert.equal(facts.current('/ws/alpha').maxTurns, undefined, 'alpha not asked yet');
+		await facts.beforeRun('/ws/alpha');
+		assert.equal(facts.current('/ws/alpha').maxTurns, 80, "zero's default in alpha");
+		assert.equal(facts.current('/ws/beta').maxTurns, 7, "beta's answer kept");
+		assert.deepEqual(asked, ['/ws/beta', '/ws/beta', '/ws/alpha', '/ws/alpha']);
 	});
 
 	it('knows nothing it was not told when zero cannot answer (a config it cannot read)', async () => {
-		const known = await factsFrom('broken-config').refresh();
+		const known = await factsFrom('broken-config').refresh('/ws');
 		assert.equal(known.maxTurns, undefined);
 	});
 });
@@ -67,7 +90,6 @@ describe('zero facts before a run', () => {
 				},
 			},
 			() => own,
-			() => path.join(root, 'ws'),
 			log,
 			() => clock,
 		);
@@ -75,6 +97,7 @@ describe('zero facts before a run', () => {
 			facts,
 			calls,
 			root,
+			folder: path.join(root, 'ws'),
 			tick: (ms: number) => (clock += ms),
 			/** zero stops answering (its processes hang) from now on. */
 			hang: () => {
@@ -99,45 +122,45 @@ describe('zero facts before a run', () => {
 
 	it("a run waits for zero's answers only the first time; unchanged inputs reuse them", async () => {
 		await withCounted(async (world) => {
-			await world.facts.beforeRun();
+			await world.facts.beforeRun(world.folder);
 			assert.equal(world.calls.length, 2, 'sandbox policy and config asked');
-			assert.equal(world.facts.current().maxTurns, 80);
-			await world.facts.beforeRun();
+			assert.equal(world.facts.current(world.folder).maxTurns, 80);
+			await world.facts.beforeRun(world.folder);
 			world.tick(FACTS_REASK_MS - 1);
-			await world.facts.beforeRun();
+			await world.facts.beforeRun(world.folder);
 			assert.equal(world.calls.length, 2, 'nothing changed: not asked again');
 		});
 	});
 
 	it("a changed user or project config of zero's is asked about before the run starts", async () => {
 		await withCounted(async (world) => {
-			await world.facts.beforeRun();
+			await world.facts.beforeRun(world.folder);
 			mkdirSync(path.join(world.root, 'cfg', 'zero'), { recursive: true });
 			writeFileSync(path.join(world.root, 'cfg', 'zero', 'config.json'), '{"maxTurns": 3}');
-			await world.facts.beforeRun();
+			await world.facts.beforeRun(world.folder);
 			assert.equal(world.calls.length, 4, 'the new user config: asked again, and waited for');
 			mkdirSync(path.join(world.root, 'ws', '.zero'), { recursive: true });
 			writeFileSync(path.join(world.root, 'ws', '.zero', 'config.json'), '{}');
-			await world.facts.beforeRun();
+			await world.facts.beforeRun(world.folder);
 			assert.equal(world.calls.length, 6, 'a project config: asked again');
 			world.facts.invalidate();
-			await world.facts.beforeRun();
+			await world.facts.beforeRun(world.folder);
 			assert.equal(world.calls.length, 8, 'another binary or environment: asked again');
 		});
 	});
 
 	it('old answers are asked again without holding up the run; a zero that was not found is asked every run', async () => {
 		await withCounted(async (world) => {
-			await world.facts.beforeRun();
+			await world.facts.beforeRun(world.folder);
 			world.tick(FACTS_REASK_MS + 1);
 			world.hang();
-			await world.facts.beforeRun(); // resolves although zero does not answer
+			await world.facts.beforeRun(world.folder); // resolves although zero does not answer
 			assert.equal(world.calls.length, 4, 'asked again');
-			assert.equal(world.facts.current().maxTurns, 80, 'the last answers still hold');
+			assert.equal(world.facts.current(world.folder).maxTurns, 80, 'the last answers still hold');
 		});
 		await withCounted(async (missing) => {
-			await missing.facts.beforeRun();
-			await missing.facts.beforeRun();
+			await missing.facts.beforeRun(missing.folder);
+			await missing.facts.beforeRun(missing.folder);
 			assert.equal(missing.calls.length, 4, 'no answers kept: asked again');
 		}, false);
 	});
