@@ -7,6 +7,7 @@
  *
  * `npm run test:e2e -- --repeat 5` is the flake detector for this tier.
  */
+import './privateTempDir';
 import path from 'node:path';
 import { testOutputDir } from './codeServer';
 import { exitWith, parseSuiteArgs, runPackagedSuite, suiteFiles } from './packagedSuite';

@@ -10,6 +10,7 @@
 //   --no-build        reuse dist/ and out/integration/ as they are
 //   --timeout <sec>   how long to wait for the results (default 1200, env ZERO_INTEGRATION_TIMEOUT)
 //   env ZERO_TEST_GREP=<regexp>  run only the matching tests
+import './privateTempDir';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

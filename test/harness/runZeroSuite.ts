@@ -12,6 +12,7 @@
 // exits non-zero on any failure or when no test ran.
 //
 //   --no-build  --file <part>  --grep <regexp>  --repeat <n>   (see packagedSuite.ts)
+import './privateTempDir';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
