@@ -14,7 +14,7 @@ export function scratchFolder(prefix: string): string {
 	if (folders.length === 0) {
 		process.once('exit', () => {
 			for (const each of folders) {
-				fs.rmSync(each, { recursive: true, force: true });
+				fs.rmSync(each, { recursive: true, force: true, maxRetries: 3 });
 			}
 		});
 	}
