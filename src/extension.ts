@@ -190,7 +190,8 @@ export function activate(context: vscode.ExtensionContext): ZeroTestApi | undefi
 	const panels = disposables.add(new ChatPanels(context.extensionUri, chats, log));
 	const transcripts = disposables.add(
 		new TranscriptViewer(context.extensionUri, log, viewActions, (transcript) =>
-			readOnlyNotices(transcript, facts.current(transcript.folder)),
+			// A transcript of no folder is one of the window's first, as a chat of no folder runs there.
+			readOnlyNotices(transcript, facts.current(transcript.folder ?? workspacePath())),
 		),
 	);
 	const attention = disposables.add(

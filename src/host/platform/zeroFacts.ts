@@ -89,7 +89,7 @@ export class ZeroFacts {
 			platform: process.platform,
 			userConfigPath: zeroUserConfigPath(process.platform, env, os.homedir()),
 			isDirectory,
-			...this.answersOf(folder).known,
+			...this.folders.get(folder ?? '')?.known,
 		};
 	}
 
